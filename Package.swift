@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "ReviewPolicy",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  products: [
+    .library(name: "PolicyCore", targets: ["PolicyCore"]),
+    .library(name: "ReviewPolicy", targets: ["ReviewPolicy"]),
+    .library(name: "PolicyCLI", targets: ["PolicyCLI"]),
+    .executable(name: "policyc", targets: ["policyc"]),
+  ],
+  targets: [
+    // The language: lexer, parser, checker, compiler and evaluator. Pure: no Foundation, no I/O.
+    .target(name: "PolicyCore"),
+    // The review vocabulary (standard fact schema) and, later, the runtime.
+    .target(name: "ReviewPolicy", dependencies: ["PolicyCore"]),
+    // Every policyc command as a testable function.
+    .target(name: "PolicyCLI", dependencies: ["PolicyCore", "ReviewPolicy"]),
+    .executableTarget(name: "policyc", dependencies: ["PolicyCLI"]),
+    // Counts heap allocations on Linux (interposes malloc); test support only.
+    .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+    .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "AllocationCounter"]),
+    .testTarget(name: "ReviewPolicyTests", dependencies: ["ReviewPolicy"]),
+    .testTarget(
+      name: "PolicyCLITests", dependencies: ["PolicyCLI"], exclude: ["Golden"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

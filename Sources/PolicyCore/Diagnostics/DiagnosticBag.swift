@@ -1,0 +1,27 @@
+/// Collects the diagnostics of one file across phases and caps the number of errors.
+///
+/// After ``Limits/maximumErrors`` errors it records one `PC199` and ignores the rest,
+/// so a file of random bytes gives a bounded report.
+struct DiagnosticBag: Sendable {
+  private(set) var diagnostics: [Diagnostic] = []
+  private(set) var errorCount = 0
+  private(set) var isFull = false
+
+  mutating func report(_ diagnostic: Diagnostic) {
+    guard !isFull else { return }
+    if diagnostic.severity == .error {
+      if errorCount == Limits.maximumErrors {
+        isFull = true
+        diagnostics.append(
+          .error(
+            .tooManyErrors, "too many errors; stopped after \(Limits.maximumErrors)",
+            at: diagnostic.range, help: ["fix the errors above and check again"]))
+        return
+      }
+      errorCount += 1
+    }
+    diagnostics.append(diagnostic)
+  }
+
+  var hasErrors: Bool { errorCount > 0 }
+}

@@ -1,0 +1,110 @@
+/// The stable code of every diagnostic the language reports.
+///
+/// Codes never change meaning once published. `PC1xx` are lexical and
+/// syntax errors, `PC2xx` are name and type errors from the checker, `PC3xx`
+/// are warnings. Grammar.md lists each one with an example.
+public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
+  // MARK: - Lexical and syntax errors
+
+  /// The file is larger than ``Limits/maximumFileSize``.
+  case fileTooLarge = "PC100"
+  /// A byte sequence that is not valid UTF-8.
+  case invalidUTF8 = "PC101"
+  /// A character that cannot start a token (for example `&`, `≥` or a NUL byte).
+  case unexpectedCharacter = "PC102"
+  /// A string literal without its closing quote on the same line.
+  case unterminatedString = "PC103"
+  /// A backslash escape other than `\"`, `\\`, `\n` and `\t`.
+  case invalidEscape = "PC104"
+  /// An integer literal that does not fit in 64 bits.
+  case integerTooLarge = "PC105"
+  /// A malformed or out-of-range number literal.
+  case invalidNumber = "PC106"
+  /// A malformed or out-of-range duration literal, or an unknown unit.
+  case invalidDuration = "PC107"
+  /// A malformed or out-of-range version literal.
+  case invalidVersion = "PC108"
+  /// A place where an expression is required but something else was found.
+  case expectedExpression = "PC109"
+  /// A required token (such as `when` or `=`) is missing.
+  case expectedToken = "PC110"
+  /// Text after a complete condition that does not continue it.
+  case unexpectedToken = "PC111"
+  /// An opening `(` or `[` without its closing partner.
+  case unclosedDelimiter = "PC112"
+  /// Expressions nested deeper than ``Limits/maximumNestingDepth``.
+  case nestingTooDeep = "PC113"
+  /// An identifier longer than ``Limits/maximumIdentifierLength``.
+  case identifierTooLong = "PC114"
+  /// A string literal longer than ``Limits/maximumStringLength``.
+  case stringTooLong = "PC115"
+  /// More declarations than ``Limits/maximumDeclarations``.
+  case tooManyDeclarations = "PC116"
+  /// A list literal with more than ``Limits/maximumListLength`` elements.
+  case listTooLong = "PC117"
+  /// Two comparisons chained without `and`, such as `1 < days < 5`.
+  case chainedComparison = "PC118"
+  /// A bare condition in a file that also has other rules.
+  case bareConditionNotAlone = "PC119"
+  /// A name is required (after `let`, `fact`, `has`) but a keyword or other token was found.
+  case expectedName = "PC120"
+  /// A type name in a `fact` declaration that is not one of the language's types.
+  case unknownType = "PC121"
+  /// More errors than ``Limits/maximumErrors``; the rest of the file was not reported on.
+  case tooManyErrors = "PC199"
+
+  // MARK: - Name and type errors
+
+  /// A name that is not a fact, a `let` or `now`.
+  case unknownName = "PC201"
+  /// A call to a function that does not exist.
+  case unknownFunction = "PC202"
+  /// A comparison between values of types that cannot be compared.
+  case incomparableTypes = "PC203"
+  /// Arithmetic on operand types that the operator does not accept.
+  case invalidOperands = "PC204"
+  /// A value that must be a `bool` (a rule condition, an operand of `and`, `or`, `not`) is not.
+  case notBoolean = "PC205"
+  /// A fact or `let` that can be absent is used without a guard or a default.
+  case unguardedAbsentValue = "PC206"
+  /// Two rules with the same name.
+  case duplicateRuleName = "PC207"
+  /// A `let` or `fact` that reuses a name already defined.
+  case duplicateDefinition = "PC208"
+  /// A call with the wrong number of arguments.
+  case wrongArgumentCount = "PC209"
+  /// A call argument of the wrong type.
+  case wrongArgumentType = "PC210"
+  /// A list element that is not a literal, or elements of different types.
+  case invalidListElement = "PC211"
+  /// A list used anywhere but on the right of `in`.
+  case misplacedList = "PC212"
+  /// An ordering comparison (`<`, `>=`, ...) on a type that has no order.
+  case unorderedType = "PC213"
+  /// Division by a literal zero.
+  case divisionByZero = "PC214"
+  /// A `let` used before the line that defines it.
+  case useBeforeDefinition = "PC215"
+  /// A keyed fact used without its key, with a key of the wrong kind, or a plain fact called like a function.
+  case invalidFactKey = "PC216"
+  /// A literal argument that does not parse, such as `instant("yesterday")`.
+  case invalidLiteralArgument = "PC217"
+
+  // MARK: - Warnings
+
+  /// A policy without any `ask` rule never asks.
+  case noAskRule = "PC301"
+  /// A `let` that no rule uses.
+  case unusedLet = "PC302"
+  /// A `fact` declared by the policy that nothing uses.
+  case unusedFact = "PC303"
+  /// `has x` where `x` is never absent: always true.
+  case alwaysPresent = "PC304"
+  /// `x ?? d` where `x` is never absent: the default is never used.
+  case needlessDefault = "PC305"
+  /// `x in []`: never true.
+  case emptyList = "PC306"
+
+  /// Whether diagnostics with this code are warnings.
+  public var isWarning: Bool { rawValue.hasPrefix("PC3") }
+}

@@ -1,0 +1,71 @@
+/// Where a fact slot comes from.
+public enum FactOrigin: Sendable, Hashable {
+  /// A fact of the host's schema.
+  case schema
+  /// A `fact` declaration in the policy, at this range.
+  case declaration(SourceRange)
+  /// A member of a keyed family, such as `events("purchase")`.
+  case family(name: String, key: Value)
+}
+
+/// One fact a compiled policy reads or may read, with its storage position.
+public struct FactSlot: Sendable, Hashable {
+  /// The name as written in policies: `days`, or `events("purchase")` for a family member.
+  public var name: String
+  /// The value's type.
+  public var type: PolicyType
+  /// Whether the fact can be absent.
+  public var isOptional: Bool
+  /// Where the slot comes from.
+  public var origin: FactOrigin
+  /// The value a fresh ``Facts`` starts with, or nil (absent if optional, otherwise missing).
+  public var defaultValue: Value?
+  /// The one-line meaning, or an empty string for declared facts.
+  public var meaning: String
+  /// The first storage word; versions use two.
+  public var word: Int
+}
+
+/// The storage layout of the facts a compiled policy reads: one slot per schema
+/// fact, declared fact and referenced family member, and the table of interned strings.
+public struct FactLayout: Sendable, Hashable {
+  /// Every slot; the index is the slot number.
+  public internal(set) var slots: [FactSlot] = []
+  /// The number of 64-bit words the values need.
+  public internal(set) var wordCount = 0
+  /// Interned string literals: each distinct literal has a positive id.
+  var stringIDs: [String: Int64] = [:]
+  /// Slot numbers by name.
+  var slotsByName: [String: Int] = [:]
+
+  /// The slot named `name` (`days`, `events("purchase")`), if the policy has one.
+  public func slot(named name: String) -> Int? {
+    slotsByName[name]
+  }
+
+  mutating func addSlot(
+    name: String, type: PolicyType, isOptional: Bool, origin: FactOrigin, defaultValue: Value?, meaning: String
+  ) -> Int {
+    let index = slots.count
+    slots.append(
+      FactSlot(
+        name: name, type: type, isOptional: isOptional, origin: origin, defaultValue: defaultValue,
+        meaning: meaning, word: wordCount))
+    wordCount += type == .version ? 2 : 1
+    slotsByName[name] = index
+    return index
+  }
+
+  /// The id of the string literal `text`, interning it if needed.
+  mutating func intern(_ text: String) -> Int64 {
+    if let id = stringIDs[text] { return id }
+    let id = Int64(stringIDs.count + 1)
+    stringIDs[text] = id
+    return id
+  }
+
+  /// The display name of family member `key` of `family`, such as `events("purchase")`.
+  static func memberName(family: String, key: Value) -> String {
+    "\(family)(\(key))"
+  }
+}

@@ -1,0 +1,129 @@
+/// One fact a host provides: its name, type and meaning.
+public struct FactDefinition: Sendable, Hashable {
+  /// The name used in policies, such as `days`.
+  public var name: String
+  /// The fact's type.
+  public var type: PolicyType
+  /// Whether the fact can be absent (for example "never prompted").
+  public var isOptional: Bool
+  /// A one-line meaning, shown by `policyc facts` and in explanations.
+  public var meaning: String
+  /// The unit of an `int` or `number` fact, such as "days", or nil.
+  public var unit: String?
+  /// The value on a fresh install; nil for an optional fact means absent.
+  public var defaultValue: Value?
+
+  /// Creates a fact definition.
+  public init(
+    _ name: String, _ type: PolicyType, isOptional: Bool = false, meaning: String, unit: String? = nil,
+    defaultValue: Value? = nil
+  ) {
+    self.name = name
+    self.type = type
+    self.isOptional = isOptional
+    self.meaning = meaning
+    self.unit = unit
+    self.defaultValue = defaultValue
+  }
+}
+
+/// A family of facts selected by a literal key, such as `events("purchase")`.
+public struct FactFamilyDefinition: Sendable, Hashable {
+  /// The name used in policies, such as `events`.
+  public var name: String
+  /// The type of the key: `string`, `int` or `duration`.
+  public var keyType: PolicyType
+  /// What the key is, such as "event name" (for messages and documentation).
+  public var keyMeaning: String
+  /// The type of each member.
+  public var type: PolicyType
+  /// Whether a member can be absent.
+  public var isOptional: Bool
+  /// A one-line meaning.
+  public var meaning: String
+  /// The unit of the value, or nil.
+  public var unit: String?
+  /// The value of a member the host did not set; nil for an optional family means absent.
+  public var defaultValue: Value?
+
+  /// Creates a fact family definition.
+  public init(
+    _ name: String, key keyType: PolicyType, keyMeaning: String, _ type: PolicyType, isOptional: Bool = false,
+    meaning: String, unit: String? = nil, defaultValue: Value? = nil
+  ) {
+    self.name = name
+    self.keyType = keyType
+    self.keyMeaning = keyMeaning
+    self.type = type
+    self.isOptional = isOptional
+    self.meaning = meaning
+    self.unit = unit
+    self.defaultValue = defaultValue
+  }
+}
+
+/// The facts a host makes available to policies, checked before any policy runs.
+public struct FactSchema: Sendable, Hashable {
+  /// The plain facts, in documentation order.
+  public private(set) var facts: [FactDefinition]
+  /// The keyed fact families.
+  public private(set) var families: [FactFamilyDefinition]
+
+  /// A problem with a schema definition (a programming error in the host, not a policy error).
+  public enum DefinitionError: Error, Sendable, Hashable {
+    /// Two facts, or two families, share a name.
+    case duplicateName(String)
+    /// A name is not an identifier, or is a keyword, a built-in function or `now`.
+    case invalidName(String)
+    /// A default value's type differs from the fact's type.
+    case defaultTypeMismatch(String)
+    /// A family's key type is not `string`, `int` or `duration`.
+    case invalidKeyType(String)
+  }
+
+  /// The schema with no facts: policies must declare every fact they use.
+  public static let empty = FactSchema()
+
+  private init() {
+    facts = []
+    families = []
+  }
+
+  /// Creates a schema, validating names, defaults and key types.
+  public init(facts: [FactDefinition], families: [FactFamilyDefinition] = []) throws(DefinitionError) {
+    var seen = Set<String>()
+    for fact in facts {
+      try FactSchema.validate(name: fact.name)
+      guard seen.insert(fact.name).inserted else { throw .duplicateName(fact.name) }
+      if let value = fact.defaultValue, value.type != fact.type { throw .defaultTypeMismatch(fact.name) }
+    }
+    var seenFamilies = Set<String>()
+    for family in families {
+      try FactSchema.validate(name: family.name)
+      guard seenFamilies.insert(family.name).inserted else { throw .duplicateName(family.name) }
+      guard [.string, .int, .duration].contains(family.keyType) else { throw .invalidKeyType(family.name) }
+      if let value = family.defaultValue, value.type != family.type { throw .defaultTypeMismatch(family.name) }
+    }
+    self.facts = facts
+    self.families = families
+  }
+
+  /// The plain fact named `name`, if any.
+  public func fact(named name: String) -> FactDefinition? {
+    facts.first { $0.name == name }
+  }
+
+  /// The family named `name`, if any.
+  public func family(named name: String) -> FactFamilyDefinition? {
+    families.first { $0.name == name }
+  }
+
+  static func validate(name: String) throws(DefinitionError) {
+    let bytes = Array(name.utf8)
+    guard let first = bytes.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
+      bytes.count <= Limits.maximumIdentifierLength,
+      bytes.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }),
+      !TokenKind.keywords.contains(name), !Builtin.reservedNames.contains(name)
+    else { throw .invalidName(name) }
+  }
+}

@@ -1,0 +1,221 @@
+/// A rule after checking.
+public struct CheckedRule: Sendable, Hashable {
+  /// `ask` or `never`.
+  public var kind: RuleKind
+  /// The rule's name, if it has one.
+  public var name: String?
+  /// How the rule is named in output: its name, or `ask rule at line 3`.
+  public var label: String
+  /// The typed condition.
+  public var condition: TypedExpr
+  /// The whole rule in the source.
+  public var range: SourceRange
+}
+
+/// A `let` after checking.
+public struct CheckedLet: Sendable, Hashable {
+  /// The name.
+  public var name: String
+  /// The typed value (for a list, a constant of the first element's type; see ``listValues``).
+  public var value: TypedExpr?
+  /// The elements when the `let` names a list.
+  public var listValues: [Value]?
+  /// The element type of a list `let` (nil for an empty list).
+  public var listType: PolicyType?
+  /// Whether any rule or later `let` uses it.
+  public var isUsed: Bool
+  /// The declaration.
+  public var range: SourceRange
+}
+
+/// The checker: resolves names against the schema and declarations, types every
+/// expression, enforces guards on absent values and reports problems.
+///
+/// Each check returns nil after reporting an error, and callers that get nil
+/// report nothing more about the same expression, so one mistake yields one
+/// diagnostic. See "Types and typing rules" in Grammar.md.
+struct Checker {
+  let source: SourceFile
+  let schema: FactSchema
+  var bag: DiagnosticBag
+  var layout = FactLayout()
+  var lets: [CheckedLet] = []
+  var letsByName: [String: Int] = [:]
+  /// Every `let` in the file by name, with its position, to explain use before definition.
+  var allLetPositions: [String: SourceRange] = [:]
+  var declaredFactRanges: [Int: SourceRange] = [:]
+  var usedSlots = Set<Int>()
+  var rules: [CheckedRule] = []
+  /// Names known to be present at the current point (refined by `has` guards).
+  var present = Set<String>()
+
+  init(source: SourceFile, schema: FactSchema, bag: DiagnosticBag) {
+    self.source = source
+    self.schema = schema
+    self.bag = bag
+  }
+
+  mutating func report(_ diagnostic: Diagnostic) {
+    bag.report(diagnostic)
+  }
+
+  /// Checks the whole file.
+  mutating func check(_ file: PolicyFile) {
+    for fact in schema.facts {
+      _ = layout.addSlot(
+        name: fact.name, type: fact.type, isOptional: fact.isOptional, origin: .schema,
+        defaultValue: fact.defaultValue, meaning: fact.meaning)
+    }
+    // Fact declarations apply to the whole file, wherever they are written.
+    for case .fact(let declaration) in file.declarations {
+      declareFact(declaration)
+    }
+    for case .let(let declaration) in file.declarations where !declaration.name.name.isEmpty {
+      if allLetPositions[declaration.name.name] == nil {
+        allLetPositions[declaration.name.name] = declaration.name.range
+      }
+    }
+    var ruleNames: [String: SourceRange] = [:]
+    for declaration in file.declarations {
+      switch declaration {
+      case .fact:
+        break
+      case .let(let declaration):
+        checkLet(declaration)
+      case .rule(let rule):
+        if let name = rule.name {
+          if let first = ruleNames[name.name] {
+            report(
+              .error(
+                .duplicateRuleName, "rule `\(name.name)` is already defined", at: name.range,
+                help: ["the first `\(name.name)` is on line \(source.location(of: first.start).line); give this rule another name"]))
+          } else {
+            ruleNames[name.name] = name.range
+          }
+        }
+        checkRule(rule)
+      }
+    }
+    reportUnused()
+    reportMissingAskRule(file)
+  }
+
+  // MARK: - Declarations
+
+  mutating func declareFact(_ declaration: FactDeclaration) {
+    let name = declaration.name.name
+    guard !name.isEmpty, let type = declaration.type else { return }
+    if let existing = layout.slot(named: name) {
+      let help: String
+      if case .declaration(let range) = layout.slots[existing].origin {
+        help = "it is already declared on line \(source.location(of: range.start).line)"
+      } else {
+        help = "`\(name)` is a fact of the schema (\(layout.slots[existing].type)); remove this declaration"
+      }
+      report(.error(.duplicateDefinition, "fact `\(name)` is already defined", at: declaration.name.range, help: [help]))
+      return
+    }
+    if Builtin.reservedNames.contains(name) {
+      report(
+        .error(
+          .duplicateDefinition, "`\(name)` is a built-in name and cannot be declared as a fact",
+          at: declaration.name.range, help: ["choose another name"]))
+      return
+    }
+    let slot = layout.addSlot(
+      name: name, type: type, isOptional: declaration.isOptional, origin: .declaration(declaration.range),
+      defaultValue: nil, meaning: "")
+    declaredFactRanges[slot] = declaration.name.range
+  }
+
+  mutating func checkLet(_ declaration: LetDeclaration) {
+    let name = declaration.name.name
+    guard !name.isEmpty else { return }
+    present = []
+    let result = check(declaration.value)
+    if layout.slot(named: name) != nil || Builtin.reservedNames.contains(name) || letsByName[name] != nil {
+      let help: String
+      if let index = letsByName[name] {
+        help = "the first `let \(name)` is on line \(source.location(of: lets[index].range.start).line); choose another name"
+      } else if Builtin.reservedNames.contains(name) {
+        help = "`\(name)` is built in; choose another name"
+      } else {
+        help = "`\(name)` is already a fact; choose another name"
+      }
+      report(.error(.duplicateDefinition, "`\(name)` is already defined", at: declaration.name.range, help: [help]))
+      return
+    }
+    var checked = CheckedLet(name: name, value: nil, listValues: nil, listType: nil, isUsed: false, range: declaration.range)
+    switch result {
+    case .value(let typed): checked.value = typed
+    case .list(let type, let values): checked.listValues = values; checked.listType = type
+    case nil: break  // already reported; uses of the name stay silent
+    }
+    letsByName[name] = lets.count
+    lets.append(checked)
+  }
+
+  mutating func checkRule(_ rule: Rule) {
+    present = []
+    let line = source.location(of: rule.range.start).line
+    let label = rule.name?.name ?? "\(rule.kind.rawValue) rule at line \(line)"
+    guard let condition = requireBool(rule.condition, context: rule.isBare ? "the condition" : "the condition of `\(rule.kind.rawValue) when`") else {
+      return
+    }
+    rules.append(CheckedRule(kind: rule.kind, name: rule.name?.name, label: label, condition: condition, range: rule.range))
+  }
+
+  // MARK: - Warnings
+
+  mutating func reportUnused() {
+    for checked in lets where !checked.isUsed {
+      let nameRange = allLetPositions[checked.name] ?? checked.range
+      report(
+        .warning(
+          .unusedLet, "`\(checked.name)` is defined but never used", at: nameRange,
+          help: ["use it in a rule or remove it"]))
+    }
+    for (slot, range) in declaredFactRanges.sorted(by: { $0.value < $1.value }) where !usedSlots.contains(slot) {
+      report(
+        .warning(
+          .unusedFact, "fact `\(layout.slots[slot].name)` is declared but never used", at: range,
+          help: ["use it in a rule or remove the declaration"]))
+    }
+  }
+
+  mutating func reportMissingAskRule(_ file: PolicyFile) {
+    var hasAskRule = false
+    var hasAnyRule = false
+    for case .rule(let rule) in file.declarations {
+      hasAnyRule = true
+      if rule.kind == .ask { hasAskRule = true }
+    }
+    guard !hasAskRule else { return }
+    let range = file.declarations.first?.range ?? .empty(at: source.hasByteOrderMark ? 3 : 0)
+    report(
+      .warning(
+        .noAskRule, hasAnyRule ? "policy has no `ask` rule, so it never asks" : "policy has no rules, so it never asks",
+        at: SourceRange(start: range.start, end: range.start),
+        help: ["add a rule such as `ask when days >= 30 and uses >= 20`"]))
+  }
+
+  // MARK: - Names
+
+  /// Names the checker can suggest for a misspelled `name`.
+  func candidateNames() -> [String] {
+    layout.slots.compactMap { slot in
+      if case .family = slot.origin { return nil }
+      return slot.name
+    } + lets.map(\.name) + [Builtin.nowName]
+  }
+
+  /// The text of `expr` for messages, shortened.
+  func written(_ expr: Expr) -> String {
+    LiteralText.abbreviated(source.text(in: expr.range), limit: 40)
+  }
+
+  /// The line of `offset`, for messages.
+  func line(_ offset: Int) -> Int {
+    source.location(of: offset).line
+  }
+}

@@ -1,0 +1,157 @@
+/// A checked expression: every name resolved, every operator specialised to its operand types.
+///
+/// The checker produces it; the compiler lowers it to instructions and the
+/// explainer walks it. Its shape guarantees the evaluator cannot meet a type
+/// error or read an absent value without a guard.
+public struct TypedExpr: Sendable, Hashable {
+  /// The node.
+  public var node: TypedNode
+  /// The value's type.
+  public var type: PolicyType
+  /// Whether the value can be absent here (only facts, `let`s and `??` chains).
+  public var isOptional: Bool
+  /// The source it came from.
+  public var range: SourceRange
+
+  /// Creates a typed expression.
+  public init(_ node: TypedNode, _ type: PolicyType, isOptional: Bool = false, range: SourceRange) {
+    self.node = node
+    self.type = type
+    self.isOptional = isOptional
+    self.range = range
+  }
+}
+
+/// The nodes of a ``TypedExpr``.
+public indirect enum TypedNode: Sendable, Hashable {
+  /// A constant.
+  case constant(Value)
+  /// The value of a fact slot (see ``FactLayout``).
+  case fact(Int)
+  /// The value of the `let` with this index.
+  case letValue(Int)
+  /// The evaluation instant.
+  case now
+  /// Whether the fact slot or `let` is present.
+  case has(PresenceSource)
+  /// Logical negation.
+  case not(TypedExpr)
+  /// A short-circuit chain, evaluated left to right.
+  case logical(LogicalOperator, [TypedExpr])
+  /// A comparison of two operands of the same type.
+  case compare(ComparisonOperator, TypedExpr, TypedExpr)
+  /// Membership of the operand in a constant list.
+  case membership(negated: Bool, TypedExpr, [Value])
+  /// Arithmetic, specialised by operand types.
+  case arithmetic(Arithmetic, TypedExpr, TypedExpr)
+  /// Arithmetic negation of an int, number or duration.
+  case negate(TypedExpr)
+  /// The left operand if present, else the right operand.
+  case coalesce(TypedExpr, TypedExpr)
+  /// `now - instant`, or the infinite duration when the instant is absent.
+  case since(TypedExpr)
+  /// The least (`isMinimum`) or greatest operand.
+  case extremum(isMinimum: Bool, [TypedExpr])
+  /// An int converted to a number.
+  case promote(TypedExpr)
+  /// Parentheses as written (kept for explanations).
+  case parenthesized(TypedExpr)
+}
+
+/// What `has` tests.
+public enum PresenceSource: Sendable, Hashable {
+  /// A fact slot.
+  case fact(Int)
+  /// A `let`.
+  case letValue(Int)
+}
+
+/// A comparison operator.
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+  /// `==`
+  case equal = "=="
+  /// `!=`
+  case notEqual = "!="
+  /// `<`
+  case less = "<"
+  /// `<=`
+  case lessEqual = "<="
+  /// `>`
+  case greater = ">"
+  /// `>=`
+  case greaterEqual = ">="
+
+  /// The operator that holds exactly when this one does not.
+  public var negated: ComparisonOperator {
+    switch self {
+    case .equal: .notEqual
+    case .notEqual: .equal
+    case .less: .greaterEqual
+    case .lessEqual: .greater
+    case .greater: .lessEqual
+    case .greaterEqual: .less
+    }
+  }
+
+  /// The operator with its operands swapped (`a < b` is `b > a`).
+  public var swapped: ComparisonOperator {
+    switch self {
+    case .equal: .equal
+    case .notEqual: .notEqual
+    case .less: .greater
+    case .lessEqual: .greaterEqual
+    case .greater: .less
+    case .greaterEqual: .lessEqual
+    }
+  }
+
+  /// Whether `ordering` (-1, 0 or 1: how the left operand compares with the right) satisfies the operator.
+  public func holds(forOrdering ordering: Int) -> Bool {
+    switch self {
+    case .equal: ordering == 0
+    case .notEqual: ordering != 0
+    case .less: ordering < 0
+    case .lessEqual: ordering <= 0
+    case .greater: ordering > 0
+    case .greaterEqual: ordering >= 0
+    }
+  }
+}
+
+/// An arithmetic operation specialised by operand types.
+public enum Arithmetic: String, Sendable, Hashable, CaseIterable {
+  /// int + int
+  case addInt
+  /// int - int
+  case subtractInt
+  /// int * int
+  case multiplyInt
+  /// int / int, truncating toward zero
+  case divideInt
+  /// int % int, with the sign of the dividend
+  case remainderInt
+  /// number + number
+  case addNumber
+  /// number - number
+  case subtractNumber
+  /// number * number
+  case multiplyNumber
+  /// number / number
+  case divideNumber
+  /// duration + duration
+  case addDuration
+  /// duration - duration
+  case subtractDuration
+  /// duration * int
+  case multiplyDuration
+  /// duration / int
+  case divideDurationByInt
+  /// duration / duration -> int, truncating
+  case divideDurations
+  /// instant + duration
+  case addToInstant
+  /// instant - duration
+  case subtractFromInstant
+  /// instant - instant -> duration
+  case subtractInstants
+}

@@ -1,0 +1,255 @@
+/// The syntax tree of one policy file, as parsed; names are not resolved yet.
+public struct PolicyFile: Sendable, Hashable {
+  /// The declarations in source order.
+  public var declarations: [Declaration]
+  /// The `#` comments, in source order (used by the formatter).
+  public var comments: [Comment]
+
+  /// Creates a policy file.
+  public init(declarations: [Declaration], comments: [Comment]) {
+    self.declarations = declarations
+    self.comments = comments
+  }
+}
+
+/// One top-level declaration.
+public enum Declaration: Sendable, Hashable {
+  /// `fact NAME: TYPE` or `fact NAME: TYPE?`.
+  case fact(FactDeclaration)
+  /// `let NAME = EXPR`.
+  case `let`(LetDeclaration)
+  /// `ask [NAME] when EXPR`, `never [NAME] when EXPR`, or a bare condition.
+  case rule(Rule)
+
+  /// The source range of the whole declaration.
+  public var range: SourceRange {
+    switch self {
+    case .fact(let declaration): declaration.range
+    case .let(let declaration): declaration.range
+    case .rule(let rule): rule.range
+    }
+  }
+}
+
+/// A name as written, with its location.
+public struct Identifier: Sendable, Hashable {
+  /// The name.
+  public var name: String
+  /// Where it is written.
+  public var range: SourceRange
+
+  /// Creates an identifier.
+  public init(_ name: String, range: SourceRange) {
+    self.name = name
+    self.range = range
+  }
+}
+
+/// `fact NAME: TYPE[?]`: an app-specific fact the policy relies on.
+public struct FactDeclaration: Sendable, Hashable {
+  /// The fact's name.
+  public var name: Identifier
+  /// The declared type, or nil when the type name was invalid (already reported).
+  public var type: PolicyType?
+  /// Whether the fact can be absent (`?`).
+  public var isOptional: Bool
+  /// The range of the type annotation, `?` included.
+  public var typeRange: SourceRange
+  /// The whole declaration.
+  public var range: SourceRange
+
+  /// Creates a fact declaration.
+  public init(name: Identifier, type: PolicyType?, isOptional: Bool, typeRange: SourceRange, range: SourceRange) {
+    self.name = name
+    self.type = type
+    self.isOptional = isOptional
+    self.typeRange = typeRange
+    self.range = range
+  }
+}
+
+/// `let NAME = EXPR`: a named value that later declarations can use.
+public struct LetDeclaration: Sendable, Hashable {
+  /// The name being defined.
+  public var name: Identifier
+  /// The defining expression.
+  public var value: Expr
+  /// The whole declaration.
+  public var range: SourceRange
+
+  /// Creates a let declaration.
+  public init(name: Identifier, value: Expr, range: SourceRange) {
+    self.name = name
+    self.value = value
+    self.range = range
+  }
+}
+
+/// Whether a rule asks or forbids asking.
+public enum RuleKind: String, Sendable, Hashable {
+  /// `ask when ...`: ask when the condition holds, unless a `never` rule holds.
+  case ask
+  /// `never when ...`: do not ask when the condition holds, whatever the `ask` rules say.
+  case never
+}
+
+/// A decision rule.
+public struct Rule: Sendable, Hashable {
+  /// `ask` or `never`.
+  public var kind: RuleKind
+  /// The optional name shown in explanations and tests.
+  public var name: Identifier?
+  /// The condition.
+  public var condition: Expr
+  /// Whether the rule is a bare condition (a file that is just an expression).
+  public var isBare: Bool
+  /// The whole rule.
+  public var range: SourceRange
+
+  /// Creates a rule.
+  public init(kind: RuleKind, name: Identifier?, condition: Expr, isBare: Bool, range: SourceRange) {
+    self.kind = kind
+    self.name = name
+    self.condition = condition
+    self.isBare = isBare
+    self.range = range
+  }
+}
+
+/// An expression node with its source range.
+public struct Expr: Sendable, Hashable {
+  /// What the node is.
+  public var kind: Kind
+  /// The bytes it covers.
+  public var range: SourceRange
+  /// The node's nesting depth: 1 for a leaf; an `and`/`or` chain adds one level however long it is.
+  public var depth: Int
+
+  /// Creates a node; `depth` is computed from the children.
+  public init(_ kind: Kind, range: SourceRange) {
+    self.kind = kind
+    self.range = range
+    self.depth = 1 + kind.children.reduce(0) { max($0, $1.depth) }
+  }
+
+  /// The kinds of expression node.
+  public indirect enum Kind: Sendable, Hashable {
+    /// A literal value.
+    case literal(Literal)
+    /// A name: a fact, a `let`, or `now`.
+    case name(Identifier)
+    /// `NAME(ARGS)`: a built-in function or a keyed fact such as `events("purchase")`.
+    case call(Identifier, [Expr])
+    /// `has NAME`: whether a fact or `let` that can be absent is present.
+    case has(Identifier)
+    /// `[A, B, ...]`: a list, only valid on the right of `in`.
+    case list([Expr])
+    /// `not E` or `-E`.
+    case unary(UnaryOperator, Expr)
+    /// `A op B` for arithmetic, comparison, `??` and `in`.
+    case binary(BinaryOperator, Expr, Expr)
+    /// A chain `A and B and C` or `A or B or C`, kept flat so long chains need no deep recursion.
+    case logical(LogicalOperator, [Expr])
+    /// `(E)`, kept so the formatter and explanations show what was written.
+    case parenthesized(Expr)
+    /// A placeholder where parsing failed; the error was already reported.
+    case error
+
+    /// The direct children, left to right.
+    public var children: [Expr] {
+      switch self {
+      case .literal, .name, .has, .error: []
+      case .call(_, let arguments): arguments
+      case .list(let elements): elements
+      case .unary(_, let operand): [operand]
+      case .binary(_, let lhs, let rhs): [lhs, rhs]
+      case .logical(_, let operands): operands
+      case .parenthesized(let inner): [inner]
+      }
+    }
+  }
+}
+
+/// A literal as written.
+public enum Literal: Sendable, Hashable {
+  /// `true` or `false`.
+  case bool(Bool)
+  /// An integer such as `30`.
+  case int(Int64)
+  /// A number such as `7.5`.
+  case number(Number)
+  /// A duration such as `30d` (the unit is kept for display).
+  case duration(TimeSpan, DurationUnit)
+  /// A version such as `v2.1` or `2.1.3`.
+  case version(Version)
+  /// A string such as `"purchase"`.
+  case string(String)
+
+  /// The literal's value.
+  public var value: Value {
+    switch self {
+    case .bool(let value): .bool(value)
+    case .int(let value): .int(value)
+    case .number(let value): .number(value)
+    case .duration(let value, _): .duration(value)
+    case .version(let value): .version(value)
+    case .string(let value): .string(value)
+    }
+  }
+}
+
+/// A prefix operator.
+public enum UnaryOperator: String, Sendable, Hashable {
+  /// `not`
+  case not
+  /// `-`
+  case negate = "-"
+}
+
+/// A binary operator, from lowest to highest precedence group.
+public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
+  /// `==`
+  case equal = "=="
+  /// `!=`
+  case notEqual = "!="
+  /// `<`
+  case less = "<"
+  /// `<=`
+  case lessEqual = "<="
+  /// `>`
+  case greater = ">"
+  /// `>=`
+  case greaterEqual = ">="
+  /// `in`
+  case `in`
+  /// `not in`
+  case notIn = "not in"
+  /// `??`
+  case coalesce = "??"
+  /// `+`
+  case add = "+"
+  /// `-`
+  case subtract = "-"
+  /// `*`
+  case multiply = "*"
+  /// `/`
+  case divide = "/"
+  /// `%`
+  case remainder = "%"
+
+  /// Whether the operator is a comparison (`==` through `>=`).
+  public var isComparison: Bool {
+    switch self {
+    case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: true
+    case .in, .notIn, .coalesce, .add, .subtract, .multiply, .divide, .remainder: false
+    }
+  }
+}
+
+/// `and` or `or`.
+public enum LogicalOperator: String, Sendable, Hashable {
+  /// `and`: true when every operand is; stops at the first false operand.
+  case and
+  /// `or`: true when any operand is; stops at the first true operand.
+  case or
+}

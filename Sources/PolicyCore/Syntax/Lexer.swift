@@ -1,0 +1,423 @@
+/// Turns the bytes of a ``SourceFile`` into tokens and comments.
+///
+/// The lexer never fails: text it cannot use becomes an ``TokenKind/invalid``
+/// token and a located diagnostic, and lexing goes on. See "Lexical grammar"
+/// in Grammar.md.
+struct Lexer {
+  private let bytes: [UInt8]
+  private var position: Int
+  private(set) var tokens: [Token] = []
+  private(set) var comments: [Comment] = []
+  /// Whether a token has been produced on the current line (to tell trailing comments).
+  private var lineHasCode = false
+
+  init(source: SourceFile) {
+    self.bytes = source.bytes
+    self.position = source.hasByteOrderMark ? 3 : 0
+  }
+
+  /// Lexes the whole file, reporting problems into `diagnostics`.
+  mutating func lex(into diagnostics: inout DiagnosticBag) {
+    tokens.reserveCapacity(bytes.count / 4)
+    while position < bytes.count {
+      let start = position
+      let byte = bytes[position]
+      switch byte {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+        position += 1
+      case UInt8(ascii: "\n"):
+        position += 1
+        lineHasCode = false
+      case UInt8(ascii: "#"):
+        lexComment(into: &diagnostics)
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "_"):
+        lexWord(into: &diagnostics)
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        lexNumeric(into: &diagnostics)
+      case UInt8(ascii: "\""):
+        lexString(into: &diagnostics)
+      default:
+        if !lexPunctuation(byte, into: &diagnostics) {
+          lexUnexpected(into: &diagnostics)
+        }
+      }
+      if position <= start {
+        // Every branch consumes input; this keeps the loop finite even if one did not.
+        assertionFailure("lexer made no progress at offset \(start)")
+        position = start + 1
+      }
+    }
+    tokens.append(Token(kind: .endOfFile, range: .empty(at: bytes.count)))
+  }
+
+  // MARK: - Helpers
+
+  private func peek(_ offset: Int = 0) -> UInt8? {
+    let index = position + offset
+    return index < bytes.count ? bytes[index] : nil
+  }
+
+  private static func isDigit(_ byte: UInt8?) -> Bool {
+    guard let byte else { return false }
+    return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private static func isIdentifierByte(_ byte: UInt8?) -> Bool {
+    guard let byte else { return false }
+    return (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+      || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+      || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+  }
+
+  private mutating func append(_ kind: TokenKind, from start: Int) {
+    tokens.append(Token(kind: kind, range: SourceRange(start: start, end: position)))
+    lineHasCode = true
+  }
+
+  private func text(_ start: Int, _ end: Int) -> String {
+    String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  // MARK: - Comments
+
+  /// `comment = "#" { any character except line break } ;`
+  private mutating func lexComment(into diagnostics: inout DiagnosticBag) {
+    let start = position
+    while position < bytes.count && bytes[position] != UInt8(ascii: "\n") {
+      if bytes[position] < 0x80 {
+        position += 1
+      } else if let (_, length) = UTF8Scanner.decode(bytes, at: position) {
+        position += length
+      } else {
+        reportInvalidUTF8(into: &diagnostics)
+      }
+    }
+    var end = position
+    if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    comments.append(Comment(range: SourceRange(start: start, end: end), isTrailing: lineHasCode))
+  }
+
+  // MARK: - Words
+
+  /// `identifier = letter { letter | digit | "_" } ;` where letter is ASCII or `_`;
+  /// keywords are identifiers spelled as in the keyword table; `v` followed by a
+  /// dotted number is a version literal.
+  private mutating func lexWord(into diagnostics: inout DiagnosticBag) {
+    let start = position
+    if bytes[position] == UInt8(ascii: "v") && Lexer.isDigit(peek(1)) && looksLikeVersion(at: position + 1) {
+      position += 1
+      lexNumeric(into: &diagnostics, start: start)
+      return
+    }
+    while Lexer.isIdentifierByte(peek()) { position += 1 }
+    let length = position - start
+    if length > Limits.maximumIdentifierLength {
+      diagnostics.report(
+        .error(
+          .identifierTooLong,
+          "identifier is \(length) bytes long; the limit is \(Limits.maximumIdentifierLength)",
+          at: SourceRange(start: start, end: position),
+          help: ["use a shorter name"]))
+      append(.invalid, from: start)
+      return
+    }
+    let kind = TokenKind.keyword(bytes[start..<position].withUnsafeBufferPointer { buffer in
+      Substring(decoding: buffer, as: UTF8.self).utf8
+    }) ?? .identifier
+    append(kind, from: start)
+  }
+
+  /// Whether the digits at `offset` continue with `.digit`, as in `v2.1`.
+  private func looksLikeVersion(at offset: Int) -> Bool {
+    var index = offset
+    while index < bytes.count && Lexer.isDigit(bytes[index]) { index += 1 }
+    return index + 1 < bytes.count && bytes[index] == UInt8(ascii: ".")
+      && Lexer.isDigit(bytes[index + 1])
+  }
+
+  // MARK: - Numbers, durations and versions
+
+  /// `integer = digit { digit } ;`
+  /// `number = digit { digit } "." digit { digit } ;`
+  /// `duration = digit { digit } unit ;` with `unit = "s" | "m" | "h" | "d" | "w"`
+  /// `version = [ "v" ] digit { digit } ( "." digit { digit } ){1,3} ;` (3 or 4 parts without `v`)
+  private mutating func lexNumeric(into diagnostics: inout DiagnosticBag, start explicitStart: Int? = nil) {
+    let start = explicitStart ?? position
+    let hasPrefix = explicitStart != nil
+    var parts = 1
+    while Lexer.isDigit(peek()) { position += 1 }
+    while peek() == UInt8(ascii: ".") && Lexer.isDigit(peek(1)) {
+      position += 1
+      parts += 1
+      while Lexer.isDigit(peek()) { position += 1 }
+    }
+    let numericEnd = position
+    // A trailing run of letters is a unit (duration) or a mistake.
+    let suffixStart = position
+    while Lexer.isIdentifierByte(peek()) { position += 1 }
+    let suffix = text(suffixStart, position)
+    let whole = text(start, position)
+    let range = SourceRange(start: start, end: position)
+
+    if !suffix.isEmpty {
+      if hasPrefix || parts > 2 {
+        diagnostics.report(
+          .error(
+            .invalidVersion, "version `\(LiteralText.abbreviated(whole))` has a suffix",
+            at: range,
+            help: ["versions are 1 to 4 numbers separated by dots, such as `v2.1` or `2.1.3`"]))
+      } else if parts == 2 {
+        diagnostics.report(
+          .error(
+            .invalidDuration, "duration `\(LiteralText.abbreviated(whole))` is not a whole number",
+            at: range,
+            help: [DurationUnit.wholeNumberAdvice(for: text(start, numericEnd), unit: suffix)]))
+      } else if DurationUnit(suffix) != nil {
+        append(.duration, from: start)
+        return
+      } else {
+        diagnostics.report(
+          .error(
+            .invalidDuration, "unknown duration unit `\(LiteralText.abbreviated(suffix))`",
+            at: SourceRange(start: suffixStart, end: position),
+            help: [DurationUnit.unitAdvice(for: text(start, numericEnd), suffix: suffix)]))
+      }
+      append(.invalid, from: start)
+      return
+    }
+    if hasPrefix {
+      append(.version, from: start)
+    } else if parts == 1 {
+      append(.integer, from: start)
+    } else if parts == 2 {
+      append(.number, from: start)
+    } else {
+      append(.version, from: start)
+    }
+  }
+
+  // MARK: - Strings
+
+  /// `string = '"' { character | escape } '"' ;` on one line;
+  /// `escape = "\" ( '"' | "\" | "n" | "t" ) ;`
+  private mutating func lexString(into diagnostics: inout DiagnosticBag) {
+    let start = position
+    position += 1
+    var valid = true
+    while true {
+      guard let byte = peek(), byte != UInt8(ascii: "\n") else {
+        var end = position
+        if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        diagnostics.report(
+          .error(
+            .unterminatedString, "string is missing its closing `\"`",
+            at: SourceRange(start: start, end: end),
+            help: ["strings end on the line where they start; add `\"` at the end"]))
+        append(.invalid, from: start)
+        return
+      }
+      if byte == UInt8(ascii: "\"") {
+        position += 1
+        break
+      }
+      if byte == UInt8(ascii: "\\") {
+        let next = peek(1)
+        switch next {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "t"):
+          position += 2
+        default:
+          let escapeEnd = next == nil || next == UInt8(ascii: "\n") ? position + 1 : position + 1 + UTF8Scanner.scalarLength(in: bytes, at: position + 1)
+          diagnostics.report(
+            .error(
+              .invalidEscape, "unknown escape `\(text(position, escapeEnd))` in string",
+              at: SourceRange(start: position, end: escapeEnd),
+              help: ["the escapes are `\\\"`, `\\\\`, `\\n` and `\\t`"]))
+          valid = false
+          position = escapeEnd
+        }
+        continue
+      }
+      if byte < 0x80 {
+        position += 1
+      } else if let (_, length) = UTF8Scanner.decode(bytes, at: position) {
+        position += length
+      } else {
+        reportInvalidUTF8(into: &diagnostics)
+        valid = false
+      }
+    }
+    let range = SourceRange(start: start, end: position)
+    if valid && range.length - 2 > Limits.maximumStringLength {
+      diagnostics.report(
+        .error(
+          .stringTooLong,
+          "string is \(range.length - 2) bytes long; the limit is \(Limits.maximumStringLength)",
+          at: range, help: ["use a shorter string"]))
+      valid = false
+    }
+    append(valid ? .string : .invalid, from: start)
+  }
+
+  // MARK: - Punctuation
+
+  private mutating func lexPunctuation(_ byte: UInt8, into diagnostics: inout DiagnosticBag) -> Bool {
+    let start = position
+    let next = peek(1)
+    func two(_ kind: TokenKind) { position += 2; append(kind, from: start) }
+    func one(_ kind: TokenKind) { position += 1; append(kind, from: start) }
+    switch byte {
+    case UInt8(ascii: "("): one(.leftParen)
+    case UInt8(ascii: ")"): one(.rightParen)
+    case UInt8(ascii: "["): one(.leftBracket)
+    case UInt8(ascii: "]"): one(.rightBracket)
+    case UInt8(ascii: ","): one(.comma)
+    case UInt8(ascii: ":"): one(.colon)
+    case UInt8(ascii: "+"): one(.plus)
+    case UInt8(ascii: "-"): one(.minus)
+    case UInt8(ascii: "*"): one(.star)
+    case UInt8(ascii: "/"): one(.slash)
+    case UInt8(ascii: "%"): one(.percent)
+    case UInt8(ascii: "?"): next == UInt8(ascii: "?") ? two(.coalesce) : one(.questionMark)
+    case UInt8(ascii: "="):
+      switch next {
+      case UInt8(ascii: "="): two(.equal)
+      case UInt8(ascii: "<"): misspelled(length: 2, "<=", into: &diagnostics)
+      case UInt8(ascii: ">"): misspelled(length: 2, ">=", into: &diagnostics)
+      default: one(.assign)
+      }
+    case UInt8(ascii: "!"):
+      if next == UInt8(ascii: "=") { two(.notEqual) } else { misspelled(length: 1, "not", into: &diagnostics) }
+    case UInt8(ascii: "<"):
+      if next == UInt8(ascii: "=") {
+        two(.lessEqual)
+      } else if next == UInt8(ascii: ">") {
+        misspelled(length: 2, "!=", into: &diagnostics)
+      } else {
+        one(.less)
+      }
+    case UInt8(ascii: ">"): next == UInt8(ascii: "=") ? two(.greaterEqual) : one(.greater)
+    case UInt8(ascii: "&"):
+      misspelled(length: next == UInt8(ascii: "&") ? 2 : 1, "and", into: &diagnostics)
+    case UInt8(ascii: "|"):
+      misspelled(length: next == UInt8(ascii: "|") ? 2 : 1, "or", into: &diagnostics)
+    case UInt8(ascii: "'"):
+      position += 1
+      diagnostics.report(
+        .error(
+          .unexpectedCharacter, "unexpected character `'`", at: SourceRange(start: start, end: position),
+          help: ["strings use double quotes: `\"purchase\"`"]))
+      append(.invalid, from: start)
+    default:
+      return false
+    }
+    return true
+  }
+
+  /// Reports an operator from another language and produces an invalid token.
+  private mutating func misspelled(length: Int, _ replacement: String, into diagnostics: inout DiagnosticBag) {
+    let start = position
+    position += length
+    let written = text(start, position)
+    diagnostics.report(
+      .error(
+        .unexpectedCharacter, "unexpected `\(written)`", at: SourceRange(start: start, end: position),
+        help: ["write `\(replacement)` instead of `\(written)`"]))
+    append(.invalid, from: start)
+  }
+
+  // MARK: - Everything else
+
+  /// Reports a run of characters that cannot start a token as one error.
+  private mutating func lexUnexpected(into diagnostics: inout DiagnosticBag) {
+    let start = position
+    guard let (first, firstLength) = UTF8Scanner.decode(bytes, at: position) else {
+      reportInvalidUTF8(into: &diagnostics)
+      append(.invalid, from: start)
+      return
+    }
+    position += firstLength
+    // Group a run of the same kind of trouble (e.g. a word in another script) into one report.
+    let firstIsControl = first.value < 0x20 || first.value == 0x7F
+    if !firstIsControl && LexerAdvice.replacement(for: first) == nil {
+      while let (scalar, length) = UTF8Scanner.decode(bytes, at: position), scalar.value >= 0x80,
+        LexerAdvice.replacement(for: scalar) == nil
+      {
+        position += length
+      }
+    }
+    let range = SourceRange(start: start, end: position)
+    let message: String
+    if firstIsControl {
+      message = "unexpected control character \(LexerAdvice.codePoint(first))"
+    } else if position - start > firstLength {
+      message = "unexpected characters `\(LiteralText.abbreviated(text(start, position)))`"
+    } else {
+      message = "unexpected character `\(Character(first))` (\(LexerAdvice.codePoint(first)))"
+    }
+    diagnostics.report(.error(.unexpectedCharacter, message, at: range, help: [LexerAdvice.help(for: first)]))
+    append(.invalid, from: start)
+  }
+
+  /// Reports one run of bytes that are not valid UTF-8 and steps over it.
+  private mutating func reportInvalidUTF8(into diagnostics: inout DiagnosticBag) {
+    let start = position
+    position += 1
+    while position < bytes.count && bytes[position] >= 0x80 && UTF8Scanner.decode(bytes, at: position) == nil {
+      position += 1
+    }
+    let shown = bytes[start..<min(position, start + 4)].map { LexerAdvice.hex($0) }.joined(separator: " ")
+    diagnostics.report(
+      .error(
+        .invalidUTF8, "invalid UTF-8 byte\(position - start > 1 ? "s" : "") \(shown)\(position - start > 4 ? " ..." : "")",
+        at: SourceRange(start: start, end: position),
+        help: ["save the file as UTF-8"]))
+  }
+}
+
+/// Advice for characters that often slip into policies from word processors or other languages.
+enum LexerAdvice {
+  static func replacement(for scalar: Unicode.Scalar) -> String? {
+    switch scalar.value {
+    case 0x2265: ">="
+    case 0x2264: "<="
+    case 0x2260: "!="
+    case 0x201C, 0x201D, 0x201E, 0x2018, 0x2019: "\""
+    case 0x2013, 0x2014, 0x2212: "-"
+    case 0x00D7: "*"
+    case 0x00F7: "/"
+    case 0x00A0, 0x2009, 0x202F, 0x3000: " "
+    default: nil
+    }
+  }
+
+  static func help(for scalar: Unicode.Scalar) -> String {
+    if scalar.value == 0 { return "the file contains a NUL byte; is it a text file?" }
+    if scalar.value < 0x20 || scalar.value == 0x7F { return "remove the control character" }
+    if scalar.value == 0xFEFF { return "remove the byte-order mark; it is only allowed at the start of the file" }
+    if let replacement = replacement(for: scalar) {
+      if replacement == " " { return "replace it with a plain space" }
+      if replacement == "\"" { return "use straight double quotes `\"` around strings" }
+      return "write `\(replacement)` instead"
+    }
+    return "names and keywords use ASCII letters, digits and `_`; other characters belong in strings and comments"
+  }
+
+  static func codePoint(_ scalar: Unicode.Scalar) -> String {
+    let digits = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
+  static func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return "0x" + (digits.count == 1 ? "0" : "") + digits
+  }
+}
+
+/// Shortens long literal text for messages.
+enum LiteralText {
+  static func abbreviated(_ text: String, limit: Int = 24) -> String {
+    guard text.unicodeScalars.count > limit else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "..."
+  }
+}

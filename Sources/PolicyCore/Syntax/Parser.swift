@@ -1,0 +1,134 @@
+/// The result of parsing one file: the tree and the lexical and syntax diagnostics.
+public struct ParsedPolicy: Sendable {
+  /// The source that was parsed.
+  public var source: SourceFile
+  /// The syntax tree; parts that failed to parse are ``Expr/Kind/error`` nodes.
+  public var file: PolicyFile
+  /// Lexical and syntax diagnostics, in the order found.
+  public var diagnostics: [Diagnostic]
+}
+
+/// A recursive-descent parser for the policy grammar (see Grammar.md).
+///
+/// The parser never throws. On an error it reports one diagnostic, enters
+/// panic mode (suppressing further reports) and skips to the next `fact`,
+/// `let`, `ask` or `never`, so each broken declaration yields one error.
+/// Recursion happens only through parentheses, calls and lists, and is capped
+/// at ``Limits/maximumNestingDepth``; `and`/`or` chains and binary operator
+/// chains are parsed by loops.
+public struct Parser {
+  let source: SourceFile
+  var tokens: [Token]
+  var index = 0
+  var bag: DiagnosticBag
+  var isPanicking = false
+  /// How many parentheses, calls and lists enclose the current position.
+  var nesting = 0
+
+  /// Parses `source` into a syntax tree and diagnostics.
+  public static func parse(_ source: SourceFile) -> ParsedPolicy {
+    var bag = DiagnosticBag()
+    guard source.bytes.count <= Limits.maximumFileSize else {
+      bag.report(
+        .error(
+          .fileTooLarge,
+          "file is \(source.bytes.count) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
+          at: .empty(at: 0), help: ["split the policy or remove unused parts"]))
+      return ParsedPolicy(source: source, file: PolicyFile(declarations: [], comments: []), diagnostics: bag.diagnostics)
+    }
+    var lexer = Lexer(source: source)
+    lexer.lex(into: &bag)
+    var parser = Parser(source: source, tokens: lexer.tokens, bag: bag)
+    let declarations = parser.parsePolicy()
+    return ParsedPolicy(
+      source: source, file: PolicyFile(declarations: declarations, comments: lexer.comments),
+      diagnostics: parser.bag.diagnostics)
+  }
+
+  init(source: SourceFile, tokens: [Token], bag: DiagnosticBag) {
+    self.source = source
+    self.tokens = tokens
+    self.bag = bag
+  }
+
+  // MARK: - Token helpers
+
+  /// The current token.
+  var current: Token { tokens[index] }
+
+  /// The token `offset` places ahead, or the end-of-file token.
+  func peek(_ offset: Int = 1) -> Token {
+    tokens[min(index + offset, tokens.count - 1)]
+  }
+
+  /// Whether the current token is of `kind`.
+  func at(_ kind: TokenKind) -> Bool { current.kind == kind }
+
+  /// Consumes and returns the current token (the end-of-file token is never consumed).
+  @discardableResult
+  mutating func advance() -> Token {
+    let token = current
+    if token.kind != .endOfFile { index += 1 }
+    return token
+  }
+
+  /// Consumes the current token if it is of `kind`.
+  mutating func eat(_ kind: TokenKind) -> Token? {
+    at(kind) ? advance() : nil
+  }
+
+  /// The end offset of the last consumed token.
+  var previousEnd: Int { index > 0 ? tokens[index - 1].range.end : 0 }
+
+  /// The source text of `token`.
+  func text(of token: Token) -> String { source.text(in: token.range) }
+
+  /// How a token is named in messages: "`)`", "keyword `when`", "the end of the file".
+  func describe(_ token: Token) -> String {
+    switch token.kind {
+    case .endOfFile: "the end of the file"
+    case .invalid: "`\(LiteralText.abbreviated(text(of: token)))`"
+    default:
+      token.kind.isKeyword
+        ? "keyword `\(text(of: token))`" : "`\(LiteralText.abbreviated(text(of: token)))`"
+    }
+  }
+
+  // MARK: - Errors and recovery
+
+  /// Reports `diagnostic` unless already panicking, then panics.
+  ///
+  /// A token the lexer already rejected gets no second report.
+  mutating func report(_ diagnostic: Diagnostic) {
+    if !isPanicking && current.kind != .invalid {
+      bag.report(diagnostic)
+    }
+    isPanicking = true
+  }
+
+  /// Skips to the next token that starts a declaration, then leaves panic mode.
+  mutating func synchronize() {
+    while !at(.endOfFile) && !current.kind.startsDeclaration {
+      advance()
+    }
+    isPanicking = false
+  }
+
+  /// Builds a node, reporting `PC113` when it nests deeper than the limit.
+  mutating func node(_ kind: Expr.Kind, _ range: SourceRange) -> Expr {
+    let expression = Expr(kind, range: range)
+    if expression.depth > Limits.maximumNestingDepth {
+      report(nestingTooDeep(at: range))
+      return Expr(.error, range: range)
+    }
+    return expression
+  }
+
+  func nestingTooDeep(at range: SourceRange) -> Diagnostic {
+    .error(
+      .nestingTooDeep,
+      "expression nests more than \(Limits.maximumNestingDepth) levels deep",
+      at: SourceRange(start: range.start, end: min(range.end, range.start + 1)),
+      help: ["split it into `let` definitions"])
+  }
+}

@@ -1,0 +1,132 @@
+/// A length of time, the language's `duration` type, in milliseconds.
+///
+/// One value, ``infinite``, stands for the time since something that never
+/// happened: it is longer than every finite duration.
+public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The length in milliseconds; `Int64.max` means ``infinite``.
+  public var milliseconds: Int64
+
+  /// Creates a duration from milliseconds. `Int64.max` is ``infinite``.
+  public init(milliseconds: Int64) {
+    self.milliseconds = milliseconds
+  }
+
+  /// The duration longer than every finite one: the time since an event that never happened.
+  public static let infinite = TimeSpan(milliseconds: .max)
+
+  /// Whether this is ``infinite``.
+  public var isInfinite: Bool { milliseconds == .max }
+
+  /// A duration of `count` units, or nil when it does not fit.
+  public init?(_ count: Int64, _ unit: DurationUnit) {
+    let (value, overflow) = count.multipliedReportingOverflow(by: unit.milliseconds)
+    guard !overflow, value != .max else { return nil }
+    self.milliseconds = value
+  }
+
+  /// Orders durations by length; ``infinite`` is the longest.
+  public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.milliseconds < rhs.milliseconds }
+
+  /// Text such as `30d`, `1d 2h 30m`, `1.5s` or `infinite`.
+  public var description: String {
+    if isInfinite { return "infinite" }
+    if milliseconds == 0 { return "0s" }
+    var remaining = milliseconds.magnitude
+    var parts: [String] = []
+    for unit in [DurationUnit.weeks, .days, .hours, .minutes] {
+      let size = UInt64(unit.milliseconds)
+      if remaining >= size {
+        parts.append("\(remaining / size)\(unit.symbol)")
+        remaining %= size
+      }
+    }
+    if remaining > 0 {
+      let seconds = remaining / 1000
+      let fraction = remaining % 1000
+      if fraction == 0 {
+        parts.append("\(seconds)s")
+      } else {
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        parts.append("\(seconds).\(digits)s")
+      }
+    }
+    return (milliseconds < 0 ? "-" : "") + parts.joined(separator: " ")
+  }
+}
+
+/// A unit of a duration literal.
+public enum DurationUnit: String, Sendable, Hashable, CaseIterable {
+  /// `s`
+  case seconds = "s"
+  /// `m`
+  case minutes = "m"
+  /// `h`
+  case hours = "h"
+  /// `d`: 24 hours exactly (no calendar, no daylight-saving shifts).
+  case days = "d"
+  /// `w`: 7 days.
+  case weeks = "w"
+
+  /// Creates the unit written `symbol`, if there is one.
+  public init?(_ symbol: String) {
+    self.init(rawValue: symbol)
+  }
+
+  /// The symbol as written in literals.
+  public var symbol: String { rawValue }
+
+  /// The length of one unit in milliseconds.
+  public var milliseconds: Int64 {
+    switch self {
+    case .seconds: 1000
+    case .minutes: 60_000
+    case .hours: 3_600_000
+    case .days: 86_400_000
+    case .weeks: 604_800_000
+    }
+  }
+
+  /// The English name of the unit, plural.
+  public var name: String {
+    switch self {
+    case .seconds: "seconds"
+    case .minutes: "minutes"
+    case .hours: "hours"
+    case .days: "days"
+    case .weeks: "weeks"
+    }
+  }
+
+  /// Advice for a literal like `1.5h`: the same length in a smaller whole unit when there is one.
+  static func wholeNumberAdvice(for number: String, unit: String) -> String {
+    if let unit = DurationUnit(unit), let value = Number(parsing: number) {
+      for smaller in DurationUnit.allCases.reversed() where smaller.milliseconds < unit.milliseconds {
+        // value × unit / smaller must be a whole number.
+        if let scaled = Number.scaledQuotient(value.scaled, unit.milliseconds, smaller.milliseconds),
+          scaled % Number.scale == 0
+        {
+          return "durations are whole numbers; write `\(scaled / Number.scale)\(smaller.symbol)`"
+        }
+      }
+    }
+    return "durations are whole numbers of `s`, `m`, `h`, `d` or `w`"
+  }
+
+  /// Advice for an unknown unit such as `30days` or `30x`.
+  static func unitAdvice(for number: String, suffix: String) -> String {
+    let lower = suffix.lowercased()
+    let known: [(String, DurationUnit)] = [
+      ("sec", .seconds), ("second", .seconds), ("min", .minutes), ("minute", .minutes),
+      ("hour", .hours), ("hr", .hours), ("day", .days), ("week", .weeks), ("wk", .weeks),
+    ]
+    for (prefix, unit) in known where lower == prefix || lower == prefix + "s" {
+      return "write `\(number)\(unit.symbol)` for \(number) \(unit.name)"
+    }
+    if let unit = DurationUnit(lower) {
+      return "units are lowercase; write `\(number)\(unit.symbol)`"
+    }
+    return "the units are `s`, `m`, `h`, `d` and `w`, as in `\(number)d`"
+  }
+}
