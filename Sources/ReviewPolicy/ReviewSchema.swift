@@ -1,1 +1,110 @@
 import PolicyCore
+
+/// The standard vocabulary of review policies: the facts a review manager tracks.
+///
+/// Per-version facts (`days`, `uses`, `events`, `declined`, `rated`, ...) start
+/// again when the app version changes; `total_` facts go on for the life of the
+/// install. The policy chooses which to use. `policyc facts` prints this table.
+public enum ReviewSchema {
+  /// The standard schema.
+  public static let standard: FactSchema = {
+    do {
+      return try FactSchema(facts: facts, families: families)
+    } catch {
+      // The definitions below are constants checked by the tests; an invalid one is a programming error.
+      assertionFailure("invalid standard schema: \(error)")
+      return .empty
+    }
+  }()
+
+  /// The plain facts, in documentation order.
+  public static let facts: [FactDefinition] = [
+    // This version
+    FactDefinition(
+      "days", .int, meaning: "whole days since the first use of this app version", unit: "days",
+      defaultValue: .int(0)),
+    FactDefinition(
+      "uses", .int, meaning: "launches and returns to the foreground in this version", unit: "uses",
+      defaultValue: .int(0)),
+    FactDefinition(
+      "events", .int, meaning: "significant events in this version", unit: "events", defaultValue: .int(0)),
+    FactDefinition(
+      "sessions", .int, meaning: "sessions started in this version", unit: "sessions", defaultValue: .int(0)),
+    FactDefinition(
+      "declined", .bool, meaning: "the user chose \"no thanks\" in this version", defaultValue: .bool(false)),
+    FactDefinition("rated", .bool, meaning: "the user rated this version", defaultValue: .bool(false)),
+    FactDefinition(
+      "prompts", .int, meaning: "review prompts shown in this version", unit: "prompts", defaultValue: .int(0)),
+    FactDefinition("first_use", .instant, meaning: "when this app version was first used"),
+    FactDefinition("version", .version, meaning: "the app version now running"),
+    FactDefinition(
+      "last_reminder", .instant, isOptional: true,
+      meaning: "when the user last chose \"remind me later\" in this version; absent if never"),
+
+    // The whole install
+    FactDefinition(
+      "total_days", .int, meaning: "whole days since the first use of any version", unit: "days",
+      defaultValue: .int(0)),
+    FactDefinition(
+      "total_uses", .int, meaning: "launches and returns to the foreground, all versions", unit: "uses",
+      defaultValue: .int(0)),
+    FactDefinition(
+      "total_events", .int, meaning: "significant events, all versions", unit: "events", defaultValue: .int(0)),
+    FactDefinition(
+      "total_sessions", .int, meaning: "sessions started, all versions", unit: "sessions", defaultValue: .int(0)),
+    FactDefinition(
+      "total_prompts", .int, meaning: "review prompts shown, all versions", unit: "prompts", defaultValue: .int(0)),
+    FactDefinition(
+      "declined_any", .bool, meaning: "the user chose \"no thanks\" in any version", defaultValue: .bool(false)),
+    FactDefinition("rated_any", .bool, meaning: "the user rated any version", defaultValue: .bool(false)),
+    FactDefinition("install_date", .instant, meaning: "when any version of the app was first used"),
+    FactDefinition(
+      "previous_version", .version, isOptional: true,
+      meaning: "the version used before this one; absent on the first version"),
+
+    // Prompts and answers
+    FactDefinition(
+      "last_prompt", .instant, isOptional: true, meaning: "when a review prompt was last shown; absent if never"),
+    FactDefinition(
+      "last_prompt_version", .version, isOptional: true,
+      meaning: "the app version of the last prompt; absent if never prompted"),
+    FactDefinition(
+      "sessions_since_prompt", .int, isOptional: true,
+      meaning: "sessions started since the last prompt; absent if never prompted", unit: "sessions"),
+    FactDefinition(
+      "last_decline", .instant, isOptional: true,
+      meaning: "when the user last chose \"no thanks\", any version; absent if never"),
+    FactDefinition(
+      "last_rating", .instant, isOptional: true, meaning: "when the user last chose to rate; absent if never"),
+
+    // Sessions and scores
+    FactDefinition(
+      "session_score", .number, meaning: "score of the current session, from its actions", unit: "points",
+      defaultValue: .number(Number(scaled: 0))),
+    FactDefinition(
+      "session_bad", .bool, meaning: "the current session was marked bad", defaultValue: .bool(false)),
+    FactDefinition(
+      "last_bad_session", .instant, isOptional: true,
+      meaning: "when the most recent earlier bad session started; absent if none"),
+    FactDefinition(
+      "sessions_since_bad", .int, isOptional: true,
+      meaning: "sessions started since the most recent bad session; absent if none", unit: "sessions"),
+  ]
+
+  /// The keyed fact families.
+  public static let families: [FactFamilyDefinition] = [
+    FactFamilyDefinition(
+      "events", key: .string, keyMeaning: "event name", .int,
+      meaning: "significant events with this name in this version", unit: "events", defaultValue: .int(0)),
+    FactFamilyDefinition(
+      "total_events", key: .string, keyMeaning: "event name", .int,
+      meaning: "significant events with this name, all versions", unit: "events", defaultValue: .int(0)),
+    FactFamilyDefinition(
+      "average_score", key: .int, keyMeaning: "number of sessions", .number, isOptional: true,
+      meaning: "average score of up to this many previous sessions; absent if there are none", unit: "points"),
+    FactFamilyDefinition(
+      "prompts_within", key: .duration, keyMeaning: "time window", .int,
+      meaning: "review prompts shown within this time before now, all versions", unit: "prompts",
+      defaultValue: .int(0)),
+  ]
+}

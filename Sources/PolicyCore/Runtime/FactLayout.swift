@@ -37,6 +37,31 @@ public struct FactLayout: Sendable, Hashable {
   var stringIDs: [String: Int64] = [:]
   /// Slot numbers by name.
   var slotsByName: [String: Int] = [:]
+  /// A hash of the slots and strings, identifying layouts cheaply (see ``computeFingerprint()``).
+  public internal(set) var fingerprint: UInt64 = 0
+
+  /// Computes ``fingerprint`` (FNV-1a over slot names, types and string ids).
+  mutating func computeFingerprint() {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ text: String) {
+      for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100_0000_01b3
+      }
+      hash ^= 0xff
+      hash = hash &* 0x100_0000_01b3
+    }
+    for slot in slots {
+      mix(slot.name)
+      mix(slot.type.rawValue)
+      mix(slot.isOptional ? "?" : "")
+    }
+    for (text, id) in stringIDs.sorted(by: { $0.value < $1.value }) {
+      mix(text)
+      mix(String(id))
+    }
+    fingerprint = hash
+  }
 
   /// The slot named `name` (`days`, `events("purchase")`), if the policy has one.
   public func slot(named name: String) -> Int? {

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+
+/// The two output streams of a command.
+public enum OutputStream: Sendable {
+  /// Results.
+  case standardOutput
+  /// Usage and I/O errors.
+  case standardError
+}
+
+/// Why a file could not be read.
+public struct FileReadError: Error, Sendable, CustomStringConvertible {
+  /// The operating system's reason, such as "No such file or directory".
+  public var reason: String
+
+  /// Creates an error.
+  public init(reason: String) {
+    self.reason = reason
+  }
+
+  /// The reason.
+  public var description: String { reason }
+}
+
+/// Everything a command touches outside itself, so tests can run commands in memory.
+public protocol CommandIO: AnyObject {
+  /// Writes `text` to `stream`.
+  func write(_ text: String, to stream: OutputStream)
+  /// The bytes of the file at `path`, or at most `limit` bytes plus the file's true size when larger.
+  func readFile(_ path: String, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int)
+  /// All of standard input, up to `limit` bytes, and the number of bytes available.
+  func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int)
+  /// Whether `path` is a directory.
+  func isDirectory(_ path: String) -> Bool
+  /// The names of the entries of directory `path`.
+  func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String]
+  /// The environment variables.
+  var environment: [String: String] { get }
+  /// Whether standard output is a terminal.
+  var isStandardOutputTerminal: Bool { get }
+}
+
+/// The real process: files through POSIX calls, the real streams and environment.
+public final class SystemIO: CommandIO {
+  /// Creates the system I/O.
+  public init() {}
+
+  /// Writes to the process's stream.
+  public func write(_ text: String, to stream: OutputStream) {
+    let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
+    handle.write(Data(text.utf8))
+  }
+
+  /// Reads a file with `open`/`read`, reporting `strerror` on failure.
+  public func readFile(_ path: String, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int) {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
+    if (status.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(reason: "Is a directory") }
+    return try SystemIO.readAll(descriptor, limit: limit)
+  }
+
+  /// Reads standard input.
+  public func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int) {
+    (try? SystemIO.readAll(0, limit: limit)) ?? ([], 0)
+  }
+
+  private static func readAll(_ descriptor: Int32, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int) {
+    var bytes: [UInt8] = []
+    var total = 0
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileReadError(reason: String(cString: strerror(errno)))
+      }
+      if count == 0 { break }
+      total += count
+      if bytes.count < limit { bytes.append(contentsOf: chunk[0..<min(count, limit - bytes.count)]) }
+    }
+    return (bytes, total)
+  }
+
+  /// Whether `path` names a directory.
+  public func isDirectory(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+  }
+
+  /// Lists a directory.
+  public func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String] {
+    do {
+      return try FileManager.default.contentsOfDirectory(atPath: path)
+    } catch {
+      throw FileReadError(reason: "cannot list the directory")
+    }
+  }
+
+  /// The process environment.
+  public var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+  /// Whether standard output is a terminal.
+  public var isStandardOutputTerminal: Bool { isatty(1) == 1 }
+}

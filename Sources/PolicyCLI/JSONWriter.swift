@@ -1,0 +1,83 @@
+/// Writes compact JSON with keys in the order given, so output is deterministic.
+struct JSONWriter {
+  private(set) var output = ""
+  private var needsComma = [false]
+
+  private mutating func separate() {
+    if needsComma[needsComma.count - 1] { output += "," }
+    needsComma[needsComma.count - 1] = true
+  }
+
+  /// Writes an object; `body` writes key-value pairs.
+  mutating func object(_ body: (inout JSONWriter) -> Void) {
+    separate()
+    output += "{"
+    needsComma.append(false)
+    body(&self)
+    needsComma.removeLast()
+    output += "}"
+  }
+
+  /// Writes an array; `body` writes the elements.
+  mutating func array(_ body: (inout JSONWriter) -> Void) {
+    separate()
+    output += "["
+    needsComma.append(false)
+    body(&self)
+    needsComma.removeLast()
+    output += "]"
+  }
+
+  /// Writes a key; the next call writes its value.
+  mutating func key(_ name: String) {
+    separate()
+    output += JSONWriter.quoted(name) + ":"
+    needsComma[needsComma.count - 1] = false
+  }
+
+  /// Writes a string value.
+  mutating func string(_ value: String) {
+    separate()
+    output += JSONWriter.quoted(value)
+  }
+
+  /// Writes an integer value.
+  mutating func number(_ value: Int) {
+    separate()
+    output += String(value)
+  }
+
+  /// Writes a Boolean value.
+  mutating func bool(_ value: Bool) {
+    separate()
+    output += value ? "true" : "false"
+  }
+
+  /// Writes `null`.
+  mutating func null() {
+    separate()
+    output += "null"
+  }
+
+  /// A JSON string literal for `text`.
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+}

@@ -1,0 +1,187 @@
+/// How one run of a rule or `let` segment ended.
+struct SegmentResult {
+  /// 1: returned true, 0: returned false, -1: faulted.
+  var outcome: Int8
+  var fault: FaultKind
+  var pc: Int
+
+  static let `true` = SegmentResult(outcome: 1, fault: .overflow, pc: 0)
+  static let `false` = SegmentResult(outcome: 0, fault: .overflow, pc: 0)
+  static func faulted(_ kind: FaultKind, at pc: Int) -> SegmentResult {
+    SegmentResult(outcome: -1, fault: kind, pc: pc)
+  }
+}
+
+/// The state register of a `let`: absent, present, or faulted (with the fault kind).
+enum LetState {
+  static let absent: Int64 = 0
+  static let present: Int64 = 1
+  static let faulted: Int64 = 2
+
+  static func state(for fault: FaultKind) -> Int64 {
+    faulted + Int64(FaultKind.allCases.firstIndex(of: fault) ?? 0)
+  }
+
+  static func fault(_ state: Int64) -> FaultKind {
+    let index = Int(state - faulted)
+    return FaultKind.allCases.indices.contains(index) ? FaultKind.allCases[index] : .missingFact
+  }
+}
+
+/// The interpreter for ``Program``: a loop over a flat instruction array.
+///
+/// It works on unsafe views of the program, the fact words and a register
+/// file on the stack, so an evaluation allocates nothing. The views are valid
+/// by construction: the program was built for the layout the facts follow
+/// (checked by fingerprint before any run), every register index is below
+/// ``Program/registerCount`` and every word index below the layout's word count.
+enum Evaluator {
+  // swiftlint:disable:next function_body_length cyclomatic_complexity
+  static func run(
+    from entry: Int, code: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<[Int64]>,
+    words: UnsafeBufferPointer<Int64>, presence: UnsafeBufferPointer<UInt64>,
+    registers r: UnsafeMutableBufferPointer<Int64>
+  ) -> SegmentResult {
+    var pc = entry
+    while true {
+      let i = code[pc]
+      let a = Int(i.a)
+      let b = Int(i.b)
+      let c = Int(i.c)
+      switch i.op {
+      case .jump: pc = b; continue
+      case .returnTrue: return .true
+      case .returnFalse: return .false
+
+      case .jumpIfFactEqual: if words[a] == i.immediate { pc = b; continue }
+      case .jumpIfFactNotEqual: if words[a] != i.immediate { pc = b; continue }
+      case .jumpIfFactLess: if words[a] < i.immediate { pc = b; continue }
+      case .jumpIfFactLessEqual: if words[a] <= i.immediate { pc = b; continue }
+      case .jumpIfFactGreater: if words[a] > i.immediate { pc = b; continue }
+      case .jumpIfFactGreaterEqual: if words[a] >= i.immediate { pc = b; continue }
+      case .jumpIfFactTrue: if words[a] != 0 { pc = b; continue }
+      case .jumpIfFactFalse: if words[a] == 0 { pc = b; continue }
+      case .jumpIfPresent: if presence[a >> 6] & (1 << UInt64(a & 63)) != 0 { pc = b; continue }
+      case .jumpIfAbsent: if presence[a >> 6] & (1 << UInt64(a & 63)) == 0 { pc = b; continue }
+      case .jumpIfLetPresent:
+        if r[a] >= LetState.faulted { return .faulted(LetState.fault(r[a]), at: pc) }
+        if r[a] == LetState.present { pc = b; continue }
+      case .jumpIfLetAbsent:
+        if r[a] >= LetState.faulted { return .faulted(LetState.fault(r[a]), at: pc) }
+        if r[a] == LetState.absent { pc = b; continue }
+
+      case .jumpIfEqual: if r[a] == r[c] { pc = b; continue }
+      case .jumpIfNotEqual: if r[a] != r[c] { pc = b; continue }
+      case .jumpIfLess: if r[a] < r[c] { pc = b; continue }
+      case .jumpIfLessEqual: if r[a] <= r[c] { pc = b; continue }
+      case .jumpIfGreater: if r[a] > r[c] { pc = b; continue }
+      case .jumpIfGreaterEqual: if r[a] >= r[c] { pc = b; continue }
+      case .jumpIfEqualImmediate: if r[a] == i.immediate { pc = b; continue }
+      case .jumpIfNotEqualImmediate: if r[a] != i.immediate { pc = b; continue }
+      case .jumpIfLessImmediate: if r[a] < i.immediate { pc = b; continue }
+      case .jumpIfLessEqualImmediate: if r[a] <= i.immediate { pc = b; continue }
+      case .jumpIfGreaterImmediate: if r[a] > i.immediate { pc = b; continue }
+      case .jumpIfGreaterEqualImmediate: if r[a] >= i.immediate { pc = b; continue }
+      case .jumpIfTrue: if r[a] != 0 { pc = b; continue }
+      case .jumpIfFalse: if r[a] == 0 { pc = b; continue }
+      case .jumpIfIn: if contains(sets[c], r[a]) { pc = b; continue }
+      case .jumpIfNotIn: if !contains(sets[c], r[a]) { pc = b; continue }
+      case .jumpIfVersionIn: if containsPair(sets[c], r[a], r[a + 1]) { pc = b; continue }
+      case .jumpIfVersionNotIn: if !containsPair(sets[c], r[a], r[a + 1]) { pc = b; continue }
+
+      case .loadImmediate: r[a] = i.immediate
+      case .loadImmediatePair:
+        r[a] = i.immediate
+        r[a + 1] = Int64(bitPattern: UInt64(UInt32(bitPattern: i.b)) << 32 | UInt64(UInt32(bitPattern: i.c)))
+      case .loadFact: r[a] = words[b]
+      case .loadFactPair:
+        r[a] = words[b]
+        r[a + 1] = words[b + 1]
+      case .loadLet:
+        if r[c] != LetState.present { return .faulted(LetState.fault(r[c]), at: pc) }
+        r[a] = r[b]
+      case .loadLetPair:
+        if r[c] != LetState.present { return .faulted(LetState.fault(r[c]), at: pc) }
+        r[a] = r[b]
+        r[a + 1] = r[b + 1]
+      case .move: r[a] = r[b]
+      case .movePair:
+        r[a] = r[b]
+        r[a + 1] = r[b + 1]
+      case .compareVersions:
+        let lhs = (UInt64(bitPattern: r[b]), UInt64(bitPattern: r[b + 1]))
+        let rhs = (UInt64(bitPattern: r[c]), UInt64(bitPattern: r[c + 1]))
+        r[a] = lhs < rhs ? -1 : (lhs == rhs ? 0 : 1)
+
+      case .addInt: if let fault = store(.addInt, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .subtractInt: if let fault = store(.subtractInt, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .multiplyInt: if let fault = store(.multiplyInt, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .divideInt: if let fault = store(.divideInt, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .remainderInt: if let fault = store(.remainderInt, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .multiplyNumber: if let fault = store(.multiplyNumber, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .divideNumber: if let fault = store(.divideNumber, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .addDuration: if let fault = store(.addDuration, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .subtractDuration: if let fault = store(.subtractDuration, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .multiplyDuration: if let fault = store(.multiplyDuration, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .divideDurationByInt:
+        if let fault = store(.divideDurationByInt, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .divideDurations: if let fault = store(.divideDurations, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .addToInstant: if let fault = store(.addToInstant, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .subtractFromInstant:
+        if let fault = store(.subtractFromInstant, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .subtractInstants: if let fault = store(.subtractInstants, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .negateInt, .negateDuration:
+        let (value, fault) = ArithmeticKernel.negate(r[b], isDuration: i.op == .negateDuration)
+        if let fault { return .faulted(fault, at: pc) }
+        r[a] = value
+      case .promote:
+        let (value, fault) = ArithmeticKernel.promote(r[b])
+        if let fault { return .faulted(fault, at: pc) }
+        r[a] = value
+      case .minimum: r[a] = Swift.min(r[b], r[c])
+      case .maximum: r[a] = Swift.max(r[b], r[c])
+      case .minimumVersion, .maximumVersion:
+        let lhs = (UInt64(bitPattern: r[b]), UInt64(bitPattern: r[b + 1]))
+        let rhs = (UInt64(bitPattern: r[c]), UInt64(bitPattern: r[c + 1]))
+        let pickLeft = i.op == .minimumVersion ? lhs <= rhs : lhs >= rhs
+        r[a] = pickLeft ? r[b] : r[c]
+        r[a + 1] = pickLeft ? r[b + 1] : r[c + 1]
+      }
+      pc += 1
+    }
+  }
+
+  @inline(__always)
+  static func store(
+    _ operation: Arithmetic, _ r: UnsafeMutableBufferPointer<Int64>, _ a: Int, _ b: Int, _ c: Int
+  ) -> FaultKind? {
+    let (value, fault) = ArithmeticKernel.apply(operation, r[b], r[c])
+    if fault == nil { r[a] = value }
+    return fault
+  }
+
+  @inline(__always)
+  static func contains(_ set: [Int64], _ value: Int64) -> Bool {
+    if set.count <= 16 {
+      for element in set where element == value { return true }
+      return false
+    }
+    var low = 0
+    var high = set.count - 1
+    while low <= high {
+      let middle = (low + high) / 2
+      if set[middle] == value { return true }
+      if set[middle] < value { low = middle + 1 } else { high = middle - 1 }
+    }
+    return false
+  }
+
+  static func containsPair(_ set: [Int64], _ high: Int64, _ low: Int64) -> Bool {
+    var index = 0
+    while index + 1 < set.count {
+      if set[index] == high && set[index + 1] == low { return true }
+      index += 2
+    }
+    return false
+  }
+}
