@@ -87,8 +87,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
   case useBeforeDefinition = "PC215"
   /// A keyed fact used without its key, with a key of the wrong kind, or a plain fact called like a function.
   case invalidFactKey = "PC216"
-  /// A literal argument that does not parse, such as `instant("yesterday")`.
-  case invalidLiteralArgument = "PC217"
 
   // MARK: - Warnings
 
