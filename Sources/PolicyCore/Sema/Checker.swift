@@ -48,11 +48,14 @@ struct Checker {
   var rules: [CheckedRule] = []
   /// Names known to be present at the current point (refined by `has` guards).
   var present = Set<String>()
+  /// Whether parsing reported errors (whole-file warnings are then skipped).
+  let hasSyntaxErrors: Bool
 
   init(source: SourceFile, schema: FactSchema, bag: DiagnosticBag) {
     self.source = source
     self.schema = schema
     self.bag = bag
+    self.hasSyntaxErrors = bag.hasErrors
   }
 
   mutating func report(_ diagnostic: Diagnostic) {
@@ -96,8 +99,11 @@ struct Checker {
         checkRule(rule)
       }
     }
-    reportUnused()
-    reportMissingAskRule(file)
+    // After a syntax error, parts of the file are missing: whole-file warnings would be noise.
+    if !hasSyntaxErrors {
+      reportUnused()
+      reportMissingAskRule(file)
+    }
   }
 
   // MARK: - Declarations

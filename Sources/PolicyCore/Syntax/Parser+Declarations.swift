@@ -17,14 +17,26 @@ extension Parser {
             .tooManyDeclarations, "file has more than \(Limits.maximumDeclarations) declarations",
             at: declaration.range, help: ["split the policy into smaller files"]))
       }
-      if !at(.endOfFile) && !current.kind.startsDeclaration {
+      if !at(.endOfFile) && !current.kind.startsDeclaration && !mayStartBareCondition(after: declaration) {
         reportUnexpectedAfterDeclaration(declaration)
       }
-      synchronize()
+      if isPanicking { synchronize() }
       if index == start { advance() }  // a declaration always consumes at least one token
     }
     reportMisplacedBareConditions(declarations)
     return declarations
+  }
+
+  /// Whether the current token may begin a bare condition after `declaration`:
+  /// it follows a `fact` or `let` and is the first token on its line.
+  func mayStartBareCondition(after declaration: Declaration) -> Bool {
+    guard index > 0 else { return true }
+    switch declaration {
+    case .fact, .let:
+      return source.lineIndex(of: tokens[index - 1].range.end) < source.lineIndex(of: current.range.start)
+    case .rule:
+      return false
+    }
   }
 
   /// Parses one declaration.
