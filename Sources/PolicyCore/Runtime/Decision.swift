@@ -80,10 +80,12 @@ public struct RuleIndices: Sendable, Hashable, RandomAccessCollection {
   /// Whether more rules decided than are stored.
   public var isTruncated: Bool { totalCount > storedCount }
 
+  /// Whether both hold the same rules in the same order and the same total.
   public static func == (lhs: RuleIndices, rhs: RuleIndices) -> Bool {
     lhs.totalCount == rhs.totalCount && lhs.elementsEqual(rhs)
   }
 
+  /// Hashes the total and the stored indices.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(totalCount)
     for index in self { hasher.combine(index) }

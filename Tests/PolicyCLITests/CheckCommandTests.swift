@@ -1,0 +1,527 @@
+import Foundation
+import Testing
+
+@testable import PolicyCLI
+
+/// The usage line printed after a usage error of `policyc check`.
+let checkUsage = "USAGE: policyc check [--format text|json] [--no-color] <file>...\n"
+
+/// `policyc` with no command, or `policyc help`.
+let overviewHelp = """
+  OVERVIEW: check review-prompt policies
+
+  USAGE: policyc <command> [options]
+
+  COMMANDS:
+    check     Check policies and print diagnostics
+    help      Show help for a command
+
+  See 'policyc help <command>' for details.
+
+  """
+
+/// `policyc help check`.
+let checkHelp = """
+  OVERVIEW: check policies against the review fact schema
+
+  Prints each error and warning with its location, the source line and
+  advice. Directories are searched for *.policy files. `-` reads standard input.
+
+  USAGE: policyc check [--format text|json] [--no-color] <file>...
+
+  OPTIONS:
+    --format <format>  `text` (default) or `json`
+    --no-color         Never colour the output (colour is used only on a
+                       terminal, and never when NO_COLOR is set)
+    -h, --help         Show this help
+
+  EXIT STATUS:
+    0  no errors (warnings are allowed)
+    1  at least one file has an error
+    2  usage error, or a file could not be read
+
+  """
+
+/// A clean policy.
+let cleanPolicy = "ask when days >= 30 and uses >= 20\n"
+/// A policy with one error (PC201 at 1:10).
+let errorPolicy = "ask when dayz >= 30\n"
+/// A policy with one warning (PC302 at 1:5).
+let warningPolicy = "let loyal = days >= 30\nask when uses >= 20\n"
+
+/// The text output for ``errorPolicy`` at `path`, without the summary.
+func errorOutput(_ path: String) -> String {
+  """
+  \(path):1:10: error: unknown name `dayz` [PC201]
+   1 | ask when dayz >= 30
+     |          ^~~~
+  help: did you mean `days`?
+
+  """
+}
+
+/// The text output for ``warningPolicy`` at `path`, without the summary.
+func warningOutput(_ path: String) -> String {
+  """
+  \(path):1:5: warning: `loyal` is defined but never used [PC302]
+   1 | let loyal = days >= 30
+     |     ^~~~~
+  help: use it in a rule or remove it
+
+  """
+}
+
+@Suite("policyc usage errors")
+struct UsageTests {
+  @Test("no arguments: the overview on standard error, exit 2")
+  func noArguments() {
+    let result = runPolicyc([])
+    #expect(result == RunResult(status: 2, standardOutput: "", standardError: overviewHelp))
+  }
+
+  @Test("`check` without files: exit 2 and the usage line")
+  func noFiles() {
+    let result = runPolicyc(["check"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "", standardError: "policyc check: error: no files given\n\n" + checkUsage))
+  }
+
+  @Test("`check` with only options and no files: exit 2 and the usage line")
+  func optionsButNoFiles() {
+    let result = runPolicyc(["check", "--format", "json", "--no-color"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "", standardError: "policyc check: error: no files given\n\n" + checkUsage))
+  }
+
+  @Test("an unknown option: exit 2, the usage line, and no file is read")
+  func unknownOption() {
+    let io = MemoryIO()
+    io.addFile("a.policy", cleanPolicy)
+    let result = io.run(["check", "--bogus", "a.policy"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "",
+          standardError: "policyc check: error: unknown option `--bogus`\n\n" + checkUsage))
+    #expect(io.readPaths.isEmpty)
+  }
+
+  @Test("a misspelled option suggests the right one")
+  func misspelledOption() {
+    let result = runPolicyc(["check", "--form", "json", "a.policy"], files: ["a.policy": cleanPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "",
+          standardError: "policyc check: error: unknown option `--form`; did you mean `--format`?\n\n" + checkUsage))
+  }
+
+  @Test("an unknown single-dash option is a usage error")
+  func unknownShortOption() {
+    let result = runPolicyc(["check", "-x", "a.policy"], files: ["a.policy": cleanPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "", standardError: "policyc check: error: unknown option `-x`\n\n" + checkUsage))
+  }
+
+  @Test("an unknown format: exit 2 and nothing is checked")
+  func unknownFormat() {
+    let io = MemoryIO()
+    io.addFile("a.policy", errorPolicy)
+    let result = io.run(["check", "--format", "xml", "a.policy"])
+    #expect(result.status == 2)
+    #expect(result.standardOutput == "")
+    #expect(result.standardError.hasPrefix("policyc check: error: unknown format `xml`; use `text` or `json`\n"))
+    #expect(io.readPaths.isEmpty)
+  }
+
+  @Test("an unknown format prints the usage line like every other usage error")
+  func unknownFormatPrintsUsage() {
+    let result = runPolicyc(["check", "--format=xml", "a.policy"], files: ["a.policy": cleanPolicy])
+    withKnownIssue("BUG: `check --format xml` prints no usage text, unlike the other usage errors") {
+      #expect(
+        result.standardError == "policyc check: error: unknown format `xml`; use `text` or `json`\n\n" + checkUsage)
+    }
+  }
+
+  @Test("`--format` without a value")
+  func formatWithoutValue() {
+    let result = runPolicyc(["check", "--format"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "",
+          standardError: "policyc check: error: option `--format` needs a value\n\n" + checkUsage))
+  }
+
+  @Test("`--no-color=yes` is a usage error")
+  func flagWithValue() {
+    let result = runPolicyc(["check", "--no-color=yes", "a.policy"], files: ["a.policy": cleanPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "",
+          standardError: "policyc check: error: option `--no-color` takes no value\n\n" + checkUsage))
+  }
+
+  @Test("an unknown command suggests the closest one")
+  func unknownCommandDidYouMean() {
+    let result = runPolicyc(["chek", "a.policy"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "",
+          standardError: "policyc: error: unknown command `chek`; did you mean `check`?\n\n" + overviewHelp))
+  }
+
+  @Test("an unknown command far from every command gets no suggestion")
+  func unknownCommandWithoutSuggestion() {
+    let result = runPolicyc(["frobnicate"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "",
+          standardError: "policyc: error: unknown command `frobnicate`\n\n" + overviewHelp))
+  }
+}
+
+@Suite("policyc help")
+struct HelpTests {
+  @Test("the overview on standard output, exit 0", arguments: [["help"], ["--help"], ["-h"], ["help", "help"]])
+  func overview(arguments: [String]) {
+    #expect(runPolicyc(arguments) == RunResult(status: 0, standardOutput: overviewHelp, standardError: ""))
+  }
+
+  @Test(
+    "the help of `check` on standard output, exit 0",
+    arguments: [["help", "check"], ["check", "--help"], ["check", "-h"], ["check", "--help", "missing.policy"]])
+  func check(arguments: [String]) {
+    #expect(runPolicyc(arguments) == RunResult(status: 0, standardOutput: checkHelp, standardError: ""))
+  }
+
+  @Test("help for an unknown topic: exit 2")
+  func unknownTopic() {
+    let result = runPolicyc(["help", "nope"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "", standardError: "policyc: error: no help for `nope`\n\n" + overviewHelp))
+  }
+}
+
+@Suite("policyc check: files, exit status and output")
+struct CheckTests {
+  @Test("a clean file: exit 0 and `no problems`")
+  func cleanFile() {
+    let result = runPolicyc(["check", "a.policy"], files: ["a.policy": cleanPolicy])
+    #expect(result == RunResult(status: 0, standardOutput: "checked 1 file: no problems\n", standardError: ""))
+  }
+
+  @Test("the product's one-line example checks cleanly")
+  func oneLineExample() {
+    let result = runPolicyc(
+      ["check", "review.policy"], files: ["review.policy": "days >= 30 and uses >= 20 and not declined"])
+    #expect(result == RunResult(status: 0, standardOutput: "checked 1 file: no problems\n", standardError: ""))
+  }
+
+  @Test("warnings only: exit 0")
+  func warningsOnly() {
+    let result = runPolicyc(["check", "w.policy"], files: ["w.policy": warningPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 0, standardOutput: warningOutput("w.policy") + "checked 1 file: 1 warning\n", standardError: ""))
+  }
+
+  @Test("an error: exit 1")
+  func error() {
+    let result = runPolicyc(["check", "e.policy"], files: ["e.policy": errorPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 1, standardOutput: errorOutput("e.policy") + "checked 1 file: 1 error\n", standardError: ""))
+  }
+
+  @Test("several files: each in order, one summary, exit 1 when any has an error")
+  func severalFiles() {
+    let result = runPolicyc(
+      ["check", "w.policy", "e.policy", "ok.policy", "e2.policy"],
+      files: ["w.policy": warningPolicy, "e.policy": errorPolicy, "ok.policy": cleanPolicy, "e2.policy": errorPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 1,
+          standardOutput: warningOutput("w.policy") + errorOutput("e.policy") + errorOutput("e2.policy")
+            + "checked 4 files: 2 errors, 1 warning\n",
+          standardError: ""))
+  }
+
+  @Test("a missing file: exit 2, a message naming it, and the other files are still checked")
+  func missingFile() {
+    let io = MemoryIO()
+    io.addFile("a.policy", cleanPolicy)
+    io.addFile("c.policy", warningPolicy)
+    let result = io.run(["check", "a.policy", "missing.policy", "c.policy"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: warningOutput("c.policy") + "checked 2 files: 1 warning\n",
+          standardError: "policyc check: error: cannot read `missing.policy`: No such file or directory\n"))
+    #expect(io.readPaths == ["a.policy", "missing.policy", "c.policy"])
+  }
+
+  @Test(
+    "an I/O error wins over an error in another file: exit 2 in either order",
+    arguments: [["e.policy", "missing.policy"], ["missing.policy", "e.policy"]])
+  func ioErrorWinsOverError(files: [String]) {
+    let result = runPolicyc(["check"] + files, files: ["e.policy": errorPolicy])
+    #expect(result.status == 2)
+    #expect(result.standardOutput == errorOutput("e.policy") + "checked 1 file: 1 error\n")
+    #expect(result.standardError == "policyc check: error: cannot read `missing.policy`: No such file or directory\n")
+  }
+
+  @Test("an unreadable file reports the system's reason")
+  func unreadableFile() {
+    let io = MemoryIO()
+    io.fileErrors["secret.policy"] = "Permission denied"
+    let result = io.run(["check", "secret.policy"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "",
+          standardError: "policyc check: error: cannot read `secret.policy`: Permission denied\n"))
+  }
+
+  @Test("a directory operand expands to its *.policy files, sorted")
+  func directoryOperand() {
+    let io = MemoryIO()
+    io.addFile("policies/b.policy", errorPolicy)
+    io.addFile("policies/a.policy", warningPolicy)
+    io.addFile("policies/c.policy", cleanPolicy)
+    io.addFile("policies/notes.txt", "not a policy")
+    io.addFile("policies/d.policy.bak", errorPolicy)
+    io.addFile("policies/nested/e.policy", errorPolicy)
+    let result = io.run(["check", "policies"])
+    #expect(
+      result
+        == RunResult(
+          status: 1,
+          standardOutput: warningOutput("policies/a.policy") + errorOutput("policies/b.policy")
+            + "checked 3 files: 1 error, 1 warning\n",
+          standardError: ""))
+    #expect(io.readPaths == ["policies/a.policy", "policies/b.policy", "policies/c.policy"])
+  }
+
+  @Test("a directory operand with a trailing slash gives the same paths")
+  func directoryOperandWithSlash() {
+    let io = MemoryIO()
+    io.addFile("policies/b.policy", cleanPolicy)
+    io.addFile("policies/a.policy", errorPolicy)
+    let result = io.run(["check", "policies/", "extra.policy"])
+    #expect(result.status == 2)
+    #expect(result.standardOutput == errorOutput("policies/a.policy") + "checked 2 files: 1 error\n")
+    #expect(result.standardError == "policyc check: error: cannot read `extra.policy`: No such file or directory\n")
+    #expect(io.readPaths == ["policies/a.policy", "policies/b.policy", "extra.policy"])
+  }
+
+  @Test("a directory that cannot be listed: exit 2 and the reason")
+  func unreadableDirectory() {
+    let io = MemoryIO()
+    io.directoryErrors["locked"] = "Permission denied"
+    io.addFile("a.policy", cleanPolicy)
+    let result = io.run(["check", "locked", "a.policy"])
+    #expect(
+      result
+        == RunResult(
+          status: 2, standardOutput: "checked 1 file: no problems\n",
+          standardError: "policyc check: error: cannot read `locked`: Permission denied\n"))
+  }
+
+  @Test("`-` reads standard input, shown as <stdin>")
+  func standardInput() {
+    let io = MemoryIO()
+    io.standardInput = Array("dayz >= 30\n".utf8)
+    let result = io.run(["check", "-"])
+    #expect(
+      result
+        == RunResult(
+          status: 1,
+          standardOutput: """
+            <stdin>:1:1: error: unknown name `dayz` [PC201]
+             1 | dayz >= 30
+               | ^~~~
+            help: did you mean `days`?
+            checked 1 file: 1 error
+
+            """,
+          standardError: ""))
+    #expect(io.standardInputReads == 1)
+    #expect(io.readPaths.isEmpty)
+  }
+
+  @Test("`-` with a clean policy on standard input, beside a file")
+  func standardInputBesideFile() {
+    let result = runPolicyc(
+      ["check", "e.policy", "-"], files: ["e.policy": errorPolicy],
+      standardInput: "days >= 30 and uses >= 20 and not declined\n")
+    #expect(
+      result
+        == RunResult(
+          status: 1, standardOutput: errorOutput("e.policy") + "checked 2 files: 1 error\n", standardError: ""))
+  }
+
+  @Test("`--` ends the options, so a file may start with a dash")
+  func doubleDash() {
+    let result = runPolicyc(["check", "--", "-odd.policy"], files: ["-odd.policy": errorPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 1, standardOutput: errorOutput("-odd.policy") + "checked 1 file: 1 error\n", standardError: ""))
+  }
+
+  @Test("a file over 2 MiB on standard input is reported as PC100, not read whole")
+  func standardInputTooLarge() {
+    let io = MemoryIO()
+    io.standardInput = Array(repeating: UInt8(ascii: "("), count: 3 * 1024 * 1024)
+    let result = io.run(["check", "-"])
+    #expect(result.status == 1)
+    #expect(
+      result.standardOutput.hasPrefix(
+        "<stdin>:1:1: error: file is 3145728 bytes; the limit is 2097152 bytes (2 MiB) [PC100]\n"))
+    #expect(result.standardOutput.hasSuffix("help: split the policy or remove unused parts\nchecked 1 file: 1 error\n"))
+  }
+}
+
+@Suite("policyc check --format json")
+struct JSONFormatTests {
+  static let mixedPolicy = "let unused = 3\nask when dayz >= 3\n"
+
+  @Test("a file with an error and a warning: exact JSON")
+  func errorAndWarning() throws {
+    let result = runPolicyc(
+      ["check", "--format", "json", "m.policy"], files: ["m.policy": JSONFormatTests.mixedPolicy])
+    let expected =
+      #"{"files":[{"path":"m.policy","diagnostics":["#
+      + #"{"severity":"warning","code":"PC302","message":"`unused` is defined but never used","line":1,"column":5,"endLine":1,"endColumn":11,"startOffset":4,"endOffset":10,"help":["use it in a rule or remove it"]},"#
+      + #"{"severity":"error","code":"PC201","message":"unknown name `dayz`","line":2,"column":10,"endLine":2,"endColumn":14,"startOffset":24,"endOffset":28,"help":["did you mean `days`?"]}"#
+      + #"]}],"errorCount":1,"warningCount":1}"# + "\n"
+    #expect(result == RunResult(status: 1, standardOutput: expected, standardError: ""))
+  }
+
+  @Test("the JSON parses with JSONSerialization and carries the same facts")
+  func parses() throws {
+    let result = runPolicyc(
+      ["check", "--format=json", "m.policy", "ok.policy"],
+      files: ["m.policy": JSONFormatTests.mixedPolicy, "ok.policy": cleanPolicy])
+    let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let root = try #require(object as? [String: Any])
+    #expect(root["errorCount"] as? Int == 1)
+    #expect(root["warningCount"] as? Int == 1)
+    let files = try #require(root["files"] as? [[String: Any]])
+    #expect(files.map { $0["path"] as? String } == ["m.policy", "ok.policy"])
+    let diagnostics = try #require(files[0]["diagnostics"] as? [[String: Any]])
+    #expect(diagnostics.map { $0["code"] as? String } == ["PC302", "PC201"])
+    #expect(diagnostics.map { $0["severity"] as? String } == ["warning", "error"])
+    #expect(diagnostics[1]["message"] as? String == "unknown name `dayz`")
+    #expect(diagnostics[1]["line"] as? Int == 2)
+    #expect(diagnostics[1]["column"] as? Int == 10)
+    #expect(diagnostics[1]["help"] as? [String] == ["did you mean `days`?"])
+    #expect((files[1]["diagnostics"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test("quotes in messages are escaped")
+  func escaping() throws {
+    let result = runPolicyc(
+      ["check", "--format", "json", "u.policy"], files: ["u.policy": "fact plan: string\nask when plan == \"pro\n"])
+    let expected =
+      #"{"files":[{"path":"u.policy","diagnostics":[{"severity":"error","code":"PC103","message":"string is missing its closing `\"`","line":2,"column":18,"endLine":2,"endColumn":22,"startOffset":35,"endOffset":39,"help":["strings end on the line where they start; add `\"` at the end"]}]}],"errorCount":1,"warningCount":0}"#
+      + "\n"
+    #expect(result == RunResult(status: 1, standardOutput: expected, standardError: ""))
+    let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+    let message = ((object?["files"] as? [[String: Any]])?.first?["diagnostics"] as? [[String: Any]])?.first?["message"]
+    #expect(message as? String == "string is missing its closing `\"`")
+  }
+
+  @Test("a missing file in JSON mode: reported on standard error, left out of the JSON, exit 2")
+  func missingFile() {
+    let result = runPolicyc(
+      ["check", "--format", "json", "ok.policy", "gone.policy"], files: ["ok.policy": cleanPolicy])
+    #expect(
+      result
+        == RunResult(
+          status: 2,
+          standardOutput: #"{"files":[{"path":"ok.policy","diagnostics":[]}],"errorCount":0,"warningCount":0}"# + "\n",
+          standardError: "policyc check: error: cannot read `gone.policy`: No such file or directory\n"))
+  }
+
+  @Test("JSON is never coloured, even on a terminal")
+  func noColourInJSON() {
+    let result = runPolicyc(
+      ["check", "--format", "json", "e.policy"], files: ["e.policy": errorPolicy], terminal: true)
+    #expect(result.status == 1)
+    #expect(!result.standardOutput.contains("\u{1B}"))
+    #expect(
+      result.standardOutput.hasPrefix(
+        #"{"files":[{"path":"e.policy","diagnostics":[{"severity":"error","code":"PC201""#))
+  }
+}
+
+@Suite("policyc check colour")
+struct ColourTests {
+  static let plain = errorOutput("e.policy") + "checked 1 file: 1 error\n"
+
+  @Test("ANSI colour on a terminal when NO_COLOR is unset")
+  func colourOnTerminal() {
+    let result = runPolicyc(["check", "e.policy"], files: ["e.policy": errorPolicy], terminal: true)
+    let esc = "\u{1B}"
+    let expected =
+      "\(esc)[1me.policy:1:10:\(esc)[0m \(esc)[1;31merror:\(esc)[0m \(esc)[1munknown name `dayz`\(esc)[0m [PC201]\n"
+      + " \(esc)[1;34m1\(esc)[0m \(esc)[1;34m|\(esc)[0m ask when dayz >= 30\n"
+      + "   \(esc)[1;34m|\(esc)[0m          \(esc)[1;32m^~~~\(esc)[0m\n"
+      + "\(esc)[1;36mhelp:\(esc)[0m did you mean `days`?\n"
+      + "checked 1 file: 1 error\n"
+    #expect(result == RunResult(status: 1, standardOutput: expected, standardError: ""))
+  }
+
+  @Test("warnings are yellow on a terminal")
+  func warningColour() {
+    let result = runPolicyc(["check", "w.policy"], files: ["w.policy": warningPolicy], terminal: true)
+    #expect(result.standardOutput.contains("\u{1B}[1;33mwarning:\u{1B}[0m"))
+    #expect(!result.standardOutput.contains("\u{1B}[1;31m"))
+  }
+
+  @Test("an empty NO_COLOR counts as unset")
+  func emptyNoColor() {
+    let result = runPolicyc(
+      ["check", "e.policy"], files: ["e.policy": errorPolicy], environment: ["NO_COLOR": ""], terminal: true)
+    #expect(result.standardOutput.contains("\u{1B}[1;31merror:\u{1B}[0m"))
+  }
+
+  struct PlainCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var environment: [String: String] = [:]
+    var terminal: Bool
+    var testDescription: String { "\(arguments) env \(environment) terminal \(terminal)" }
+  }
+
+  @Test(
+    "no colour with NO_COLOR set, with --no-color, or off a terminal",
+    arguments: [
+      PlainCase(arguments: ["check", "e.policy"], environment: ["NO_COLOR": "1"], terminal: true),
+      PlainCase(arguments: ["check", "--no-color", "e.policy"], terminal: true),
+      PlainCase(arguments: ["check", "e.policy", "--no-color"], terminal: true),
+      PlainCase(arguments: ["check", "e.policy"], terminal: false),
+      PlainCase(arguments: ["check", "e.policy"], environment: ["TERM": "xterm-256color"], terminal: false),
+    ])
+  func noColour(_ plain: PlainCase) {
+    let result = runPolicyc(
+      plain.arguments, files: ["e.policy": errorPolicy], environment: plain.environment, terminal: plain.terminal)
+    #expect(result == RunResult(status: 1, standardOutput: ColourTests.plain, standardError: ""))
+    #expect(!result.standardOutput.contains("\u{1B}"))
+  }
+}
