@@ -3,12 +3,14 @@ import ReviewPolicy
 
 /// `policyc check`: compile each policy against the review schema and print its diagnostics.
 enum CheckCommand {
+  static let usage = "USAGE: policyc check [--format text|json] [--no-color] <file>...\n"
+
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     let parsed: Arguments
     do {
       parsed = try Arguments.parse(arguments, valueOptions: ["format"], flagOptions: ["help", "no-color"])
     } catch {
-      io.write("policyc check: error: \(error.message)\n\nUSAGE: policyc check [--format text|json] [--no-color] <file>...\n", to: .standardError)
+      io.write("policyc check: error: \(error.message)\n\n\(usage)", to: .standardError)
       return PolicyCLI.usageError
     }
     if parsed.flags.contains("help") {
@@ -17,11 +19,11 @@ enum CheckCommand {
     }
     let format = parsed.values["format"] ?? "text"
     guard format == "text" || format == "json" else {
-      io.write("policyc check: error: unknown format `\(format)`; use `text` or `json`\n", to: .standardError)
+      io.write("policyc check: error: unknown format `\(format)`; use `text` or `json`\n\n\(usage)", to: .standardError)
       return PolicyCLI.usageError
     }
     guard !parsed.operands.isEmpty else {
-      io.write("policyc check: error: no files given\n\nUSAGE: policyc check [--format text|json] [--no-color] <file>...\n", to: .standardError)
+      io.write("policyc check: error: no files given\n\n\(usage)", to: .standardError)
       return PolicyCLI.usageError
     }
     let renderer = DiagnosticRenderer(usesColor: format == "text" && PolicyCLI.usesColor(io, disabled: parsed.flags.contains("no-color")))
@@ -39,13 +41,15 @@ enum CheckCommand {
         diagnostics = PolicyCompiler.compile(source.file, schema: ReviewSchema.standard).diagnostics
       }
       if diagnostics.hasErrors && status == PolicyCLI.success { status = PolicyCLI.failure }
-      results.append((path, source.file, diagnostics))
+      results.append((source.file.path, source.file, diagnostics))
       if format == "text" {
         io.write(renderer.render(diagnostics, in: source.file), to: .standardOutput)
       }
     }
-    let errors = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count }
-    let warnings = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count }
+    // The "too many" markers are not problems of their own.
+    let counted = results.flatMap(\.diagnostics).filter { $0.code != .tooManyErrors && $0.code != .tooManyWarnings }
+    let errors = counted.filter { $0.severity == .error }.count
+    let warnings = counted.filter { $0.severity == .warning }.count
     if format == "json" {
       io.write(json(results, errors: errors, warnings: warnings), to: .standardOutput)
     } else if !results.isEmpty {
@@ -72,6 +76,11 @@ enum CheckCommand {
       }
       do {
         let entries = try io.contentsOfDirectory(operand).filter { $0.hasSuffix(".policy") }.sorted()
+        guard !entries.isEmpty else {
+          io.write("policyc check: error: no .policy files in `\(operand)`\n", to: .standardError)
+          status = PolicyCLI.usageError
+          continue
+        }
         let base = operand.hasSuffix("/") ? operand : operand + "/"
         paths.append(contentsOf: entries.map { base + $0 })
       } catch {

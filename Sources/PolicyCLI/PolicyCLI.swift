@@ -20,6 +20,8 @@ public enum PolicyCLI {
     switch command {
     case "check":
       return CheckCommand.run(rest, io: io)
+    case "facts":
+      return FactsCommand.run(rest, io: io)
     case "help", "--help", "-h":
       if let topic = rest.first {
         guard let text = Help.text(for: topic) else {
@@ -48,7 +50,7 @@ public enum PolicyCLI {
 
 /// Help texts, one per command.
 enum Help {
-  static let commands = ["check", "help"]
+  static let commands = ["check", "facts", "help"]
 
   static let overview = """
     OVERVIEW: check review-prompt policies
@@ -57,6 +59,7 @@ enum Help {
 
     COMMANDS:
       check     Check policies and print diagnostics
+      facts     List the facts policies can use
       help      Show help for a command
 
     See 'policyc help <command>' for details.
@@ -84,9 +87,25 @@ enum Help {
 
     """
 
+  static let facts = """
+    OVERVIEW: list the facts review policies can use
+
+    Prints the standard review schema: each fact's name, type (`?` when it
+    can be absent), unit, meaning and an example condition. Keyed facts such
+    as `events(event_name)` take a literal key: `events("purchase")`.
+
+    USAGE: policyc facts [--format text|json]
+
+    OPTIONS:
+      --format <format>  `text` (default) or `json`
+      -h, --help         Show this help
+
+    """
+
   static func text(for topic: String) -> String? {
     switch topic {
     case "check": check
+    case "facts": facts
     case "help": overview
     default: nil
     }

@@ -1,14 +1,27 @@
 /// Collects the diagnostics of one file across phases and caps the number of errors.
 ///
-/// After ``Limits/maximumErrors`` errors it records one `PC199` and ignores the rest,
-/// so a file of random bytes gives a bounded report.
+/// After ``Limits/maximumErrors`` errors it records one `PC199` and ignores the
+/// rest; after as many warnings, one `PC399` and no more warnings. A file of
+/// random bytes gives a bounded report.
 struct DiagnosticBag: Sendable {
   private(set) var diagnostics: [Diagnostic] = []
   private(set) var errorCount = 0
   private(set) var isFull = false
 
+  private(set) var warningCount = 0
+
   mutating func report(_ diagnostic: Diagnostic) {
     guard !isFull else { return }
+    if diagnostic.severity == .warning {
+      warningCount += 1
+      if warningCount == Limits.maximumErrors + 1 {
+        diagnostics.append(
+          .warning(
+            .tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)", at: diagnostic.range,
+            help: ["fix the warnings above and check again"]))
+      }
+      if warningCount > Limits.maximumErrors { return }
+    }
     if diagnostic.severity == .error {
       if errorCount == Limits.maximumErrors {
         isFull = true

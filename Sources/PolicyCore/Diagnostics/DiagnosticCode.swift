@@ -102,6 +102,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
   case needlessDefault = "PC305"
   /// `x in []`: never true.
   case emptyList = "PC306"
+  /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
+  case tooManyWarnings = "PC399"
 
   /// Whether diagnostics with this code are warnings.
   public var isWarning: Bool { rawValue.hasPrefix("PC3") }

@@ -135,8 +135,10 @@ public enum PolicyCompiler {
     }
     bag = checker.bag
     var diagnostics = bag.diagnostics.sortedByPosition()
-    if let index = diagnostics.firstIndex(where: { $0.code == .tooManyErrors }) {
-      diagnostics.append(diagnostics.remove(at: index))
+    for code in [DiagnosticCode.tooManyWarnings, .tooManyErrors] {
+      if let index = diagnostics.firstIndex(where: { $0.code == code }) {
+        diagnostics.append(diagnostics.remove(at: index))
+      }
     }
     guard !bag.hasErrors else {
       return Compilation(source: source, syntax: parsed.file, diagnostics: diagnostics, policy: nil)

@@ -12,11 +12,13 @@ public struct FactDefinition: Sendable, Hashable {
   public var unit: String?
   /// The value on a fresh install; nil for an optional fact means absent.
   public var defaultValue: Value?
+  /// A condition showing typical use, such as `days >= 30` (for documentation).
+  public var example: String?
 
   /// Creates a fact definition.
   public init(
     _ name: String, _ type: PolicyType, isOptional: Bool = false, meaning: String, unit: String? = nil,
-    defaultValue: Value? = nil
+    defaultValue: Value? = nil, example: String? = nil
   ) {
     self.name = name
     self.type = type
@@ -24,6 +26,7 @@ public struct FactDefinition: Sendable, Hashable {
     self.meaning = meaning
     self.unit = unit
     self.defaultValue = defaultValue
+    self.example = example
   }
 }
 
@@ -45,12 +48,15 @@ public struct FactFamilyDefinition: Sendable, Hashable {
   public var unit: String?
   /// The value of a member the host did not set; nil for an optional family means absent.
   public var defaultValue: Value?
+  /// A condition showing typical use, such as `events("purchase") >= 3`.
+  public var example: String?
 
   /// Creates a fact family definition.
   public init(
     _ name: String, key keyType: PolicyType, keyMeaning: String, _ type: PolicyType, isOptional: Bool = false,
-    meaning: String, unit: String? = nil, defaultValue: Value? = nil
+    meaning: String, unit: String? = nil, defaultValue: Value? = nil, example: String? = nil
   ) {
+    self.example = example
     self.name = name
     self.keyType = keyType
     self.keyMeaning = keyMeaning

@@ -161,7 +161,9 @@ extension Checker {
 
   mutating func reportUnknownName(_ identifier: Identifier) {
     let name = identifier.name
+    if brokenNames.contains(name) || name.isEmpty { return }
     if let position = allLetPositions[name] {
+      usedBeforeDefinition.insert(name)
       report(
         .error(
           .useBeforeDefinition, "`\(name)` is used before its definition on line \(line(position.start))",
@@ -418,7 +420,7 @@ extension Checker {
       report(
         .error(
           .invalidOperands, "`-` needs an int, number or duration, but `\(written(operand))` is \(article(typed.type))",
-          at: expr.range))
+          at: expr.range, help: ["only ints, numbers and durations can be negated"]))
       return nil
     }
     return TypedExpr(.negate(typed), typed.type, range: expr.range)

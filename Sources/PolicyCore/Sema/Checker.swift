@@ -46,6 +46,10 @@ struct Checker {
   var declaredFactRanges: [Int: SourceRange] = [:]
   var usedSlots = Set<Int>()
   var rules: [CheckedRule] = []
+  /// Names whose declaration had an error: using them reports nothing more.
+  var brokenNames = Set<String>()
+  /// `let`s used before their definition (already reported): not also reported as unused.
+  var usedBeforeDefinition = Set<String>()
   /// Names known to be present at the current point (refined by `has` guards).
   var present = Set<String>()
   /// Whether parsing reported errors (whole-file warnings are then skipped).
@@ -110,7 +114,12 @@ struct Checker {
 
   mutating func declareFact(_ declaration: FactDeclaration) {
     let name = declaration.name.name
-    guard !name.isEmpty, let type = declaration.type else { return }
+    guard !name.isEmpty else { return }
+    guard let type = declaration.type else {
+      // The declaration is broken (already reported): uses of the name stay silent.
+      brokenNames.insert(name)
+      return
+    }
     if let existing = layout.slot(named: name) {
       let help: String
       if case .declaration(let range) = layout.slots[existing].origin {
@@ -174,7 +183,7 @@ struct Checker {
   // MARK: - Warnings
 
   mutating func reportUnused() {
-    for checked in lets where !checked.isUsed {
+    for checked in lets where !checked.isUsed && !usedBeforeDefinition.contains(checked.name) {
       let nameRange = allLetPositions[checked.name] ?? checked.range
       report(
         .warning(

@@ -21,6 +21,24 @@ public enum Declaration: Sendable, Hashable {
   /// `ask [NAME] when EXPR`, `never [NAME] when EXPR`, or a bare condition.
   case rule(Rule)
 
+  /// The declaration with its condition, value or type replaced by an error placeholder.
+  ///
+  /// The parser uses it for a declaration that had a syntax error: the checker
+  /// then knows the name but reports nothing more about the broken part.
+  public func withoutBody() -> Declaration {
+    switch self {
+    case .fact(var declaration):
+      declaration.type = nil
+      return .fact(declaration)
+    case .let(var declaration):
+      declaration.value = Expr(.error, range: declaration.value.range)
+      return .let(declaration)
+    case .rule(var rule):
+      rule.condition = Expr(.error, range: rule.condition.range)
+      return .rule(rule)
+    }
+  }
+
   /// The source range of the whole declaration.
   public var range: SourceRange {
     switch self {
@@ -49,7 +67,7 @@ public struct Identifier: Sendable, Hashable {
 public struct FactDeclaration: Sendable, Hashable {
   /// The fact's name.
   public var name: Identifier
-  /// The declared type, or nil when the type name was invalid (already reported).
+  /// The declared type, or nil when the declaration has a syntax error (already reported).
   public var type: PolicyType?
   /// Whether the fact can be absent (`?`).
   public var isOptional: Bool

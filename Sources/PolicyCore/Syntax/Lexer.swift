@@ -111,12 +111,19 @@ struct Lexer {
       return
     }
     while Lexer.isIdentifierByte(peek()) { position += 1 }
+    if let next = peek(), next >= 0x80, let (scalar, _) = UTF8Scanner.decode(bytes, at: position),
+      LexerAdvice.isWordCharacter(scalar)
+    {
+      // `déjà_vu`: one name with non-ASCII letters is one error, not one per letter.
+      lexUnexpected(into: &diagnostics, from: start)
+      return
+    }
     let length = position - start
     if length > Limits.maximumIdentifierLength {
       diagnostics.report(
         .error(
           .identifierTooLong,
-          "identifier is \(length) bytes long; the limit is \(Limits.maximumIdentifierLength)",
+          "identifier `\(LiteralText.abbreviated(text(start, position)))` is \(length) bytes long; the limit is \(Limits.maximumIdentifierLength)",
           at: SourceRange(start: start, end: position),
           help: ["use a shorter name"]))
       append(.invalid, from: start)
@@ -226,8 +233,11 @@ struct Lexer {
         switch next {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "n"), UInt8(ascii: "t"):
           position += 2
+        case nil, UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+          // A backslash at the end of the line: the string is unterminated, reported below.
+          position += 1
         default:
-          let escapeEnd = next == nil || next == UInt8(ascii: "\n") ? position + 1 : position + 1 + UTF8Scanner.scalarLength(in: bytes, at: position + 1)
+          let escapeEnd = position + 1 + UTF8Scanner.scalarLength(in: bytes, at: position + 1)
           diagnostics.report(
             .error(
               .invalidEscape, "unknown escape `\(text(position, escapeEnd))` in string",
@@ -252,7 +262,7 @@ struct Lexer {
       diagnostics.report(
         .error(
           .stringTooLong,
-          "string is \(range.length - 2) bytes long; the limit is \(Limits.maximumStringLength)",
+          "string `\(LiteralText.abbreviated(text(start, position)))` is \(range.length - 2) bytes long; the limit is \(Limits.maximumStringLength)",
           at: range, help: ["use a shorter string"]))
       valid = false
     }
@@ -303,10 +313,17 @@ struct Lexer {
       misspelled(length: next == UInt8(ascii: "|") ? 2 : 1, "or", into: &diagnostics)
     case UInt8(ascii: "'"):
       position += 1
+      // Take the whole single-quoted text, if it closes on this line, as one mistake.
+      var end = position
+      while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && bytes[end] != UInt8(ascii: "'") { end += 1 }
+      if end < bytes.count && bytes[end] == UInt8(ascii: "'") { position = end + 1 }
+      let quoted = text(start, position)
+      let inner = position - start > 2 ? String(quoted.dropFirst().dropLast()) : "purchase"
       diagnostics.report(
         .error(
-          .unexpectedCharacter, "unexpected character `'`", at: SourceRange(start: start, end: position),
-          help: ["strings use double quotes: `\"purchase\"`"]))
+          .unexpectedCharacter, position - start > 1 ? "string `\(LiteralText.abbreviated(quoted))` uses single quotes" : "unexpected character `'`",
+          at: SourceRange(start: start, end: position),
+          help: ["strings use double quotes: `\"\(LiteralText.abbreviated(inner))\"`"]))
       append(.invalid, from: start)
     default:
       return false
@@ -329,33 +346,75 @@ struct Lexer {
   // MARK: - Everything else
 
   /// Reports a run of characters that cannot start a token as one error.
-  private mutating func lexUnexpected(into diagnostics: inout DiagnosticBag) {
-    let start = position
+  ///
+  /// `wordStart` is set when ASCII letters of the same word come first (`déjà_vu`).
+  private mutating func lexUnexpected(into diagnostics: inout DiagnosticBag, from wordStart: Int? = nil) {
+    let start = wordStart ?? position
     guard let (first, firstLength) = UTF8Scanner.decode(bytes, at: position) else {
       reportInvalidUTF8(into: &diagnostics)
       append(.invalid, from: start)
       return
     }
+    let firstPosition = position
     position += firstLength
-    // Group a run of the same kind of trouble (e.g. a word in another script) into one report.
     let firstIsControl = first.value < 0x20 || first.value == 0x7F
-    if !firstIsControl && LexerAdvice.replacement(for: first) == nil {
-      while let (scalar, length) = UTF8Scanner.decode(bytes, at: position), scalar.value >= 0x80,
-        LexerAdvice.replacement(for: scalar) == nil
-      {
-        position += length
+    if LexerAdvice.isOpeningQuote(first) {
+      lexCurlyQuoted(from: start, into: &diagnostics)
+      return
+    }
+    // Group a word (letters of any script, digits, `_`) into one report.
+    let isWord = wordStart != nil || LexerAdvice.isWordCharacter(first)
+    if isWord {
+      while true {
+        if Lexer.isIdentifierByte(peek()) {
+          position += 1
+        } else if let (scalar, length) = UTF8Scanner.decode(bytes, at: position), scalar.value >= 0x80,
+          LexerAdvice.isWordCharacter(scalar)
+        {
+          position += length
+        } else {
+          break
+        }
       }
     }
     let range = SourceRange(start: start, end: position)
     let message: String
+    let help: String
     if firstIsControl {
       message = "unexpected control character \(LexerAdvice.codePoint(first))"
-    } else if position - start > firstLength {
-      message = "unexpected characters `\(LiteralText.abbreviated(text(start, position)))`"
+      help = LexerAdvice.help(for: first)
+    } else if first.value == 0xFEFF {
+      message = "unexpected byte-order mark (U+FEFF)"
+      help = LexerAdvice.help(for: first)
+    } else if isWord && (position - start > firstLength || firstPosition != start) {
+      message = "name `\(LiteralText.abbreviated(text(start, position)))` has characters other than ASCII letters, digits and `_`"
+      help = "names and keywords use ASCII letters, digits and `_`; other characters belong in strings and comments"
     } else {
       message = "unexpected character `\(Character(first))` (\(LexerAdvice.codePoint(first)))"
+      help = LexerAdvice.help(for: first)
     }
-    diagnostics.report(.error(.unexpectedCharacter, message, at: range, help: [LexerAdvice.help(for: first)]))
+    diagnostics.report(.error(.unexpectedCharacter, message, at: range, help: [help]))
+    append(.invalid, from: start)
+  }
+
+  /// Reports text in curly quotes (`“pro”`) as one mistake, up to the closing quote on the line.
+  private mutating func lexCurlyQuoted(from start: Int, into diagnostics: inout DiagnosticBag) {
+    var end = position
+    while end < bytes.count && bytes[end] != UInt8(ascii: "\n") {
+      guard let (scalar, length) = UTF8Scanner.decode(bytes, at: end) else { break }
+      end += length
+      if LexerAdvice.isClosingQuote(scalar) {
+        position = end
+        break
+      }
+    }
+    let written = text(start, position)
+    let inner = String(written.unicodeScalars.dropFirst().prefix(while: { !LexerAdvice.isClosingQuote($0) }))
+    diagnostics.report(
+      .error(
+        .unexpectedCharacter, "`\(LiteralText.abbreviated(written))` uses curly quotes",
+        at: SourceRange(start: start, end: position),
+        help: ["use straight double quotes: `\"\(LiteralText.abbreviated(inner))\"`"]))
     append(.invalid, from: start)
   }
 
@@ -377,6 +436,23 @@ struct Lexer {
 
 /// Advice for characters that often slip into policies from word processors or other languages.
 enum LexerAdvice {
+  /// Whether `scalar` is a letter or digit of some script (so it belongs to a word), not punctuation.
+  static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.value < 0x80 {
+      return (scalar.value >= 0x30 && scalar.value <= 0x39) || (scalar.value >= 0x41 && scalar.value <= 0x5A)
+        || (scalar.value >= 0x61 && scalar.value <= 0x7A) || scalar == "_"
+    }
+    return replacement(for: scalar) == nil && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+  }
+
+  static func isOpeningQuote(_ scalar: Unicode.Scalar) -> Bool {
+    [0x201C, 0x201E, 0x201D, 0x2018, 0x2019, 0x00AB].contains(scalar.value)
+  }
+
+  static func isClosingQuote(_ scalar: Unicode.Scalar) -> Bool {
+    [0x201D, 0x201C, 0x2019, 0x00BB].contains(scalar.value)
+  }
+
   static func replacement(for scalar: Unicode.Scalar) -> String? {
     switch scalar.value {
     case 0x2265: ">="

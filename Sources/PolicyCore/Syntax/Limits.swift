@@ -15,6 +15,6 @@ public enum Limits {
   public static let maximumDeclarations = 65_536
   /// The most elements in one list literal.
   public static let maximumListLength = 4096
-  /// The most errors reported for one file before reporting stops.
+  /// The most errors, and separately the most warnings, reported for one file.
   public static let maximumErrors = 100
 }

@@ -7,7 +7,16 @@ extension Parser {
     var reportedTooMany = false
     while !at(.endOfFile) {
       let start = index
-      let declaration = parseDeclaration()
+      var declaration = parseDeclaration()
+      if !at(.endOfFile) && !current.kind.startsDeclaration && !mayStartBareCondition(after: declaration) {
+        reportUnexpectedAfterDeclaration(declaration)
+      }
+      if isPanicking {
+        // A declaration with a syntax error is kept only as a name, so later uses stay silent.
+        declaration = declaration.withoutBody()
+        synchronize()
+      }
+      if index == start { advance() }  // a declaration always consumes at least one token
       if declarations.count < Limits.maximumDeclarations {
         declarations.append(declaration)
       } else if !reportedTooMany {
@@ -17,11 +26,6 @@ extension Parser {
             .tooManyDeclarations, "file has more than \(Limits.maximumDeclarations) declarations",
             at: declaration.range, help: ["split the policy into smaller files"]))
       }
-      if !at(.endOfFile) && !current.kind.startsDeclaration && !mayStartBareCondition(after: declaration) {
-        reportUnexpectedAfterDeclaration(declaration)
-      }
-      if isPanicking { synchronize() }
-      if index == start { advance() }  // a declaration always consumes at least one token
     }
     reportMisplacedBareConditions(declarations)
     return declarations
@@ -172,11 +176,19 @@ extension Parser {
       report(
         .error(
           .expectedName, "`\(text(of: token))` is a keyword and cannot be used as a name", at: token.range,
-          help: ["choose another name, such as `\(text(of: token))_count`"]))
+          help: [
+            keyword == "has"
+              ? "write the name of a fact that can be absent after `has`, as in `has last_prompt`"
+              : "choose another name, such as `\(text(of: token))_count`"
+          ]))
       advance()
       return Identifier(text(of: token), range: token.range)
     }
-    report(.error(.expectedName, "expected a name after `\(keyword)`, found \(describe(current))", at: current.range))
+    report(
+      .error(
+        .expectedName, "expected a name after `\(keyword)`, found \(describe(current))",
+        at: at(.endOfFile) ? .empty(at: previousEnd) : current.range,
+        help: ["names are ASCII letters, digits and `_`, such as `loyal_users`"]))
     return Identifier("", range: .empty(at: previousEnd))
   }
 
@@ -186,6 +198,19 @@ extension Parser {
   mutating func reportUnexpectedAfterDeclaration(_ declaration: Declaration) {
     let token = current
     let written = text(of: token)
+    // `NOT declined`: an uppercase keyword was read as a name, so the next word looks unexpected.
+    if index > 0, tokens[index - 1].kind == .identifier {
+      let previous = tokens[index - 1]
+      let previousText = text(of: previous)
+      if ["not", "has"].contains(previousText.lowercased()) {
+        report(
+          .error(
+            .unexpectedToken, "unexpected \(describe(token)) after `\(previousText)`",
+            at: previous.range.union(token.range),
+            help: ["keywords are lowercase: write `\(previousText.lowercased()) \(written)`"]))
+        return
+      }
+    }
     var help: [String]
     if token.kind == .identifier, let keyword = ["and", "or", "not"].first(where: { $0 == written.lowercased() }) {
       help = ["keywords are lowercase: write `\(keyword)`"]

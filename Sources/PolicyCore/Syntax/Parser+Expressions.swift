@@ -75,9 +75,10 @@ extension Parser {
     let result = node(.binary(op, lhs, rhs), lhs.range.union(rhs.range))
     if comparisonOperator(current.kind) != nil || at(.inKeyword) {
       let middle = source.text(in: rhs.range)
+      let chain = source.text(in: SourceRange(start: lhs.range.start, end: current.range.end))
       report(
         .error(
-          .chainedComparison, "comparisons cannot be chained", at: current.range,
+          .chainedComparison, "`\(LiteralText.abbreviated(chain, limit: 40))` chains two comparisons", at: current.range,
           help: ["compare twice and join with `and`: `... \(op.rawValue) \(LiteralText.abbreviated(middle)) and \(LiteralText.abbreviated(middle)) \(text(of: current)) ...`"]))
     }
     return result
@@ -154,9 +155,9 @@ extension Parser {
     // `-9223372036854775808` is the one integer whose magnitude alone does not fit.
     var result: Expr
     if let start = starts.last, at(.integer) {
-      let token = advance()
+      var token = advance()
+      token.range = SourceRange(start: start, end: token.range.end)
       result = integerLiteral(token, negated: true)
-      result.range = SourceRange(start: start, end: token.range.end)
       starts.removeLast()
     } else {
       result = parsePrimary()
@@ -299,7 +300,7 @@ extension Parser {
     case .andKeyword, .orKeyword: help = ["put a condition on each side of `\(text(of: token))`"]
     case .rightParen: help = ["put an expression inside the parentheses"]
     case .assign: help = ["compare with `==`"]
-    default: break
+    default: help = ["an expression is a value such as `days`, `30d` or `since(last_prompt)`"]
     }
     report(.error(.expectedExpression, "expected an expression, found \(describe(token))", at: token.kind == .endOfFile ? .empty(at: previousEnd) : token.range, help: help))
   }
@@ -309,7 +310,7 @@ extension Parser {
   mutating func integerLiteral(_ token: Token, negated: Bool) -> Expr {
     var magnitude: UInt64 = 0
     var overflow = false
-    for byte in source.bytes[token.range.start..<token.range.end] {
+    for byte in source.bytes[token.range.start..<token.range.end] where byte != UInt8(ascii: "-") {
       let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
       let (added, o2) = shifted.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
       if o1 || o2 { overflow = true; break }
@@ -322,7 +323,7 @@ extension Parser {
         .error(
           .integerTooLarge, "integer `\(LiteralText.abbreviated(text(of: token)))` does not fit in 64 bits",
           at: token.range,
-          help: ["ints range from -9223372036854775808 to 9223372036854775807; this one has \(digits) digits"]))
+          help: ["ints range from -9223372036854775808 to 9223372036854775807; this one has \(digits - (negated ? 1 : 0)) digits"]))
       return Expr(.error, range: token.range)
     }
     let value: Int64 = negated ? (magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)) : Int64(magnitude)
