@@ -20,10 +20,10 @@ let package = Package(
     .executableTarget(name: "policyc", dependencies: ["PolicyCLI"]),
     // Counts heap allocations on Linux (interposes malloc); test support only.
     .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
-    .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "AllocationCounter"]),
+    .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "ReviewPolicy", "AllocationCounter"]),
     .testTarget(name: "ReviewPolicyTests", dependencies: ["ReviewPolicy"]),
     .testTarget(
-      name: "PolicyCLITests", dependencies: ["PolicyCLI"], exclude: ["Golden"]),
+      name: "PolicyCLITests", dependencies: ["PolicyCLI", "PolicyCore", "ReviewPolicy"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

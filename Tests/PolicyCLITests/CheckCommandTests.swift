@@ -1,4 +1,5 @@
 import Foundation
+import ReviewPolicy
 import Testing
 
 @testable import PolicyCLI
@@ -522,5 +523,44 @@ struct ColourTests {
       plain.arguments, files: ["e.policy": errorPolicy], environment: plain.environment, terminal: plain.terminal)
     #expect(result == RunResult(status: 1, standardOutput: ColourTests.plain, standardError: ""))
     #expect(!result.standardOutput.contains("\u{1B}"))
+  }
+}
+
+@Suite("policyc facts")
+struct FactsCommandTests {
+  @Test("the table lists every fact and family of the schema, with a header, exit 0")
+  func table() {
+    let result = runPolicyc(["facts"])
+    #expect(result.status == 0)
+    #expect(result.standardError == "")
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("NAME") == true)
+    for fact in ReviewSchema.standard.facts {
+      #expect(lines.contains { $0.hasPrefix(fact.name + " ") }, "\(fact.name)")
+    }
+    #expect(lines.contains { $0.hasPrefix("events(event_name) ") && $0.contains("events(\"purchase\") >= 3") })
+    #expect(lines.contains { $0.hasPrefix("last_prompt ") && $0.contains("instant?") })
+  }
+
+  @Test("--format json parses and has one object per fact and family")
+  func json() throws {
+    let result = runPolicyc(["facts", "--format", "json"])
+    #expect(result.status == 0)
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]]
+    let rows = try #require(parsed)
+    #expect(rows.count == ReviewSchema.standard.facts.count + ReviewSchema.standard.families.count)
+    let days = try #require(rows.first { $0["name"] as? String == "days" })
+    #expect(days["type"] as? String == "int")
+    #expect(days["unit"] as? String == "days")
+    #expect(days["default"] as? String == "0")
+    #expect(days["canBeAbsent"] as? Bool == false)
+  }
+
+  @Test("usage errors exit 2")
+  func usage() {
+    #expect(runPolicyc(["facts", "--format", "xml"]).status == 2)
+    #expect(runPolicyc(["facts", "extra"]).status == 2)
+    #expect(runPolicyc(["facts", "--bogus"]).status == 2)
+    #expect(runPolicyc(["facts", "--help"]).standardOutput.contains("USAGE: policyc facts"))
   }
 }

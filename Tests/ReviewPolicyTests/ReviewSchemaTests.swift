@@ -1,0 +1,55 @@
+import PolicyCore
+import Testing
+
+@testable import ReviewPolicy
+
+@Suite("the standard review schema")
+struct ReviewSchemaTests {
+  @Test("the schema is valid: it is the same list as its definitions, not the empty fallback")
+  func schemaIsValid() throws {
+    let rebuilt = try FactSchema(facts: ReviewSchema.facts, families: ReviewSchema.families)
+    #expect(rebuilt == ReviewSchema.standard)
+    #expect(ReviewSchema.standard.facts.count == ReviewSchema.facts.count)
+    #expect(ReviewSchema.standard.facts.count > 20)
+  }
+
+  @Test("the facts the issue names are present with their types")
+  func requiredFacts() throws {
+    let expected: [(String, PolicyType, Bool)] = [
+      ("days", .int, false), ("uses", .int, false), ("events", .int, false), ("declined", .bool, false),
+      ("rated", .bool, false), ("total_days", .int, false), ("total_uses", .int, false),
+      ("total_events", .int, false), ("declined_any", .bool, false), ("rated_any", .bool, false),
+      ("last_prompt", .instant, true), ("last_reminder", .instant, true), ("version", .version, false),
+      ("last_prompt_version", .version, true), ("sessions", .int, false), ("session_score", .number, false),
+    ]
+    for (name, type, optional) in expected {
+      let fact = try #require(ReviewSchema.standard.fact(named: name), "missing \(name)")
+      #expect(fact.type == type, "\(name)")
+      #expect(fact.isOptional == optional, "\(name)")
+      #expect(!fact.meaning.isEmpty)
+    }
+    #expect(ReviewSchema.standard.family(named: "events")?.keyType == .string)
+    #expect(ReviewSchema.standard.family(named: "average_score")?.isOptional == true)
+  }
+
+  @Test("every fact and family has an example that compiles cleanly against the schema")
+  func examplesCompile() throws {
+    var examples: [String] = ReviewSchema.facts.compactMap(\.example)
+    examples += ReviewSchema.families.compactMap(\.example)
+    #expect(examples.count == ReviewSchema.facts.count + ReviewSchema.families.count)
+    for example in examples {
+      let compilation = PolicyCompiler.compile(example, path: "example", schema: ReviewSchema.standard)
+      #expect(compilation.diagnostics.isEmpty, "\(example): \(compilation.diagnostics.map(\.message))")
+      #expect(compilation.policy != nil)
+    }
+  }
+
+  @Test("defaults have the fact's type, and required facts without a default are exactly the instants and the version")
+  func defaults() {
+    for fact in ReviewSchema.facts {
+      if let value = fact.defaultValue { #expect(value.type == fact.type, "\(fact.name)") }
+    }
+    let noDefault = ReviewSchema.facts.filter { !$0.isOptional && $0.defaultValue == nil }.map(\.name).sorted()
+    #expect(noDefault == ["first_use", "install_date", "version"])
+  }
+}
