@@ -22,17 +22,9 @@ private func allocations(_ policy: CompiledPolicy, _ facts: Facts, iterations: I
 
 private let counterAvailable = allocation_counter_is_available() != 0
 
-/// Expects no allocation. In debug builds `decide` allocates one block per `let` and rule it
-/// iterates (the unspecialized `for ... in` over the rule arrays calls Array's read coroutine
-/// through a witness table, which mallocs its frame); release builds allocate nothing.
+/// Expects no allocation, in debug and release builds alike.
 private func expectNone(_ count: UInt64, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-  #if DEBUG
-  withKnownIssue("BUG (debug builds): decide allocates one heap block per let and rule evaluated (`for rule in askRules`, ...)") {
-    #expect(count == 0, "\(what): \(count) allocations", sourceLocation: sourceLocation)
-  }
-  #else
   #expect(count == 0, "\(what): \(count) allocations", sourceLocation: sourceLocation)
-  #endif
 }
 
 @Suite("Allocation", .enabled(if: counterAvailable, "the allocation counter only works on Linux with glibc"))
@@ -152,8 +144,6 @@ struct AllocationTests {
     try facts.set("days", to: .int(1000))
     let (count, decision) = allocations(policy, facts, iterations: 100)
     #expect(decision.shouldAsk)
-    withKnownIssue("BUG: decide puts its register file on the heap when it needs more than 1 KiB (about 128 registers), in release builds too") {
-      #expect(count == 0, "\(count) allocations in 100 decisions")
-    }
+    #expect(count == 0, "\(count) allocations in 100 decisions")
   }
 }

@@ -242,22 +242,21 @@ struct OperatorTests {
     #expect(try holds("days in small", declarations: "let small = [1, 2]", days(1)))
   }
 
-  @Test("a list mixing ints and numbers matches only equal values")
+  @Test("a list mixing ints and numbers matches only equal values; an int too large for a number is an error")
   func mixedList() throws {
-    // 9223372036854775807 cannot be a number, so only 2.5 can match.
-    withKnownIssue("BUG: the int 2500000 matches the element 2.5 of a mixed list whose first int does not fit in a number (decide asks, explain says not held)") {
-      let result = try outcome("days in [9223372036854775807, 2.5]") { try $0.set("days", to: .int(2_500_000)) }
-      #expect(result == .notHeld)
-    }
-    withKnownIssue("BUG: the number 9223372036854.775807 matches the int element 9223372036854775807 (decide asks, explain says not held)") {
-      let result = try outcome("n in [2.5, 9223372036854775807]", declarations: "fact n: number") {
-        try $0.set("n", to: .number(Number(scaled: .max)))
-      }
-      #expect(result == .notHeld)
-    }
+    // 9223372036854775807 cannot be a number: the checker says so instead of matching wrongly.
+    let mixed = compile("ask when days in [9223372036854775807, 2.5]")
+    #expect(mixed.policy == nil)
+    #expect(mixed.diagnostics.map(\.code) == [.invalidListElement])
+    #expect(mixed.diagnostics.first?.message == "`9223372036854775807` is compared with numbers but is too large to be a number")
+    let numberFact = compile("fact n: number\nask when n in [2.5, 9223372036854775807]")
+    #expect(numberFact.diagnostics.map(\.code) == [.invalidListElement])
+    let intList = compile("fact n: number\nask when n in [9223372036854775807]")
+    #expect(intList.diagnostics.map(\.code) == [.invalidListElement])
     // Values that are in range behave.
     #expect(try holds("days in [2, 2.5]") { try $0.set("days", to: .int(2)) })
     #expect(try !holds("days in [2, 2.5]") { try $0.set("days", to: .int(2_500_000)) })
+    #expect(try holds("n in [2, 7]", declarations: "fact n: number") { try $0.set("n", to: .number(Number(scaled: 7_000_000))) })
   }
 
   @Test("bools")
@@ -396,9 +395,7 @@ struct ArithmeticEdgeTests {
   func remainderOfMinimum() throws {
     #expect(try outcome("days / -1 > 0") { try $0.set("days", to: .int(.min)) } == .faulted(.overflow))
     let result = try outcome("days % -1 == 0") { try $0.set("days", to: .int(.min)) }
-    withKnownIssue("BUG: Int64.min % -1 faults with overflow although the result 0 fits in an int") {
-      #expect(result == .held)
-    }
+    #expect(result == .held)
   }
 
   @Test("duration / int never turns a finite duration into the infinite one")
@@ -406,9 +403,7 @@ struct ArithmeticEdgeTests {
     // -(Int64.max) ms / -1 is Int64.max ms: not representable as a finite duration, so an overflow.
     let finiteMinimum = -Int64.max
     let result = try outcome("d / -1 > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum))
-    withKnownIssue("BUG: `d / -1` with d = -9223372036854775807ms gives the infinite duration (the rule holds and the policy asks) instead of an overflow fault") {
-      #expect(result == .faulted(.overflow))
-    }
+    #expect(result == .faulted(.overflow))
     // The same value through other operators does fault.
     #expect(try outcome("-d > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum)) == .faulted(.overflow))
     #expect(try outcome("d * -1 > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum)) == .faulted(.overflow))
@@ -425,15 +420,11 @@ struct ArithmeticEdgeTests {
     let both = Self.set(d: .max, t: .min, i: .max)
     // `duration + instant`: `-d` faults (infinite), then `t - 1s` would overflow.
     let (policy, sum) = try decide("\(Self.declarations)\nask when (-d) + (t - 1s) == now", both)
-    withKnownIssue("BUG: `duration + instant` evaluates the instant first, so the reported fault is the right operand's") {
-      #expect(sum.firstFault?.kind == .infiniteDuration)
-      #expect(sum.firstFault.map { policy.source.text(in: $0.range) } == "-d")
-    }
+    #expect(sum.firstFault?.kind == .infiniteDuration)
+    #expect(sum.firstFault.map { policy.source.text(in: $0.range) } == "-d")
     let (other, product) = try decide("\(Self.declarations)\nask when (i * 2) * (-d) > 1d", both)
-    withKnownIssue("BUG: `int * duration` evaluates the duration first, so the reported fault is the right operand's") {
-      #expect(product.firstFault?.kind == .overflow)
-      #expect(product.firstFault.map { other.source.text(in: $0.range) } == "i * 2")
-    }
+    #expect(product.firstFault?.kind == .overflow)
+    #expect(product.firstFault.map { other.source.text(in: $0.range) } == "i * 2")
     // Other operators are left to right.
     let (third, difference) = try decide("\(Self.declarations)\nask when (t - 1s) - (-d) == now", both)
     #expect(difference.firstFault?.kind == .overflow)

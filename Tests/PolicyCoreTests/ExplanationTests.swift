@@ -120,14 +120,12 @@ struct ExplanationTests {
     for text in ["ask when days * 2 not in []", "never when days * 2 in []\nask when true", "ask when days * 2 in [] or true"] {
       let (_, explanation) = try explain(text) { try $0.set("days", to: .int(.max)) }
       let decision = explanation.decision
-      withKnownIssue("BUG: decide skips the operand of `in []`/`not in []` (no fault), explain evaluates it (overflow): `\(text)`") {
-        let first = try #require(explanation.rules.first)
-        let decideSaysHeld = decision.decidingRules.contains(0) && decision.firstFault == nil
-        #expect(first.outcome == (decideSaysHeld ? .held : (decision.firstFault == nil ? .notHeld : .faulted(.overflow))))
-        // Fail closed: the operand is evaluated left to right and its overflow faults the rule.
-        #expect(decision.firstFault?.kind == .overflow)
-        #expect(!decision.shouldAsk)
-      }
+      let first = try #require(explanation.rules.first)
+      let decideSaysHeld = decision.decidingRules.contains(0) && decision.firstFault == nil
+      #expect(first.outcome == (decideSaysHeld ? .held : (decision.firstFault == nil ? .notHeld : .faulted(.overflow))))
+      // Fail closed: the operand is evaluated left to right and its overflow faults the rule.
+      #expect(decision.firstFault?.kind == .overflow)
+      #expect(!decision.shouldAsk)
     }
   }
 }

@@ -27,8 +27,8 @@ enum ArithmeticKernel {
       return overflow ? (0, .overflow) : (value, nil)
     case .remainderInt:
       if rhs == 0 { return (0, .divisionByZero) }
-      let (value, overflow) = lhs.remainderReportingOverflow(dividingBy: rhs)
-      return overflow ? (0, .overflow) : (value, nil)
+      if rhs == -1 { return (0, nil) }  // `Int64.min % -1` is 0, though the division would overflow
+      return (lhs % rhs, nil)
     case .multiplyNumber:
       guard let value = Number.scaledQuotient(lhs, rhs, Number.scale) else { return (0, .overflow) }
       return (value, nil)
@@ -46,11 +46,13 @@ enum ArithmeticKernel {
     case .multiplyDuration:
       if lhs == infinite { return rhs > 0 ? (infinite, nil) : (0, .infiniteDuration) }
       return finite(lhs.multipliedReportingOverflow(by: rhs))
+    case .multiplyIntByDuration:
+      return apply(.multiplyDuration, rhs, lhs)
     case .divideDurationByInt:
       if rhs == 0 { return (0, .divisionByZero) }
       if lhs == infinite { return rhs > 0 ? (infinite, nil) : (0, .infiniteDuration) }
-      let (value, overflow) = lhs.dividedReportingOverflow(by: rhs)
-      return overflow ? (0, .overflow) : (value, nil)
+      // `-(Int64.max) / -1` would land on the infinite value: an overflow, like `-d`.
+      return finite(lhs.dividedReportingOverflow(by: rhs))
     case .divideDurations:
       if rhs == 0 { return (0, .divisionByZero) }
       if lhs == infinite || rhs == infinite { return (0, .infiniteDuration) }
@@ -60,6 +62,8 @@ enum ArithmeticKernel {
       if rhs == infinite { return (0, .infiniteDuration) }
       let (value, overflow) = lhs.addingReportingOverflow(rhs)
       return overflow ? (0, .overflow) : (value, nil)
+    case .addInstantToDuration:
+      return apply(.addToInstant, rhs, lhs)
     case .subtractFromInstant:
       if rhs == infinite { return (0, .infiniteDuration) }
       let (value, overflow) = lhs.subtractingReportingOverflow(rhs)

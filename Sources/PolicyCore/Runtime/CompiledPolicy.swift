@@ -10,18 +10,16 @@ public struct CompiledPolicy: Sendable {
   public let rules: [CheckedRule]
   /// The `let` definitions, in source order.
   public let lets: [CheckedLet]
-  let program: Program
-  let neverRules: [Int]
-  let askRules: [Int]
+  let storage: ProgramStorage
 
   init(source: SourceFile, layout: FactLayout, rules: [CheckedRule], lets: [CheckedLet], program: Program) {
     self.source = source
     self.layout = layout
     self.rules = rules
     self.lets = lets
-    self.program = program
-    self.neverRules = rules.indices.filter { rules[$0].kind == .never }
-    self.askRules = rules.indices.filter { rules[$0].kind == .ask }
+    self.storage = ProgramStorage(
+      program, neverRules: rules.indices.filter { rules[$0].kind == .never },
+      askRules: rules.indices.filter { rules[$0].kind == .ask })
   }
 
   /// A fresh snapshot for this policy at `now`, holding every fact's default value.
@@ -29,82 +27,142 @@ public struct CompiledPolicy: Sendable {
     Facts(layout: layout, now: now)
   }
 
+  /// The number of instructions the policy compiled to (for benchmarks and tests).
+  public var instructionCount: Int { storage.code.count }
+
+  /// The number of 64-bit registers an evaluation uses.
+  public var registerCount: Int { storage.registerCount }
+
   /// Decides whether to ask, without allocating.
   ///
   /// `let`s are evaluated first, then every `never` rule; if none holds, every
-  /// `ask` rule. A fault in a rule is recorded and counts against asking.
+  /// `ask` rule. A fault in a rule is recorded and counts against asking. The
+  /// register file lives on the stack; only a policy needing more than 512
+  /// registers (about 150 `let`s) may put it on the heap.
   public func decide(_ facts: Facts) -> Decision {
+    let storage = self.storage
     guard facts.fingerprint == layout.fingerprint, facts.words.count >= layout.wordCount,
-      facts.presence.count >= program.requiredMask.count
+      facts.presence.count >= storage.requiredMask.count
     else {
-      return Decision(
-        shouldAsk: false, reason: .invalidFacts, decidingRules: RuleIndices(),
-        firstFault: Fault(kind: .foreignFacts, rule: nil, range: .empty(at: 0)), faultCount: 1)
+      return Decision.invalid(.foreignFacts)
     }
-    for index in program.requiredMask.indices
-    where facts.presence[index] & program.requiredMask[index] != program.requiredMask[index] {
-      return Decision(
-        shouldAsk: false, reason: .invalidFacts, decidingRules: RuleIndices(),
-        firstFault: Fault(kind: .missingFact, rule: nil, range: .empty(at: 0)), faultCount: 1)
-    }
-    return program.code.withUnsafeBufferPointer { code in
-      program.sets.withUnsafeBufferPointer { sets in
-        facts.words.withUnsafeBufferPointer { words in
-          facts.presence.withUnsafeBufferPointer { presence in
-            withUnsafeTemporaryAllocation(of: Int64.self, capacity: program.registerCount) { registers in
-              registers.initialize(repeating: 0)
-              registers[0] = facts.now.millisecondsSince1970
-              for (entry, stateRegister) in program.letEntries {
-                let result = Evaluator.run(
-                  from: entry, code: code, sets: sets, words: words, presence: presence, registers: registers)
-                registers[stateRegister] =
-                  result.outcome < 0
-                  ? LetState.state(for: result.fault) : (result.outcome == 1 ? LetState.present : LetState.absent)
-              }
-              var deciding = RuleIndices()
-              var firstFault: Fault?
-              var faultCount = 0
-              for rule in neverRules {
-                let result = Evaluator.run(
-                  from: program.ruleEntries[rule], code: code, sets: sets, words: words, presence: presence,
-                  registers: registers)
-                if result.outcome != 0 { deciding.append(rule) }
-                if result.outcome < 0 {
-                  if firstFault == nil {
-                    firstFault = Fault(kind: result.fault, rule: rule, range: program.ranges[result.pc])
-                  }
-                  faultCount += 1
-                }
-              }
-              if deciding.totalCount > 0 {
-                return Decision(
-                  shouldAsk: false, reason: .neverRuleHeld, decidingRules: deciding, firstFault: firstFault,
-                  faultCount: faultCount)
-              }
-              for rule in askRules {
-                let result = Evaluator.run(
-                  from: program.ruleEntries[rule], code: code, sets: sets, words: words, presence: presence,
-                  registers: registers)
-                if result.outcome == 1 { deciding.append(rule) }
-                if result.outcome < 0 {
-                  if firstFault == nil {
-                    firstFault = Fault(kind: result.fault, rule: rule, range: program.ranges[result.pc])
-                  }
-                  faultCount += 1
-                }
-              }
-              return Decision(
-                shouldAsk: deciding.totalCount > 0, reason: deciding.totalCount > 0 ? .askRuleHeld : .noAskRuleHeld,
-                decidingRules: deciding, firstFault: firstFault, faultCount: faultCount)
-            }
+    return facts.words.withUnsafeBufferPointer { words in
+      facts.presence.withUnsafeBufferPointer { presence in
+        guard let words = words.baseAddress, let presence = presence.baseAddress else {
+          return Decision.invalid(.foreignFacts)
+        }
+        var index = 0
+        while index < storage.requiredMask.count {
+          let mask = storage.requiredMask[index]
+          if presence[index] & mask != mask { return Decision.invalid(.missingFact) }
+          index += 1
+        }
+        let now = facts.now.millisecondsSince1970
+        if storage.registerCount <= RegisterFile.smallCapacity {
+          return withUnsafeTemporaryAllocation(of: Int64.self, capacity: RegisterFile.smallCapacity) { registers in
+            guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
+            return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
           }
+        }
+        if storage.registerCount <= RegisterFile.largeCapacity {
+          var file = RegisterFile.zero
+          return withUnsafeMutableBytes(of: &file) { bytes in
+            guard let base = bytes.baseAddress else { return Decision.invalid(.foreignFacts) }
+            let registers = base.assumingMemoryBound(to: Int64.self)
+            return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
+          }
+        }
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: storage.registerCount) { registers in
+          guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
+          return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
         }
       }
     }
   }
 
-  /// The number of instructions the policy compiled to (for benchmarks and tests).
-  public var instructionCount: Int { program.code.count }
+  private func evaluate(
+    _ storage: ProgramStorage, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>,
+    registers: UnsafeMutablePointer<Int64>, now: Int64
+  ) -> Decision {
+    guard let code = UnsafePointer(storage.code.baseAddress), let setData = UnsafePointer(storage.setData.baseAddress)
+    else { return Decision.invalid(.foreignFacts) }
+    registers.initialize(repeating: 0, count: storage.registerCount)
+    registers[0] = now
+    var index = 0
+    while index < storage.letEntries.count {
+      let result = Evaluator.run(
+        from: storage.letEntries[index], code: code, setData: setData, words: words, presence: presence,
+        registers: registers)
+      registers[storage.letEntries[index + 1]] =
+        result.outcome < 0
+        ? LetState.state(for: result.fault) : (result.outcome == 1 ? LetState.present : LetState.absent)
+      index += 2
+    }
+    var deciding = RuleIndices()
+    var firstFault: Fault?
+    var faultCount = 0
+    index = 0
+    while index < storage.neverRules.count {
+      let rule = storage.neverRules[index]
+      let result = Evaluator.run(
+        from: storage.ruleEntries[rule], code: code, setData: setData, words: words, presence: presence,
+        registers: registers)
+      if result.outcome != 0 { deciding.insert(rule) }
+      if result.outcome < 0 {
+        if firstFault == nil { firstFault = Fault(kind: result.fault, rule: rule, range: storage.ranges[result.pc]) }
+        faultCount += 1
+      }
+      index += 1
+    }
+    if !deciding.isEmpty {
+      return Decision(
+        shouldAsk: false, reason: .neverRuleHeld, decidingRules: deciding, firstFault: firstFault,
+        faultCount: faultCount)
+    }
+    index = 0
+    while index < storage.askRules.count {
+      let rule = storage.askRules[index]
+      let result = Evaluator.run(
+        from: storage.ruleEntries[rule], code: code, setData: setData, words: words, presence: presence,
+        registers: registers)
+      if result.outcome == 1 { deciding.insert(rule) }
+      if result.outcome < 0 {
+        if firstFault == nil { firstFault = Fault(kind: result.fault, rule: rule, range: storage.ranges[result.pc]) }
+        faultCount += 1
+      }
+      index += 1
+    }
+    return Decision(
+      shouldAsk: !deciding.isEmpty, reason: deciding.isEmpty ? .noAskRuleHeld : .askRuleHeld,
+      decidingRules: deciding, firstFault: firstFault, faultCount: faultCount)
+  }
+}
+
+/// Register files on the stack.
+enum RegisterFile {
+  /// Registers allocated with `withUnsafeTemporaryAllocation`, which stays on the stack up to 1 KiB.
+  static let smallCapacity = 128
+  /// Registers in a fixed 4 KiB stack buffer, used when a policy needs more than ``smallCapacity``.
+  static let largeCapacity = 512
+
+  typealias Eight = (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64)
+  typealias SixtyFour = (Eight, Eight, Eight, Eight, Eight, Eight, Eight, Eight)
+  typealias FiveHundredTwelve = (SixtyFour, SixtyFour, SixtyFour, SixtyFour, SixtyFour, SixtyFour, SixtyFour, SixtyFour)
+
+  static let zero: FiveHundredTwelve = {
+    let eight: Eight = (0, 0, 0, 0, 0, 0, 0, 0)
+    let sixtyFour: SixtyFour = (eight, eight, eight, eight, eight, eight, eight, eight)
+    return (sixtyFour, sixtyFour, sixtyFour, sixtyFour, sixtyFour, sixtyFour, sixtyFour, sixtyFour)
+  }()
+}
+
+extension Decision {
+  /// "Don't ask" because the facts cannot be evaluated.
+  static func invalid(_ kind: FaultKind) -> Decision {
+    Decision(
+      shouldAsk: false, reason: .invalidFacts, decidingRules: RuleIndices(),
+      firstFault: Fault(kind: kind, rule: nil, range: .empty(at: 0)), faultCount: 1)
+  }
 }
 
 /// The outcome of compiling one policy: diagnostics, and the policy when there were no errors.

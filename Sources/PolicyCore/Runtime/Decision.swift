@@ -41,53 +41,95 @@ public struct Fault: Sendable, Hashable {
   }
 }
 
-/// The indices of the rules that decided, stored inline so deciding allocates nothing.
+/// The indices of the rules that decided, as a set listed in rule order.
 ///
-/// At most ``capacity`` indices are kept; ``totalCount`` is always exact.
-public struct RuleIndices: Sendable, Hashable, RandomAccessCollection {
-  /// How many indices are stored inline.
-  public static let capacity = 8
-  private var storage: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
-  private var storedCount = 0
-  /// How many rules decided, including any beyond ``capacity``.
-  public private(set) var totalCount = 0
+/// Rules 0 to 255 are kept in an inline bit set, so deciding allocates nothing
+/// for any policy of up to 256 rules; a larger index that decides is kept in a
+/// side array (allocated only then). The set is complete whatever the rule order.
+public struct RuleIndices: Sendable, Hashable, Sequence {
+  /// How many rule indices the inline bit set holds.
+  public static let inlineCapacity = 256
+  private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+  private var spilled: [Int] = []
+  /// The number of rules in the set.
+  public private(set) var count = 0
 
   /// An empty set.
   public init() {}
 
-  mutating func append(_ index: Int) {
-    if storedCount < RuleIndices.capacity {
-      withUnsafeMutableBytes(of: &storage) { buffer in
-        buffer.storeBytes(of: Int32(truncatingIfNeeded: index), toByteOffset: storedCount * 4, as: Int32.self)
+  mutating func insert(_ index: Int) {
+    guard !contains(index) else { return }
+    if index >= 0 && index < RuleIndices.inlineCapacity {
+      let mask = UInt64(1) << UInt64(index & 63)
+      switch index >> 6 {
+      case 0: bits.0 |= mask
+      case 1: bits.1 |= mask
+      case 2: bits.2 |= mask
+      default: bits.3 |= mask
       }
-      storedCount += 1
+    } else {
+      spilled.insert(index, at: spilled.firstIndex { $0 > index } ?? spilled.count)
     }
-    totalCount += 1
+    count += 1
   }
 
-  /// The first position.
-  public var startIndex: Int { 0 }
-  /// One past the last stored position.
-  public var endIndex: Int { storedCount }
-
-  /// The rule index at `position`.
-  public subscript(position: Int) -> Int {
-    withUnsafeBytes(of: storage) { buffer in
-      Int(buffer.load(fromByteOffset: position * 4, as: Int32.self))
+  private func word(_ number: Int) -> UInt64 {
+    switch number {
+    case 0: bits.0
+    case 1: bits.1
+    case 2: bits.2
+    default: bits.3
     }
   }
 
-  /// Whether more rules decided than are stored.
-  public var isTruncated: Bool { totalCount > storedCount }
+  /// Whether rule `index` is in the set.
+  public func contains(_ index: Int) -> Bool {
+    if index >= 0 && index < RuleIndices.inlineCapacity {
+      return word(index >> 6) & (UInt64(1) << UInt64(index & 63)) != 0
+    }
+    return spilled.contains(index)
+  }
 
-  /// Whether both hold the same rules in the same order and the same total.
+  /// Whether the set is empty.
+  public var isEmpty: Bool { count == 0 }
+
+  /// Iterates the rule indices in ascending order.
+  public func makeIterator() -> Iterator {
+    Iterator(set: self)
+  }
+
+  /// Iterates a ``RuleIndices`` in ascending order.
+  public struct Iterator: IteratorProtocol {
+    let set: RuleIndices
+    var position = 0
+    var spilledPosition = 0
+
+    /// The next rule index, or nil at the end.
+    public mutating func next() -> Int? {
+      while position < RuleIndices.inlineCapacity {
+        let word = set.word(position >> 6) >> UInt64(position & 63)
+        if word == 0 {
+          position = (position | 63) + 1
+          continue
+        }
+        let found = position + word.trailingZeroBitCount
+        position = found + 1
+        return found
+      }
+      guard spilledPosition < set.spilled.count else { return nil }
+      spilledPosition += 1
+      return set.spilled[spilledPosition - 1]
+    }
+  }
+
+  /// Whether both sets hold the same rules.
   public static func == (lhs: RuleIndices, rhs: RuleIndices) -> Bool {
-    lhs.totalCount == rhs.totalCount && lhs.elementsEqual(rhs)
+    lhs.count == rhs.count && lhs.bits == rhs.bits && lhs.spilled == rhs.spilled
   }
 
-  /// Hashes the total and the stored indices.
+  /// Hashes the rules in the set.
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(totalCount)
+    hasher.combine(count)
     for index in self { hasher.combine(index) }
   }
 }

@@ -18,13 +18,25 @@ enum LetState {
   static let present: Int64 = 1
   static let faulted: Int64 = 2
 
+  // Switches rather than `FaultKind.allCases`, which would allocate an array per call.
   static func state(for fault: FaultKind) -> Int64 {
-    faulted + Int64(FaultKind.allCases.firstIndex(of: fault) ?? 0)
+    switch fault {
+    case .overflow: faulted
+    case .divisionByZero: faulted + 1
+    case .infiniteDuration: faulted + 2
+    case .missingFact: faulted + 3
+    case .foreignFacts: faulted + 4
+    }
   }
 
   static func fault(_ state: Int64) -> FaultKind {
-    let index = Int(state - faulted)
-    return FaultKind.allCases.indices.contains(index) ? FaultKind.allCases[index] : .missingFact
+    switch state - faulted {
+    case 0: .overflow
+    case 1: .divisionByZero
+    case 2: .infiniteDuration
+    case 4: .foreignFacts
+    default: .missingFact
+    }
   }
 }
 
@@ -38,9 +50,8 @@ enum LetState {
 enum Evaluator {
   // swiftlint:disable:next function_body_length cyclomatic_complexity
   static func run(
-    from entry: Int, code: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<[Int64]>,
-    words: UnsafeBufferPointer<Int64>, presence: UnsafeBufferPointer<UInt64>,
-    registers r: UnsafeMutableBufferPointer<Int64>
+    from entry: Int, code: UnsafePointer<Instruction>, setData: UnsafePointer<Int64>,
+    words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>, registers r: UnsafeMutablePointer<Int64>
   ) -> SegmentResult {
     var pc = entry
     while true {
@@ -84,10 +95,10 @@ enum Evaluator {
       case .jumpIfGreaterEqualImmediate: if r[a] >= i.immediate { pc = b; continue }
       case .jumpIfTrue: if r[a] != 0 { pc = b; continue }
       case .jumpIfFalse: if r[a] == 0 { pc = b; continue }
-      case .jumpIfIn: if contains(sets[c], r[a]) { pc = b; continue }
-      case .jumpIfNotIn: if !contains(sets[c], r[a]) { pc = b; continue }
-      case .jumpIfVersionIn: if containsPair(sets[c], r[a], r[a + 1]) { pc = b; continue }
-      case .jumpIfVersionNotIn: if !containsPair(sets[c], r[a], r[a + 1]) { pc = b; continue }
+      case .jumpIfIn: if contains(setData, i.immediate, r[a]) { pc = b; continue }
+      case .jumpIfNotIn: if !contains(setData, i.immediate, r[a]) { pc = b; continue }
+      case .jumpIfVersionIn: if containsPair(setData, i.immediate, r[a], r[a + 1]) { pc = b; continue }
+      case .jumpIfVersionNotIn: if !containsPair(setData, i.immediate, r[a], r[a + 1]) { pc = b; continue }
 
       case .loadImmediate: r[a] = i.immediate
       case .loadImmediatePair:
@@ -123,10 +134,14 @@ enum Evaluator {
       case .addDuration: if let fault = store(.addDuration, r, a, b, c) { return .faulted(fault, at: pc) }
       case .subtractDuration: if let fault = store(.subtractDuration, r, a, b, c) { return .faulted(fault, at: pc) }
       case .multiplyDuration: if let fault = store(.multiplyDuration, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .multiplyIntByDuration:
+        if let fault = store(.multiplyIntByDuration, r, a, b, c) { return .faulted(fault, at: pc) }
       case .divideDurationByInt:
         if let fault = store(.divideDurationByInt, r, a, b, c) { return .faulted(fault, at: pc) }
       case .divideDurations: if let fault = store(.divideDurations, r, a, b, c) { return .faulted(fault, at: pc) }
       case .addToInstant: if let fault = store(.addToInstant, r, a, b, c) { return .faulted(fault, at: pc) }
+      case .addInstantToDuration:
+        if let fault = store(.addInstantToDuration, r, a, b, c) { return .faulted(fault, at: pc) }
       case .subtractFromInstant:
         if let fault = store(.subtractFromInstant, r, a, b, c) { return .faulted(fault, at: pc) }
       case .subtractInstants: if let fault = store(.subtractInstants, r, a, b, c) { return .faulted(fault, at: pc) }
@@ -153,21 +168,24 @@ enum Evaluator {
 
   @inline(__always)
   static func store(
-    _ operation: Arithmetic, _ r: UnsafeMutableBufferPointer<Int64>, _ a: Int, _ b: Int, _ c: Int
+    _ operation: Arithmetic, _ r: UnsafeMutablePointer<Int64>, _ a: Int, _ b: Int, _ c: Int
   ) -> FaultKind? {
     let (value, fault) = ArithmeticKernel.apply(operation, r[b], r[c])
     if fault == nil { r[a] = value }
     return fault
   }
 
+  /// Whether the sorted set at `location` (`offset << 32 | count`) contains `value`.
   @inline(__always)
-  static func contains(_ set: [Int64], _ value: Int64) -> Bool {
-    if set.count <= 16 {
-      for element in set where element == value { return true }
+  static func contains(_ data: UnsafePointer<Int64>, _ location: Int64, _ value: Int64) -> Bool {
+    let set = data + Int(location >> 32)
+    let count = Int(location & 0xFFFF_FFFF)
+    if count <= 16 {
+      for index in 0..<count where set[index] == value { return true }
       return false
     }
     var low = 0
-    var high = set.count - 1
+    var high = count - 1
     while low <= high {
       let middle = (low + high) / 2
       if set[middle] == value { return true }
@@ -176,11 +194,11 @@ enum Evaluator {
     return false
   }
 
-  static func containsPair(_ set: [Int64], _ high: Int64, _ low: Int64) -> Bool {
-    var index = 0
-    while index + 1 < set.count {
-      if set[index] == high && set[index + 1] == low { return true }
-      index += 2
+  /// Whether the version set at `location` (`offset << 32 | pair count`) contains the version.
+  static func containsPair(_ data: UnsafePointer<Int64>, _ location: Int64, _ high: Int64, _ low: Int64) -> Bool {
+    let set = data + Int(location >> 32)
+    for index in 0..<Int(location & 0xFFFF_FFFF) where set[2 * index] == high && set[2 * index + 1] == low {
+      return true
     }
     return false
   }

@@ -43,10 +43,12 @@ enum Opcode: UInt8 {
   /// Jump to `b` when register `a` is nonzero / zero.
   case jumpIfTrue
   case jumpIfFalse
-  /// Jump to `b` when register `a` is / is not in constant set `c`.
+  /// Jump to `b` when register `a` is / is not in the constant set at `immediate`
+  /// (`offset << 32 | count` into ``Program/setData``, sorted ascending).
   case jumpIfIn
   case jumpIfNotIn
-  /// Jump to `b` when the version in registers `a`, `a+1` is / is not in version set `c`.
+  /// Jump to `b` when the version in registers `a`, `a+1` is / is not in the version set at
+  /// `immediate` (pairs of words, `count` pairs).
   case jumpIfVersionIn
   case jumpIfVersionNotIn
 
@@ -83,10 +85,12 @@ enum Opcode: UInt8 {
   case addDuration
   case subtractDuration
   case multiplyDuration
+  case multiplyIntByDuration
   case divideDurationByInt
   case divideDurations
   case negateDuration
   case addToInstant
+  case addInstantToDuration
   case subtractFromInstant
   case subtractInstants
   case minimum
@@ -117,14 +121,57 @@ struct Program: Sendable {
   var code: [Instruction] = []
   /// The source range of each instruction, for locating faults.
   var ranges: [SourceRange] = []
-  /// Constant sets for `in`, sorted ascending (versions: flattened pairs, sorted as unsigned pairs).
-  var sets: [[Int64]] = []
+  /// The constant sets of `in`, back to back (versions as pairs of words).
+  var setData: [Int64] = []
   /// Registers needed: 0 is `now`, then `let` values and states, then scratch.
   var registerCount = 1
-  /// For each compiled `let`: entry point, state register.
+  /// For each compiled `let`: its entry point and state register.
   var letEntries: [(entry: Int, stateRegister: Int)] = []
   /// The entry point of each rule, in rule order.
   var ruleEntries: [Int] = []
   /// Slots of facts that cannot be absent and that the policy reads, as presence-word masks.
   var requiredMask: [UInt64] = []
+}
+
+/// A compiled program in raw, immutable buffers, so evaluation reads it through
+/// pointers: no array accessors, no reference counting per instruction, no allocation.
+final class ProgramStorage: @unchecked Sendable {
+  // Immutable after `init`; freed in `deinit`. @unchecked: the buffers are never written after init.
+  let code: UnsafeMutableBufferPointer<Instruction>
+  let ranges: UnsafeMutableBufferPointer<SourceRange>
+  let setData: UnsafeMutableBufferPointer<Int64>
+  /// Pairs: entry point, state register.
+  let letEntries: UnsafeMutableBufferPointer<Int>
+  let ruleEntries: UnsafeMutableBufferPointer<Int>
+  let neverRules: UnsafeMutableBufferPointer<Int>
+  let askRules: UnsafeMutableBufferPointer<Int>
+  let requiredMask: UnsafeMutableBufferPointer<UInt64>
+  let registerCount: Int
+
+  init(_ program: Program, neverRules: [Int], askRules: [Int]) {
+    func copy<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
+      let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(elements.count, 1))
+      _ = buffer.initialize(from: elements)
+      return UnsafeMutableBufferPointer(rebasing: buffer[0..<elements.count])
+    }
+    code = copy(program.code)
+    ranges = copy(program.ranges)
+    setData = copy(program.setData)
+    letEntries = copy(program.letEntries.flatMap { [$0.entry, $0.stateRegister] })
+    ruleEntries = copy(program.ruleEntries)
+    self.neverRules = copy(neverRules)
+    self.askRules = copy(askRules)
+    requiredMask = copy(program.requiredMask)
+    registerCount = program.registerCount
+  }
+
+  deinit {
+    for buffer in [UnsafeMutableRawPointer(code.baseAddress), UnsafeMutableRawPointer(ranges.baseAddress),
+      UnsafeMutableRawPointer(setData.baseAddress), UnsafeMutableRawPointer(letEntries.baseAddress),
+      UnsafeMutableRawPointer(ruleEntries.baseAddress), UnsafeMutableRawPointer(self.neverRules.baseAddress),
+      UnsafeMutableRawPointer(self.askRules.baseAddress), UnsafeMutableRawPointer(requiredMask.baseAddress)]
+    {
+      buffer?.deallocate()
+    }
+  }
 }

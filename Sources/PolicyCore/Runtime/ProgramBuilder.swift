@@ -80,6 +80,11 @@ struct ProgramBuilder {
     }
   }
 
+  /// Frees every register allocated since `mark` (their values have been consumed).
+  private mutating func release(to mark: Int) {
+    nextRegister = mark
+  }
+
   private mutating func newRegister(for type: PolicyType) -> Int {
     let register = nextRegister
     nextRegister += type == .version ? 2 : 1
@@ -144,13 +149,17 @@ struct ProgramBuilder {
     case .membership(let negated, let operand, let values):
       emitMembership(jumpIfIn: when != negated, operand, values, to: label)
     default:
+      let mark = nextRegister
       let register = emitValue(expr)
       currentRange = expr.range
       emitJump(when ? .jumpIfTrue : .jumpIfFalse, a: register, to: label)
+      release(to: mark)
     }
   }
 
   private mutating func emitComparison(_ op: ComparisonOperator, _ lhs: TypedExpr, _ rhs: TypedExpr, to label: Label) {
+    let mark = nextRegister
+    defer { release(to: mark) }
     if lhs.type == .version {
       let left = emitValue(lhs)
       let right = emitValue(rhs)
@@ -174,24 +183,30 @@ struct ProgramBuilder {
   }
 
   private mutating func emitMembership(jumpIfIn: Bool, _ operand: TypedExpr, _ values: [Value], to label: Label) {
+    let mark = nextRegister
+    defer { release(to: mark) }
+    // The operand is evaluated even for an empty list: it may fault, and a fault must count.
+    let register = emitValue(operand)
     if values.isEmpty {
       if !jumpIfIn { emitJump(.jump, to: label) }
       return
     }
-    let register = emitValue(operand)
     if operand.type == .version {
       var pairs: [(UInt64, UInt64)] = []
       for case .version(let version) in values { pairs.append((version.high, version.low)) }
       pairs.sort { $0 < $1 }
-      program.sets.append(pairs.flatMap { [Int64(bitPattern: $0.0), Int64(bitPattern: $0.1)] })
-      emitJump(jumpIfIn ? .jumpIfVersionIn : .jumpIfVersionNotIn, a: register, c: program.sets.count - 1, to: label)
+      let location = Int64(program.setData.count) << 32 | Int64(pairs.count)
+      program.setData += pairs.flatMap { [Int64(bitPattern: $0.0), Int64(bitPattern: $0.1)] }
+      emitJump(jumpIfIn ? .jumpIfVersionIn : .jumpIfVersionNotIn, a: register, immediate: location, to: label)
     } else {
       var words: [Int64] = []
       for value in values {
         if let word = word(of: value) { words.append(word) }
       }
-      program.sets.append(Array(Set(words)).sorted())
-      emitJump(jumpIfIn ? .jumpIfIn : .jumpIfNotIn, a: register, c: program.sets.count - 1, to: label)
+      let set = Array(Set(words)).sorted()
+      let location = Int64(program.setData.count) << 32 | Int64(set.count)
+      program.setData += set
+      emitJump(jumpIfIn ? .jumpIfIn : .jumpIfNotIn, a: register, immediate: location, to: label)
     }
   }
 
@@ -291,16 +306,22 @@ struct ProgramBuilder {
       emitBranch(expr, when: false, to: done)
       emit(Instruction(.loadImmediate, a: register, immediate: 1))
       place(done)
+      release(to: register + 1)
       return register
     case .arithmetic(let operation, let lhs, let rhs):
+      // The instruction reads both operands before it writes, so the result can reuse their registers.
+      let mark = nextRegister
       let left = emitValue(lhs)
       let right = emitValue(rhs)
+      release(to: mark)
       let register = newRegister(for: expr.type)
       currentRange = expr.range
       emit(Instruction(ProgramBuilder.opcode(for: operation), a: register, b: left, c: right))
       return register
     case .negate(let operand):
+      let mark = nextRegister
       let source = emitValue(operand)
+      release(to: mark)
       let register = newRegister(for: expr.type)
       currentRange = expr.range
       emit(Instruction(operand.type == .duration ? .negateDuration : .negateInt, a: register, b: source))
@@ -311,7 +332,9 @@ struct ProgramBuilder {
         emit(Instruction(.loadImmediate, a: register, immediate: constant))
         return register
       }
+      let mark = nextRegister
       let source = emitValue(operand)
+      release(to: mark)
       let register = newRegister(for: .number)
       currentRange = expr.range
       emit(Instruction(.promote, a: register, b: source))
@@ -321,6 +344,7 @@ struct ProgramBuilder {
       let absent = newLabel()
       emitOptional(expr, into: register, absent: absent)
       place(absent)  // unreachable: the checker only lets a value that cannot be absent get here
+      release(to: register + (expr.type == .version ? 2 : 1))
       return register
     case .since(let instant):
       let register = newRegister(for: .duration)
@@ -340,6 +364,7 @@ struct ProgramBuilder {
         currentRange = expr.range
         emit(Instruction(.subtractInstants, a: register, b: 0, c: source))
       }
+      release(to: register + 1)
       return register
     case .extremum(let isMinimum, let operands):
       var result = emitValue(operands[0])
@@ -386,8 +411,10 @@ struct ProgramBuilder {
     case .parenthesized(let inner):
       emitOptional(inner, into: register, absent: absent)
     default:
+      let mark = nextRegister
       let value = emitValue(expr)
       emit(Instruction(isPair ? .movePair : .move, a: register, b: value))
+      release(to: mark)
     }
   }
 
@@ -403,9 +430,11 @@ struct ProgramBuilder {
     case .addDuration: .addDuration
     case .subtractDuration: .subtractDuration
     case .multiplyDuration: .multiplyDuration
+    case .multiplyIntByDuration: .multiplyIntByDuration
     case .divideDurationByInt: .divideDurationByInt
     case .divideDurations: .divideDurations
     case .addToInstant: .addToInstant
+    case .addInstantToDuration: .addInstantToDuration
     case .subtractFromInstant: .subtractFromInstant
     case .subtractInstants: .subtractInstants
     }

@@ -214,8 +214,15 @@ extension Checker {
       lets[index].isUsed = true
       source = .letValue(index)
       isOptional = value.isOptional
-    } else if letsByName[name] != nil {
-      return nil
+    } else if let index = letsByName[name] {
+      lets[index].isUsed = true
+      if lets[index].listValues != nil {
+        report(
+          .error(
+            .misplacedList, "`\(name)` is a list and is never absent", at: expr.range,
+            help: ["`has` tests a fact or `let` that can be absent; test membership with `x in \(name)`"]))
+      }
+      return nil  // a broken `let` was already reported
     } else if let slot = layout.slot(named: name) {
       usedSlots.insert(slot)
       source = .fact(slot)
@@ -338,7 +345,7 @@ extension Checker {
           at: arguments[0].range, help: ["write `\(family.name)(\(sampleKey(for: family)))`"]))
       return nil
     }
-    if case .int(let count) = key, count <= 0 {
+    if key.isNotPositive {
       report(
         .error(
           .invalidFactKey, "the key of `\(family.name)` must be positive", at: arguments[0].range,
@@ -392,9 +399,13 @@ extension Checker {
     guard !failed else { return nil }
     let types = Set(values.map(\.type))
     if types == [.int, .number] {
-      values = values.map { value in
-        if case .int(let integer) = value, let number = Number(exactly: integer) { return .number(number) }
-        return value
+      for (index, value) in values.enumerated() {
+        guard case .int(let integer) = value else { continue }
+        guard let number = Number(exactly: integer) else {
+          report(numberOutOfRange(elements[index]))
+          return nil
+        }
+        values[index] = .number(number)
       }
     } else if types.count > 1, let firstType = values.first?.type,
       let index = values.firstIndex(where: { $0.type != firstType })
@@ -410,6 +421,14 @@ extension Checker {
       if case .string(let text) = value { _ = layout.intern(text) }
     }
     return .list(values.first?.type, values)
+  }
+
+  /// `PC211` for an int list element that is compared with numbers but is too large to be one.
+  func numberOutOfRange(_ element: Expr, value: Int64? = nil) -> Diagnostic {
+    let text = value.map(String.init) ?? written(element)
+    return .error(
+      .invalidListElement, "`\(text)` is compared with numbers but is too large to be a number",
+      at: element.range, help: ["numbers range up to about 9.2 trillion; use a smaller value"])
   }
 
   // MARK: - Operators
@@ -563,9 +582,13 @@ extension Checker {
     if l.type == .int && elementType == .number {
       l = TypedExpr(.promote(l), .number, range: l.range)
     } else if l.type == .number && elementType == .int {
-      values = values.compactMap { value in
-        if case .int(let integer) = value { return Number(exactly: integer).map(Value.number) }
-        return value
+      for (index, value) in values.enumerated() {
+        guard case .int(let integer) = value else { continue }
+        guard let number = Number(exactly: integer) else {
+          report(numberOutOfRange(rhs, value: integer))
+          return nil
+        }
+        values[index] = .number(number)
       }
     } else if l.type != elementType {
       report(
@@ -617,30 +640,30 @@ extension Checker {
     // int mixed with number: promote the int.
     if l.type == .int && r.type == .number { l = TypedExpr(.promote(l), .number, range: l.range) }
     if l.type == .number && r.type == .int { r = TypedExpr(.promote(r), .number, range: r.range) }
-    let result: (Arithmetic, PolicyType, swap: Bool)?
+    let result: (Arithmetic, PolicyType)?
     switch (op, l.type, r.type) {
-    case (.add, .int, .int): result = (.addInt, .int, false)
-    case (.subtract, .int, .int): result = (.subtractInt, .int, false)
-    case (.multiply, .int, .int): result = (.multiplyInt, .int, false)
-    case (.divide, .int, .int): result = (.divideInt, .int, false)
-    case (.remainder, .int, .int): result = (.remainderInt, .int, false)
-    case (.add, .number, .number): result = (.addNumber, .number, false)
-    case (.subtract, .number, .number): result = (.subtractNumber, .number, false)
-    case (.multiply, .number, .number): result = (.multiplyNumber, .number, false)
-    case (.divide, .number, .number): result = (.divideNumber, .number, false)
-    case (.add, .duration, .duration): result = (.addDuration, .duration, false)
-    case (.subtract, .duration, .duration): result = (.subtractDuration, .duration, false)
-    case (.multiply, .duration, .int): result = (.multiplyDuration, .duration, false)
-    case (.multiply, .int, .duration): result = (.multiplyDuration, .duration, true)
-    case (.divide, .duration, .int): result = (.divideDurationByInt, .duration, false)
-    case (.divide, .duration, .duration): result = (.divideDurations, .int, false)
-    case (.add, .instant, .duration): result = (.addToInstant, .instant, false)
-    case (.add, .duration, .instant): result = (.addToInstant, .instant, true)
-    case (.subtract, .instant, .duration): result = (.subtractFromInstant, .instant, false)
-    case (.subtract, .instant, .instant): result = (.subtractInstants, .duration, false)
+    case (.add, .int, .int): result = (.addInt, .int)
+    case (.subtract, .int, .int): result = (.subtractInt, .int)
+    case (.multiply, .int, .int): result = (.multiplyInt, .int)
+    case (.divide, .int, .int): result = (.divideInt, .int)
+    case (.remainder, .int, .int): result = (.remainderInt, .int)
+    case (.add, .number, .number): result = (.addNumber, .number)
+    case (.subtract, .number, .number): result = (.subtractNumber, .number)
+    case (.multiply, .number, .number): result = (.multiplyNumber, .number)
+    case (.divide, .number, .number): result = (.divideNumber, .number)
+    case (.add, .duration, .duration): result = (.addDuration, .duration)
+    case (.subtract, .duration, .duration): result = (.subtractDuration, .duration)
+    case (.multiply, .duration, .int): result = (.multiplyDuration, .duration)
+    case (.multiply, .int, .duration): result = (.multiplyIntByDuration, .duration)
+    case (.divide, .duration, .int): result = (.divideDurationByInt, .duration)
+    case (.divide, .duration, .duration): result = (.divideDurations, .int)
+    case (.add, .instant, .duration): result = (.addToInstant, .instant)
+    case (.add, .duration, .instant): result = (.addInstantToDuration, .instant)
+    case (.subtract, .instant, .duration): result = (.subtractFromInstant, .instant)
+    case (.subtract, .instant, .instant): result = (.subtractInstants, .duration)
     default: result = nil
     }
-    guard let (operation, type, swap) = result else {
+    guard let (operation, type) = result else {
       let verb: String
       switch op {
       case .add: verb = "add"
@@ -663,7 +686,7 @@ extension Checker {
           at: expr.range, help: help))
       return nil
     }
-    return TypedExpr(.arithmetic(operation, swap ? r : l, swap ? l : r), type, range: expr.range)
+    return TypedExpr(.arithmetic(operation, l, r), type, range: expr.range)
   }
 
   func isZero(_ value: Value) -> Bool {

@@ -144,12 +144,16 @@ public enum Arithmetic: String, Sendable, Hashable, CaseIterable {
   case subtractDuration
   /// duration * int
   case multiplyDuration
+  /// int * duration
+  case multiplyIntByDuration
   /// duration / int
   case divideDurationByInt
   /// duration / duration -> int, truncating
   case divideDurations
   /// instant + duration
   case addToInstant
+  /// duration + instant
+  case addInstantToDuration
   /// instant - duration
   case subtractFromInstant
   /// instant - instant -> duration

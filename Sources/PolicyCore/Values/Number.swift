@@ -35,8 +35,8 @@ public struct Number: Sendable, Hashable, Comparable, CustomStringConvertible {
     } else if utf8.first == UInt8(ascii: "+") {
       utf8 = utf8.dropFirst()
     }
-    var integerPart: Int64 = 0
-    var fraction: Int64 = 0
+    var integerPart: UInt64 = 0
+    var fraction: UInt64 = 0
     var fractionDigits = 0
     var seenDot = false
     var seenDigit = false
@@ -48,7 +48,7 @@ public struct Number: Sendable, Hashable, Comparable, CustomStringConvertible {
       }
       guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
       seenDigit = true
-      let digit = Int64(byte - UInt8(ascii: "0"))
+      let digit = UInt64(byte - UInt8(ascii: "0"))
       if seenDot {
         fractionDigits += 1
         guard fractionDigits <= Number.fractionDigits else { return nil }
@@ -65,10 +65,17 @@ public struct Number: Sendable, Hashable, Comparable, CustomStringConvertible {
       fraction *= 10
       fractionDigits += 1
     }
-    let (whole, o1) = integerPart.multipliedReportingOverflow(by: Number.scale)
+    // The magnitude may be 2^63 when negative (the printed form of the smallest number).
+    let (whole, o1) = integerPart.multipliedReportingOverflow(by: UInt64(Number.scale))
     let (total, o2) = whole.addingReportingOverflow(fraction)
     guard !o1 && !o2 else { return nil }
-    self.scaled = negative ? -total : total
+    if negative {
+      guard total <= UInt64(Int64.max) + 1 else { return nil }
+      self.scaled = total == UInt64(Int64.max) + 1 ? .min : -Int64(total)
+    } else {
+      guard total <= UInt64(Int64.max) else { return nil }
+      self.scaled = Int64(total)
+    }
   }
 
   /// The sum, or nil on overflow.

@@ -88,8 +88,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
   /// The instant as ISO-8601 text in UTC, such as `2025-03-01T12:30:00Z`.
   public var description: String {
-    let days = Timestamp.floorDivide(millisecondsSince1970, 86_400_000)
-    let remainder = millisecondsSince1970 - days * 86_400_000
+    // Floor division without overflow, for any Int64 (far outside 0001-9999 years print as they are).
+    var days = millisecondsSince1970 / 86_400_000
+    var remainder = millisecondsSince1970 % 86_400_000
+    if remainder < 0 {
+      days -= 1
+      remainder += 86_400_000
+    }
     let (year, month, day) = Timestamp.civilFromDays(days)
     let hour = remainder / 3_600_000
     let minute = remainder / 60_000 % 60

@@ -57,6 +57,15 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Whether the value is an int or duration at or below zero (keys must be positive).
+  var isNotPositive: Bool {
+    switch self {
+    case .int(let integer): integer <= 0
+    case .duration(let span): span.milliseconds <= 0
+    default: false
+    }
+  }
+
   /// The value for display, close to how it is written in a policy: `30d`, `1d 2h`,
   /// `v2.1`, `"free"`; instants are ISO-8601 text and the infinite duration is `infinite`.
   public var description: String {
