@@ -40,14 +40,22 @@ public struct CompiledPolicy: Sendable {
   /// register file lives on the stack; only a policy needing more than 512
   /// registers (about 150 `let`s) may put it on the heap.
   public func decide(_ facts: Facts) -> Decision {
-    let storage = self.storage
     guard facts.fingerprint == layout.fingerprint, facts.words.count >= layout.wordCount,
       facts.presence.count >= storage.requiredMask.count
     else {
       return Decision.invalid(.foreignFacts)
     }
-    return facts.words.withUnsafeBufferPointer { words in
-      facts.presence.withUnsafeBufferPointer { presence in
+    // Only the storage and the fact arrays go into the closures below: capturing `self` or
+    // `facts` would copy every field (one retain and release each) on every decision.
+    return CompiledPolicy.decide(
+      storage, words: facts.words, presence: facts.presence, now: facts.now.millisecondsSince1970)
+  }
+
+  private static func decide(
+    _ storage: ProgramStorage, words: [Int64], presence: [UInt64], now: Int64
+  ) -> Decision {
+    words.withUnsafeBufferPointer { words in
+      presence.withUnsafeBufferPointer { presence in
         guard let words = words.baseAddress, let presence = presence.baseAddress else {
           return Decision.invalid(.foreignFacts)
         }
@@ -57,7 +65,6 @@ public struct CompiledPolicy: Sendable {
           if presence[index] & mask != mask { return Decision.invalid(.missingFact) }
           index += 1
         }
-        let now = facts.now.millisecondsSince1970
         if storage.registerCount <= RegisterFile.smallCapacity {
           return withUnsafeTemporaryAllocation(of: Int64.self, capacity: RegisterFile.smallCapacity) { registers in
             guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
@@ -80,7 +87,7 @@ public struct CompiledPolicy: Sendable {
     }
   }
 
-  private func evaluate(
+  private static func evaluate(
     _ storage: ProgramStorage, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>,
     registers: UnsafeMutablePointer<Int64>, now: Int64
   ) -> Decision {

@@ -50,15 +50,16 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
   /// How many rule indices the inline bit set holds.
   public static let inlineCapacity = 256
   private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-  private var spilled: [Int] = []
+  /// Rules past the inline bit set, sorted; nil (no reference counting) until one decides.
+  private var spilled: [Int]?
   /// The number of rules in the set.
   public private(set) var count = 0
 
   /// An empty set.
   public init() {}
 
+  /// Adds rule `index`; each rule is inserted at most once per decision.
   mutating func insert(_ index: Int) {
-    guard !contains(index) else { return }
     if index >= 0 && index < RuleIndices.inlineCapacity {
       let mask = UInt64(1) << UInt64(index & 63)
       switch index >> 6 {
@@ -68,7 +69,10 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
       default: bits.3 |= mask
       }
     } else {
-      spilled.insert(index, at: spilled.firstIndex { $0 > index } ?? spilled.count)
+      var rules = spilled ?? []
+      guard !rules.contains(index) else { return }
+      rules.insert(index, at: rules.firstIndex { $0 > index } ?? rules.count)
+      spilled = rules
     }
     count += 1
   }
@@ -87,7 +91,7 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
     if index >= 0 && index < RuleIndices.inlineCapacity {
       return word(index >> 6) & (UInt64(1) << UInt64(index & 63)) != 0
     }
-    return spilled.contains(index)
+    return spilled?.contains(index) ?? false
   }
 
   /// Whether the set is empty.
@@ -116,9 +120,9 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
         position = found + 1
         return found
       }
-      guard spilledPosition < set.spilled.count else { return nil }
+      guard let spilled = set.spilled, spilledPosition < spilled.count else { return nil }
       spilledPosition += 1
-      return set.spilled[spilledPosition - 1]
+      return spilled[spilledPosition - 1]
     }
   }
 
