@@ -32,6 +32,9 @@ public enum ReviewSchema {
       "sessions", .int, meaning: "sessions started in this version", unit: "sessions", defaultValue: .int(0), example: "sessions > 2"),
     FactDefinition(
       "declined", .bool, meaning: "the user chose \"no thanks\" in this version", defaultValue: .bool(false), example: "not declined"),
+    FactDefinition(
+      "feedback", .bool, meaning: "the user chose to give feedback instead of rating, in this version",
+      defaultValue: .bool(false), example: "not feedback"),
     FactDefinition("rated", .bool, meaning: "the user rated this version", defaultValue: .bool(false), example: "not rated"),
     FactDefinition(
       "prompts", .int, meaning: "review prompts shown in this version", unit: "prompts", defaultValue: .int(0), example: "prompts == 0"),

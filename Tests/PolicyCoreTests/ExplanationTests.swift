@@ -39,7 +39,7 @@ struct ExplanationTests {
     #expect(!rule.isDeciding)
     #expect(rule.isNeeded)
     #expect(conditions(rule, policy) == [
-      "days >= 30: held [\"31\", \"30\"]", "uses >= 20: failed [\"5\", \"20\"]", "declined: notNeeded",
+      "days >= 30: held [\"31\", \"30\"]", "uses >= 20: failed [\"5\", \"20\"]", "not declined: notNeeded",
     ])
   }
 
@@ -127,5 +127,26 @@ struct ExplanationTests {
       #expect(decision.firstFault?.kind == .overflow)
       #expect(!decision.shouldAsk)
     }
+  }
+}
+
+@Suite("Explanation rendering")
+struct ExplanationRenderingTests {
+  @Test("a negated fact is one condition that holds; literals are shown as written")
+  func rendering() throws {
+    let (policy, explanation) = try explain("days >= 30 and uses >= 20 and not declined") {
+      try $0.set("days", to: .int(31))
+      try $0.set("uses", to: .int(25))
+    }
+    #expect(explanation.decision.shouldAsk)
+    #expect(
+      ExplanationRenderer().render(explanation, of: policy) == """
+        decision: ask: `ask rule at line 1` held
+        ask rule at line 1 (line 1): held, decided
+          held        days >= 30    days = 31
+          held        uses >= 20    uses = 25
+          held        not declined  declined = false
+
+        """)
   }
 }

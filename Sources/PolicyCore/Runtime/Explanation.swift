@@ -16,6 +16,8 @@ public struct OperandValue: Sendable, Hashable {
   public var range: SourceRange
   /// The value, or nil when it was absent.
   public var value: Value?
+  /// Whether the operand is a literal (shown as written rather than as a value).
+  public var isConstant: Bool = false
 }
 
 /// One atomic condition (a comparison, `in`, `has`, a bool fact or `let`) and what it saw.
@@ -136,7 +138,7 @@ struct TracingEvaluator {
   /// Walks the logical structure of a condition, recording atoms; nil when not evaluated or faulted.
   mutating func walk(_ expr: TypedExpr, evaluate: Bool) -> Bool? {
     switch expr.node {
-    case .not(let inner):
+    case .not(let inner) where !TracingEvaluator.isAtom(inner):
       return walk(inner, evaluate: evaluate).map { !$0 }
     case .parenthesized(let inner):
       return walk(inner, evaluate: evaluate)
@@ -167,13 +169,24 @@ struct TracingEvaluator {
     }
   }
 
+  /// Whether `expr` is an atomic condition (not a chain, a negated chain or parentheses around one).
+  static func isAtom(_ expr: TypedExpr) -> Bool {
+    switch expr.node {
+    case .logical: false
+    case .not(let inner), .parenthesized(let inner): isAtom(inner)
+    default: true
+    }
+  }
+
   /// The values an atom shows: both sides of a comparison, the subject of `in`, the fact of `has`.
   func operandValues(_ expr: TypedExpr) throws(EvaluationFault) -> [OperandValue] {
     switch expr.node {
+    case .not(let inner), .parenthesized(let inner):
+      return try operandValues(inner)
     case .compare(_, let lhs, let rhs):
-      return [OperandValue(range: lhs.range, value: try value(lhs)), OperandValue(range: rhs.range, value: try value(rhs))]
+      return [try operand(lhs), try operand(rhs)]
     case .membership(_, let operand, _):
-      return [OperandValue(range: operand.range, value: try value(operand))]
+      return [try self.operand(operand)]
     case .has(.fact(let slot)):
       return [OperandValue(range: expr.range, value: facts.value(atSlot: slot))]
     case .has(.letValue(let index)):
@@ -183,6 +196,13 @@ struct TracingEvaluator {
     default:
       return []
     }
+  }
+
+  func operand(_ expr: TypedExpr) throws(EvaluationFault) -> OperandValue {
+    var isConstant = false
+    if case .constant = expr.node { isConstant = true }
+    if case .promote(let inner) = expr.node, case .constant = inner.node { isConstant = true }
+    return OperandValue(range: expr.range, value: try value(expr), isConstant: isConstant)
   }
 
   func letValue(_ index: Int) throws(EvaluationFault) -> Value? {

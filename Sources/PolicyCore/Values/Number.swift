@@ -2,7 +2,7 @@
 ///
 /// Stored as a 64-bit integer count of millionths, so `0.1 + 0.2 == 0.3` holds
 /// exactly. Every operation reports overflow instead of trapping.
-public struct Number: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct Number: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
   /// How many units of ``scaled`` make 1.
   public static let scale: Int64 = 1_000_000
   /// The number of fractional digits.
@@ -77,6 +77,32 @@ public struct Number: Sendable, Hashable, Comparable, CustomStringConvertible {
       self.scaled = Int64(total)
     }
   }
+
+  /// Decodes a number from its decimal text, such as `"7.5"` (exact, unlike a floating-point number).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let number = Number(parsing: text) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a number: \(text)")
+    }
+    self = number
+  }
+
+  /// Encodes the number as its decimal text.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  /// The nearest number to `value` (rounded to six digits), or nil when it is not finite or out of range.
+  public init?(_ value: Double) {
+    let scaled = (value * Double(Number.scale)).rounded()
+    guard scaled.isFinite, scaled >= -9.2e18, scaled <= 9.2e18 else { return nil }
+    self.scaled = Int64(scaled)
+  }
+
+  /// The value as a floating-point number (for display and interoperation).
+  public var doubleValue: Double { Double(scaled) / Double(Number.scale) }
 
   /// The sum, or nil on overflow.
   public func adding(_ other: Number) -> Number? {

@@ -1,11 +1,29 @@
 /// A point in time, the language's `instant` type: milliseconds since 1970-01-01T00:00:00Z.
-public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
   /// Milliseconds since the Unix epoch, UTC.
   public var millisecondsSince1970: Int64
 
   /// Creates an instant from milliseconds since the Unix epoch.
   public init(millisecondsSince1970: Int64) {
     self.millisecondsSince1970 = millisecondsSince1970
+  }
+
+  /// Decodes an instant from its millisecond count.
+  public init(from decoder: any Decoder) throws {
+    millisecondsSince1970 = try decoder.singleValueContainer().decode(Int64.self)
+  }
+
+  /// Encodes the instant as its millisecond count.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(millisecondsSince1970)
+  }
+
+  /// The instant `span` later (or earlier, for a negative span), or nil when out of range.
+  public func adding(_ span: TimeSpan) -> Timestamp? {
+    guard !span.isInfinite else { return nil }
+    let (value, overflow) = millisecondsSince1970.addingReportingOverflow(span.milliseconds)
+    return overflow ? nil : Timestamp(millisecondsSince1970: value)
   }
 
   /// The earliest instant accepted from text: 0001-01-01T00:00:00Z.

@@ -1,0 +1,109 @@
+/// Renders an ``Explanation`` as text: the decision, then each rule with each
+/// condition, its status and the values it saw.
+///
+/// ```
+/// decision: don't ask: `never too_soon` held
+/// never too_soon (line 2): held, decided
+///   held        since(last_prompt) < 8w        since(last_prompt) = 2w 1d
+/// ask loyal (line 3): not needed (not held)
+///   failed      days >= 30                     days = 12
+///   not needed  uses >= 20
+/// ```
+public struct ExplanationRenderer: Sendable {
+  /// Creates a renderer.
+  public init() {}
+
+  /// The explanation of `explanation`, a policy's decision on some facts.
+  public func render(_ explanation: Explanation, of policy: CompiledPolicy) -> String {
+    var output = "decision: " + summary(explanation.decision, policy) + "\n"
+    if let fault = explanation.decision.firstFault {
+      output += "fault: " + describe(fault, policy) + "\n"
+    }
+    for trace in explanation.lets {
+      let checked = policy.lets[trace.index]
+      let value = trace.fault.map { "fault (\(ExplanationRenderer.describe($0)))" } ?? trace.value.map(\.description) ?? "absent"
+      output += "let \(checked.name) = \(value)\n"
+    }
+    for trace in explanation.rules {
+      let rule = policy.rules[trace.index]
+      let line = policy.source.location(of: rule.range.start).line
+      var status: String
+      switch trace.outcome {
+      case .held: status = "held"
+      case .notHeld: status = "not held"
+      case .faulted(let kind): status = "faulted (\(ExplanationRenderer.describe(kind)))"
+      }
+      if !trace.isNeeded { status = "not needed (\(status))" }
+      if trace.isDeciding { status += ", decided" }
+      let name = rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
+      output += "\(name) (line \(line)): \(status)\n"
+      let texts = trace.conditions.map { policy.source.text(in: $0.range) }
+      let width = min(48, texts.map(\.count).max() ?? 0)
+      for (condition, text) in zip(trace.conditions, texts) {
+        let statusText: String
+        switch condition.status {
+        case .held: statusText = "held"
+        case .failed: statusText = "failed"
+        case .notNeeded: statusText = "not needed"
+        case .faulted: statusText = "faulted"
+        }
+        var row = "  " + pad(statusText, 12) + pad(text, width + 2)
+        if condition.status == .faulted, let fault = condition.fault {
+          row += ExplanationRenderer.describe(fault)
+        } else {
+          // Literals as written; anything else as `text = value`.
+          row += condition.operands.filter { !$0.isConstant }.map { operand in
+            let written = policy.source.text(in: operand.range)
+            let value = operand.value?.description ?? "absent"
+            return written == value ? value : "\(written) = \(value)"
+          }.joined(separator: ", ")
+        }
+        while row.hasSuffix(" ") { row.removeLast() }
+        output += row + "\n"
+      }
+    }
+    return output
+  }
+
+  /// One line: ask or not, and which rules decided.
+  public func summary(_ decision: Decision, _ policy: CompiledPolicy) -> String {
+    let names = decision.decidingRules.map { index -> String in
+      let rule = policy.rules[index]
+      return "`" + (rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label) + "`"
+    }
+    switch decision.reason {
+    case .neverRuleHeld:
+      return "don't ask: \(names.joined(separator: ", ")) held"
+    case .askRuleHeld:
+      return "ask: \(names.joined(separator: ", ")) held"
+    case .noAskRuleHeld:
+      return "don't ask: no ask rule held"
+    case .invalidFacts:
+      return "don't ask: the facts could not be evaluated"
+    }
+  }
+
+  func describe(_ fault: Fault, _ policy: CompiledPolicy) -> String {
+    var text = ExplanationRenderer.describe(fault.kind)
+    if let rule = fault.rule {
+      let location = policy.source.location(of: fault.range.start)
+      text += " in `\(policy.source.text(in: fault.range))` (line \(location.line), rule \(policy.rules[rule].label))"
+    }
+    return text
+  }
+
+  /// A short phrase for a fault kind.
+  public static func describe(_ kind: FaultKind) -> String {
+    switch kind {
+    case .overflow: "arithmetic overflow"
+    case .divisionByZero: "division by zero"
+    case .infiniteDuration: "arithmetic on an infinite duration"
+    case .missingFact: "a required fact has no value"
+    case .foreignFacts: "the facts were made for another policy"
+    }
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import PolicyCore
+
+/// Reads stored values by key: `UserDefaults`, or a dictionary in tests.
+public protocol LegacyKeyValueSource: Sendable {
+  /// The value stored under `key`, if any.
+  func value(forKey key: String) -> Any?
+}
+
+/// `UserDefaults` as a source of legacy keys.
+public struct UserDefaultsSource: LegacyKeyValueSource, @unchecked Sendable {
+  // @unchecked: `UserDefaults` is thread-safe.
+  private let defaults: UserDefaults
+
+  /// A source reading `defaults`.
+  public init(_ defaults: UserDefaults = .standard) {
+    self.defaults = defaults
+  }
+
+  /// The value under `key`.
+  public func value(forKey key: String) -> Any? {
+    defaults.object(forKey: key)
+  }
+}
+
+/// A dictionary as a source of legacy keys.
+public struct DictionarySource: LegacyKeyValueSource, @unchecked Sendable {
+  // @unchecked: the dictionary is immutable and holds plain values (numbers, strings, data).
+  private let values: [String: Any]
+
+  /// A source holding `values`.
+  public init(_ values: [String: Any]) {
+    self.values = values
+  }
+
+  /// The value under `key`.
+  public func value(forKey key: String) -> Any? {
+    values[key]
+  }
+}
+
+/// A one-time import of the keys that other review managers stored, so an app
+/// switching to this library keeps its users' history.
+///
+/// Imports fill a state that has nothing yet: counts take the larger value,
+/// dates the earlier first use, flags are combined. Each source is imported once.
+public enum LegacyImport {
+  /// A legacy manager whose keys to import.
+  public enum Source: Sendable {
+    /// Appirater's unprefixed `kAppirater...` keys.
+    case appirater(any LegacyKeyValueSource)
+    /// Armchair's keys; the prefix is `"<appID>_"` unless the app changed it.
+    case armchair(any LegacyKeyValueSource, keyPrefix: String)
+    /// UAAppReviewManager's keys (`"<appID>_UAAppReviewManagerKey..."`); the prefix is `"<appID>_"`.
+    case uaAppReviewManager(any LegacyKeyValueSource, keyPrefix: String)
+    /// The RateOurAppHelper snippet's `RateOurAppKeys_...` keys.
+    case rateOurAppHelper(any LegacyKeyValueSource)
+    /// ReviewKit's `ReviewRequest...` keys.
+    case reviewKit(any LegacyKeyValueSource)
+
+    /// The name recorded in ``ReviewState/importedLegacy``.
+    public var name: String {
+      switch self {
+      case .appirater: "appirater"
+      case .armchair: "armchair"
+      case .uaAppReviewManager: "uaappreviewmanager"
+      case .rateOurAppHelper: "rateourapphelper"
+      case .reviewKit: "reviewkit"
+      }
+    }
+  }
+
+  /// `state` with `source`'s keys merged in (once: a source already imported is skipped).
+  public static func importing(_ source: Source, into state: ReviewState) -> ReviewState {
+    guard !state.importedLegacy.contains(source.name) else { return state }
+    var state = state
+    switch source {
+    case .appirater(let values):
+      importAppiraterStyle(values, key: { "kAppirater" + $0 }, into: &state)
+    case .armchair(let values, let prefix):
+      importAppiraterStyle(values, key: { prefix + armchairKey($0) }, into: &state)
+    case .uaAppReviewManager(let values, let prefix):
+      importAppiraterStyle(values, key: { prefix + "UAAppReviewManagerKey" + $0 }, into: &state)
+    case .rateOurAppHelper(let values):
+      importRateOurApp(values, into: &state)
+    case .reviewKit(let values):
+      importReviewKit(values, into: &state)
+    }
+    state.importedLegacy.append(source.name)
+    return state.sanitized()
+  }
+
+  // MARK: - Appirater, Armchair, UAAppReviewManager
+
+  /// Armchair's default key names (they are not uniform).
+  static func armchairKey(_ type: String) -> String {
+    switch type {
+    case "CurrentVersion", "DeclinedToRate", "RatedAnyVersion": "ArmchairKey" + type
+    default: "Armchair" + type
+    }
+  }
+
+  private static func importAppiraterStyle(
+    _ values: any LegacyKeyValueSource, key: (String) -> String, into state: inout ReviewState
+  ) {
+    if let seconds = double(values.value(forKey: key("FirstUseDate"))), seconds > 0 {
+      let date = Timestamp(Date(timeIntervalSince1970: seconds))
+      state.firstUse = min(state.firstUse ?? date, date)
+      state.installDate = min(state.installDate ?? date, date)
+    }
+    if let uses = int(values.value(forKey: key("UseCount"))) {
+      state.uses = max(state.uses, uses)
+      state.totalUses = max(state.totalUses, uses)
+    }
+    if let events = int(values.value(forKey: key("SignificantEventCount"))) {
+      state.events = max(state.events, events)
+      state.totalEvents = max(state.totalEvents, events)
+    }
+    if state.version == nil, let version = values.value(forKey: key("CurrentVersion")) as? String {
+      state.version = version
+    }
+    if bool(values.value(forKey: key("RatedCurrentVersion"))) == true {
+      state.rated = true
+      state.ratedAny = true
+    }
+    if bool(values.value(forKey: key("DeclinedToRate"))) == true {
+      state.declined = true
+      state.declinedAny = true
+    }
+    if bool(values.value(forKey: key("RatedAnyVersion"))) == true || bool(values.value(forKey: key("PreviousVersionRated"))) == true {
+      state.ratedAny = true
+    }
+    if bool(values.value(forKey: key("PreviousVersionDeclinedToRate"))) == true {
+      state.declinedAny = true
+    }
+    if state.previousVersion == nil, let previous = values.value(forKey: key("PreviousVersion")) as? String {
+      state.previousVersion = previous
+    }
+    if let seconds = double(values.value(forKey: key("ReminderRequestDate"))), seconds > 0 {
+      let date = Timestamp(Date(timeIntervalSince1970: seconds))
+      state.lastReminder = max(state.lastReminder ?? date, date)
+    }
+  }
+
+  // MARK: - RateOurAppHelper
+
+  private static func importRateOurApp(_ values: any LegacyKeyValueSource, into state: inout ReviewState) {
+    if state.version == nil, let version = values.value(forKey: "RateOurAppKeys_lastKnownAppVersion") as? String {
+      state.version = version
+    }
+    if let actions = int(values.value(forKey: "RateOurAppKeys_actionCounter")) {
+      state.events = max(state.events, actions)
+      state.totalEvents = max(state.totalEvents, actions)
+    }
+    // 0 no selection, 1 write a review, 2 give feedback, 3 maybe later.
+    switch int(values.value(forKey: "RateOurAppKeys_userSelection")) {
+    case 1:
+      state.rated = true
+      state.ratedAny = true
+    case 2:
+      state.feedback = true
+    case 3:
+      // The date of "maybe later" was never stored: record it as now, which keeps the
+      // helper's meaning (silent until the next version).
+      state.lastReminder = state.lastReminder ?? Timestamp(Date())
+    default:
+      break
+    }
+  }
+
+  // MARK: - ReviewKit
+
+  private struct ReviewKitVersion: Decodable {
+    var major: UInt
+    var minor: UInt
+    var patch: UInt
+    var text: String { "\(major).\(minor).\(patch)" }
+  }
+
+  private struct ReviewKitSession: Decodable {
+    var date: Double
+    var version: ReviewKitVersion
+    var score: Double
+    var isBad: Bool
+  }
+
+  private static func importReviewKit(_ values: any LegacyKeyValueSource, into state: inout ReviewState) {
+    let total = int(values.value(forKey: "ReviewRequestSessionsNumber")) ?? 0
+    var sessions: [ReviewKitSession] = []
+    if let data = data(values.value(forKey: "ReviewRequestSessions")),
+      let decoded = try? JSONDecoder().decode([ReviewKitSession].self, from: data)
+    {
+      sessions = decoded.sorted { $0.date < $1.date }
+    }
+    let count = max(total, sessions.count)
+    state.totalSessions = max(state.totalSessions, count)
+    let firstNumber = count - sessions.count + 1
+    state.recentSessions = sessions.suffix(ReviewLimits.sessionHistory).enumerated().map { offset, session in
+      SessionRecord(
+        number: firstNumber + offset + max(0, sessions.count - ReviewLimits.sessionHistory),
+        start: reviewKitDate(session.date), version: session.version.text,
+        score: Number(session.score) ?? Number(scaled: 0), isBad: session.isBad)
+    }
+    state.lastBadSession = state.recentSessions.last { $0.isBad }
+    if let seconds = double(values.value(forKey: "ReviewRequestFirstDate")), seconds > 0 {
+      let date = Timestamp(Date(timeIntervalSince1970: seconds))
+      state.installDate = min(state.installDate ?? date, date)
+      state.firstUse = min(state.firstUse ?? date, date)
+    }
+    if let seconds = double(values.value(forKey: "ReviewRequestLastDate")), seconds > 0 {
+      var version = state.version ?? ""
+      if let data = data(values.value(forKey: "ReviewRequestLastVersion")),
+        let decoded = try? JSONDecoder().decode(ReviewKitVersion.self, from: data)
+      {
+        version = decoded.text
+      }
+      let session = int(values.value(forKey: "ReviewRequestLastSession")) ?? count
+      state.promptHistory.append(
+        PromptRecord(
+          date: Timestamp(Date(timeIntervalSince1970: seconds)), version: version, session: session, outcome: .unknown))
+      state.totalPrompts = max(state.totalPrompts, 1)
+    }
+    if state.version == nil, let last = sessions.last { state.version = last.version.text }
+  }
+
+  /// ReviewKit encodes session dates with `JSONEncoder`'s default: seconds since 2001-01-01.
+  /// A value above one billion is taken as seconds since 1970 instead.
+  private static func reviewKitDate(_ seconds: Double) -> Timestamp {
+    seconds > 1_000_000_000
+      ? Timestamp(Date(timeIntervalSince1970: seconds)) : Timestamp(Date(timeIntervalSinceReferenceDate: seconds))
+  }
+
+  // MARK: - Value conversions
+
+  static func double(_ value: Any?) -> Double? {
+    switch value {
+    case let number as Double: number.isFinite ? number : nil
+    case let number as Int: Double(number)
+    case let number as NSNumber: number.doubleValue.isFinite ? number.doubleValue : nil
+    case let text as String: Double(text).flatMap { $0.isFinite ? $0 : nil }
+    default: nil
+    }
+  }
+
+  static func int(_ value: Any?) -> Int? {
+    switch value {
+    case let number as Int: number
+    case let number as Double: number.isFinite && abs(number) < 9e18 ? Int(number) : nil
+    case let number as NSNumber: number.intValue
+    case let text as String: Int(text)
+    default: nil
+    }
+  }
+
+  static func bool(_ value: Any?) -> Bool? {
+    switch value {
+    case let flag as Bool: flag
+    case let number as Int: number != 0
+    case let number as NSNumber: number.boolValue
+    case let text as String: ["1", "true", "yes"].contains(text.lowercased())
+    default: nil
+    }
+  }
+
+  static func data(_ value: Any?) -> Data? {
+    switch value {
+    case let data as Data: data
+    case let text as String: Data(text.utf8)
+    default: nil
+    }
+  }
+}

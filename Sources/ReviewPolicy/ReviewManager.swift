@@ -1,0 +1,581 @@
+import Foundation
+import PolicyCore
+
+/// Tracks how a user uses the app, decides with the policy when to ask for a
+/// review, and keeps every answer.
+///
+/// Safe to call from any thread: every change to the state happens under one
+/// lock and is saved through the injected store before the call returns, so
+/// concurrent calls never lose an increment. The presenter and the logger are
+/// called after the lock is released, on the calling thread.
+///
+/// ```swift
+/// let manager = try ReviewManager(configuration: .init(
+///   appVersion: "3.1", bundledPolicy: "days >= 30 and uses >= 20 and not declined", appName: "Darkroom"))
+/// manager.appLaunched()
+/// manager.significantEvent("export")          // may ask, if the policy says so
+/// manager.record(.rated)                      // the user's answer
+/// ```
+public final class ReviewManager: @unchecked Sendable {
+  // @unchecked: `state`, `policy` and `appFacts` are only touched while holding `lock`;
+  // `configuration` is immutable.
+  private let lock = NSLock()
+  private var state: ReviewState
+  private var policy: ActivePolicy
+  private var appFacts: [String: Value] = [:]
+  private let configuration: Configuration
+  private let scoreBounds: ClosedRange<Number>?
+
+  /// Everything a manager is configured with. Only `appVersion` and `bundledPolicy` are required.
+  public struct Configuration: Sendable {
+    /// The running app version, as the app reports it (for example `CFBundleShortVersionString`).
+    public var appVersion: String
+    /// The policy the app ships with: the floor when no update has been received or the update no longer compiles.
+    public var bundledPolicy: String
+    /// The app's name, put into the prompt texts.
+    public var appName: String
+    /// Where the state lives. Defaults to ``JSONFileStore/standard()``.
+    public var store: any ReviewStore
+    /// The clock. Tests inject a fake one.
+    public var clock: @Sendable () -> Date
+    /// The prompt texts before the app name is put in; defaults to the user's preferred language.
+    public var texts: PromptTexts
+    /// Where "rate" should take the user (see ``ReviewURL``), if anywhere.
+    public var reviewURL: URL?
+    /// Shows the prompt. Without one, ``promptIfAppropriate()`` still decides and records,
+    /// and the app shows its own UI and calls ``record(_:)``.
+    public var presenter: (any ReviewPresenter)?
+    /// Receives every decision with its explanation, and every problem (store, policy updates).
+    public var logger: (@Sendable (ReviewLogEntry) -> Void)?
+    /// Called before counting a launch or a return to the foreground; returning false skips that use.
+    public var shouldCountUse: (@Sendable (UseKind) -> Bool)?
+    /// The lowest and highest a session's score can reach; nil for no bounds.
+    public var scoreBounds: ClosedRange<Double>?
+    /// Debug switch: ask every time a prompt is considered, whatever the policy says (not recorded).
+    public var alwaysAsk: Bool
+    /// Keys of other review managers to import once, on the first launch with this library.
+    public var legacySources: [LegacyImport.Source]
+
+    /// Creates a configuration.
+    public init(
+      appVersion: String, bundledPolicy: String, appName: String = "this app",
+      store: any ReviewStore = JSONFileStore.standard(), clock: @escaping @Sendable () -> Date = { Date() },
+      texts: PromptTexts = .defaults(forPreferredLanguages: Locale.preferredLanguages), reviewURL: URL? = nil,
+      presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
+      shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
+      alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = []
+    ) {
+      self.appVersion = appVersion
+      self.bundledPolicy = bundledPolicy
+      self.appName = appName
+      self.store = store
+      self.clock = clock
+      self.texts = texts
+      self.reviewURL = reviewURL
+      self.presenter = presenter
+      self.logger = logger
+      self.shouldCountUse = shouldCountUse
+      self.scoreBounds = scoreBounds
+      self.alwaysAsk = alwaysAsk
+      self.legacySources = legacySources
+    }
+  }
+
+  /// Which kind of use is about to be counted (for ``Configuration/shouldCountUse``).
+  public enum UseKind: String, Sendable, Hashable {
+    /// The app launched.
+    case launch
+    /// The app returned to the foreground.
+    case foreground
+  }
+
+  /// Creates a manager: loads the state, imports legacy keys on a fresh install,
+  /// and compiles the last good policy update, or else the bundled policy.
+  ///
+  /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not compile.
+  public init(configuration: Configuration) throws(ReviewManagerError) {
+    self.configuration = configuration
+    self.scoreBounds = configuration.scoreBounds.flatMap { bounds in
+      guard let lower = Number(bounds.lowerBound), let upper = Number(bounds.upperBound) else { return nil }
+      return lower...upper
+    }
+    let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+    guard let bundledPolicy = bundled.policy else {
+      throw .invalidBundledPolicy(DiagnosticRenderer().render(bundled.diagnostics, in: bundled.source))
+    }
+    var problems: [String] = []
+    switch configuration.store.load() {
+    case .empty:
+      var fresh = ReviewState()
+      for source in configuration.legacySources {
+        fresh = LegacyImport.importing(source, into: fresh)
+      }
+      state = fresh
+    case .loaded(let loaded):
+      state = loaded
+    case .recovered(let fresh, let problem):
+      state = fresh
+      problems.append(problem.description)
+    }
+    policy = ActivePolicy(bundledPolicy, origin: .bundled)
+    if let source = state.policySource {
+      let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
+      if let compiled = update.policy {
+        policy = ActivePolicy(compiled, origin: .update)
+      } else {
+        problems.append("the stored policy update no longer compiles; using the bundled policy")
+      }
+    }
+    for problem in problems {
+      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
+    }
+  }
+
+  // MARK: - Tracking
+
+  /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts.
+  public func appLaunched() {
+    countUse(.launch)
+  }
+
+  /// Counts a return to the foreground (unless vetoed). Never prompts.
+  public func appEnteredForeground() {
+    countUse(.foreground)
+  }
+
+  private func countUse(_ kind: UseKind) {
+    let counts = configuration.shouldCountUse?(kind) ?? true
+    _ = perform(kind == .launch ? .launch : .foreground, prompting: false) { state, _ in
+      if counts { state.countUse() }
+    }
+  }
+
+  /// Starts a session (ending the one in progress).
+  public func sessionStarted() {
+    _ = perform(.sessionStart, prompting: false) { state, now in state.startSession(at: now) }
+  }
+
+  /// Ends the session in progress.
+  public func sessionEnded() {
+    _ = perform(.sessionEnd, prompting: false) { state, _ in state.endSession() }
+  }
+
+  /// Counts a significant event, by name if given, then prompts if the policy says so
+  /// (pass `mayPrompt: false` to count it without prompting now).
+  ///
+  /// - Returns: Whether a prompt was requested.
+  @discardableResult
+  public func significantEvent(_ name: String? = nil, mayPrompt: Bool = true) -> Bool {
+    perform(.significantEvent, prompting: mayPrompt) { state, _ in state.countEvent(named: name) }
+  }
+
+  /// Adds an action's score to the current session (starting one if needed); `isBad` marks
+  /// the session bad. Prompts if `mayPrompt` and the policy says so.
+  ///
+  /// - Returns: Whether a prompt was requested.
+  @discardableResult
+  public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = false) -> Bool {
+    let points = Number(score) ?? Number(scaled: score < 0 ? .min : .max)
+    return perform(.action, prompting: mayPrompt) { [scoreBounds] state, now in
+      state.addAction(score: points, isBad: isBad, bounds: scoreBounds, at: now)
+    }
+  }
+
+  /// Asks for a review if the policy says so now.
+  ///
+  /// - Returns: Whether a prompt was requested.
+  @discardableResult
+  public func promptIfAppropriate() -> Bool {
+    perform(.promptCheck, prompting: true) { _, _ in }
+  }
+
+  /// Records the user's answer to the latest prompt.
+  public func record(_ response: ReviewResponse) {
+    _ = perform(.response, prompting: false) { state, now in state.record(response, at: now) }
+  }
+
+  // MARK: - App facts and policy updates
+
+  /// Sets an app-specific fact that policies declare (`fact plan: string`); nil removes it.
+  ///
+  /// Names of standard facts are ignored: those come from the tracked state.
+  public func setFact(_ name: String, _ value: Value?) {
+    lock.lock()
+    appFacts[name] = value
+    lock.unlock()
+  }
+
+  /// Replaces the running policy with `source` if it compiles against the review schema.
+  ///
+  /// On any error the running policy stays and the diagnostics are returned; on
+  /// success the source is stored and survives launches.
+  @discardableResult
+  public func updatePolicy(_ source: String) -> PolicyUpdateResult {
+    let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
+    let rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
+    guard let compiled = compilation.policy else {
+      log(ReviewLogEntry(event: .policyRejected, date: configuration.clock(), summary: "policy update rejected", details: rendered))
+      return PolicyUpdateResult(isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
+    }
+    lock.lock()
+    policy = ActivePolicy(compiled, origin: .update)
+    state.policySource = source
+    let saveError = save()
+    lock.unlock()
+    if let saveError { logStoreProblem(saveError) }
+    log(ReviewLogEntry(event: .policyUpdated, date: configuration.clock(), summary: "policy updated", details: rendered))
+    return PolicyUpdateResult(isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
+  }
+
+  /// Goes back to the bundled policy and forgets the stored update.
+  public func resetPolicy() {
+    let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+    guard let compiled = bundled.policy else { return }
+    lock.lock()
+    policy = ActivePolicy(compiled, origin: .bundled)
+    state.policySource = nil
+    let saveError = save()
+    lock.unlock()
+    if let saveError { logStoreProblem(saveError) }
+  }
+
+  // MARK: - Lifecycle
+
+  /// Counts a launch or a foreground whenever `center` posts one of the given names.
+  ///
+  /// The names are the app's to choose, for example `UIApplication.didFinishLaunchingNotification`
+  /// and `UIApplication.willEnterForegroundNotification` on iOS, or
+  /// `NSApplication.didFinishLaunchingNotification` and `NSApplication.willBecomeActiveNotification`
+  /// on macOS. Keep the returned observation: observing stops when it is cancelled or released.
+  public func observeLifecycle(
+    of center: NotificationCenter = .default, launch: [Notification.Name], foreground: [Notification.Name]
+  ) -> LifecycleObservation {
+    var tokens: [any NSObjectProtocol] = []
+    for name in launch {
+      tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in self?.appLaunched() })
+    }
+    for name in foreground {
+      tokens.append(
+        center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in self?.appEnteredForeground() })
+    }
+    return LifecycleObservation(center: center, tokens: tokens)
+  }
+
+  // MARK: - Inspection
+
+  /// A copy of the tracked state.
+  public var currentState: ReviewState {
+    lock.lock()
+    defer { lock.unlock() }
+    return state
+  }
+
+  /// The running policy.
+  public var currentPolicy: CompiledPolicy {
+    lock.lock()
+    defer { lock.unlock() }
+    return policy.compiled
+  }
+
+  /// Whether the running policy is the bundled one or a stored update.
+  public var policyOrigin: PolicyOrigin {
+    lock.lock()
+    defer { lock.unlock() }
+    return policy.origin
+  }
+
+  /// The decision the policy would make now, explained, without recording anything.
+  public func explainCurrentDecision() -> ReviewExplanation {
+    let now = Timestamp(configuration.clock())
+    lock.lock()
+    var snapshot = state
+    let active = policy
+    let facts = appFacts
+    lock.unlock()
+    snapshot.enter(version: configuration.appVersion, at: now)
+    return ReviewManager.explain(active, snapshot, facts, now)
+  }
+
+  // MARK: - Core
+
+  /// Applies `change` under the lock, decides if `prompting`, saves, then presents and logs.
+  private func perform(
+    _ trigger: ReviewLogEntry.Event, prompting: Bool, _ change: (inout ReviewState, Timestamp) -> Void
+  ) -> Bool {
+    let now = Timestamp(configuration.clock())
+    var entry: ReviewLogEntry?
+    var request: PromptRequest?
+    lock.lock()
+    state.enter(version: configuration.appVersion, at: now)
+    change(&state, now)
+    if prompting {
+      (request, entry) = decide(trigger, now)
+    }
+    let saveError = save()
+    lock.unlock()
+    if let saveError { logStoreProblem(saveError) }
+    if let entry { log(entry) }
+    if let request, let presenter = configuration.presenter {
+      presenter.present(request) { [weak self] response in self?.record(response) }
+    }
+    return request != nil
+  }
+
+  /// Decides under the lock; records the prompt when asking. Returns the request and the log entry.
+  ///
+  /// The explanation (which allocates) is built only when a logger or a prompt will use it.
+  private func decide(_ trigger: ReviewLogEntry.Event, _ now: Timestamp) -> (PromptRequest?, ReviewLogEntry?) {
+    let forced = configuration.alwaysAsk
+    let wantsLog = configuration.logger != nil
+    let explanation: ReviewExplanation
+    switch ReviewManager.facts(policy, state, appFacts, now) {
+    case .failure(let unusable):
+      explanation = unusable
+    case .success(let facts):
+      let decision = policy.compiled.decide(facts)
+      guard decision.shouldAsk || forced || wantsLog else { return (nil, nil) }
+      explanation = ReviewManager.explanation(policy, facts)
+    }
+    let asks = explanation.decision?.shouldAsk ?? false
+    let entry = ReviewLogEntry(
+      event: trigger, date: Date(now), summary: explanation.summary + (forced && !asks ? " (forced by alwaysAsk)" : ""),
+      details: explanation.text, decision: explanation.decision)
+    guard asks || forced else { return (nil, wantsLog ? entry : nil) }
+    if !forced { state.recordPrompt(at: now, outcome: .pending) }
+    let request = PromptRequest(
+      texts: configuration.texts.resolved(appName: configuration.appName), reviewURL: configuration.reviewURL,
+      explanation: explanation, isForced: forced && !asks)
+    return (request, wantsLog ? entry : nil)
+  }
+
+  private static func explain(
+    _ active: ActivePolicy, _ state: ReviewState, _ appFacts: [String: Value], _ now: Timestamp
+  ) -> ReviewExplanation {
+    switch facts(active, state, appFacts, now) {
+    case .failure(let unusable): unusable
+    case .success(let facts): explanation(active, facts)
+    }
+  }
+
+  /// The policy's snapshot for `state`, or the explanation of why there is none.
+  private static func facts(
+    _ active: ActivePolicy, _ state: ReviewState, _ appFacts: [String: Value], _ now: Timestamp
+  ) -> Result<Facts, ReviewExplanation> {
+    switch active.binder.facts(for: active.compiled, state: state, now: now, appFacts: appFacts) {
+    case .success(let facts):
+      return .success(facts)
+    case .failure(.unparsableVersion(let text)):
+      let summary = "don't ask: the app version `\(text)` does not start with a number"
+      return .failure(ReviewExplanation(decision: nil, summary: summary, text: "decision: \(summary)\n"))
+    }
+  }
+
+  private static func explanation(_ active: ActivePolicy, _ facts: Facts) -> ReviewExplanation {
+    let explanation = active.compiled.explain(facts)
+    let renderer = ExplanationRenderer()
+    var text = renderer.render(explanation, of: active.compiled)
+    let missing = facts.missingFacts
+    if !missing.isEmpty {
+      text += "missing facts: " + missing.map { "`\($0)`" }.joined(separator: ", ") + " (set them with `setFact`)\n"
+    }
+    return ReviewExplanation(
+      decision: explanation.decision, summary: renderer.summary(explanation.decision, active.compiled), text: text)
+  }
+
+  /// Saves under the lock; returns the error, if any, to report after unlocking.
+  private func save() -> StoreSaveError? {
+    do {
+      try configuration.store.save(state)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  private func logStoreProblem(_ error: StoreSaveError) {
+    log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: "cannot save the review state: \(error.detail)"))
+  }
+
+  private func log(_ entry: ReviewLogEntry) {
+    configuration.logger?(entry)
+  }
+}
+
+/// The policy a manager runs, with its fact binder.
+struct ActivePolicy: Sendable {
+  let compiled: CompiledPolicy
+  let binder: ReviewFactBinder
+  let origin: PolicyOrigin
+
+  init(_ compiled: CompiledPolicy, origin: PolicyOrigin) {
+    self.compiled = compiled
+    self.binder = ReviewFactBinder(policy: compiled)
+    self.origin = origin
+  }
+}
+
+/// Where the running policy came from.
+public enum PolicyOrigin: String, Sendable, Hashable {
+  /// The policy bundled with the app.
+  case bundled
+  /// An update received with ``ReviewManager/updatePolicy(_:)`` (possibly in an earlier launch).
+  case update
+}
+
+/// Why a manager could not be created.
+public enum ReviewManagerError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The bundled policy has errors (the rendered diagnostics). This is a bug in the app.
+  case invalidBundledPolicy(String)
+
+  /// A description with the diagnostics.
+  public var description: String {
+    switch self {
+    case .invalidBundledPolicy(let diagnostics): "the bundled policy does not compile:\n\(diagnostics)"
+    }
+  }
+}
+
+/// The result of ``ReviewManager/updatePolicy(_:)``.
+public struct PolicyUpdateResult: Sendable {
+  /// Whether the update replaced the running policy.
+  public var isAccepted: Bool
+  /// Errors (when rejected) and warnings.
+  public var diagnostics: [Diagnostic]
+  /// The diagnostics rendered as text, ready to log or show.
+  public var renderedDiagnostics: String
+}
+
+/// A decision with its explanation.
+public struct ReviewExplanation: Error, Sendable {
+  /// The decision; nil when the facts could not be built (an app version that does not parse).
+  public var decision: Decision?
+  /// One line: ask or not, and why.
+  public var summary: String
+  /// Every rule and condition with the values seen (see ``ExplanationRenderer``).
+  public var text: String
+}
+
+/// What a presenter is asked to show.
+public struct PromptRequest: Sendable {
+  /// The texts, with the app name filled in.
+  public var texts: PromptTexts
+  /// Where "rate" should take the user, if configured.
+  public var reviewURL: URL?
+  /// Why the policy asked.
+  public var explanation: ReviewExplanation
+  /// Whether ``ReviewManager/Configuration/alwaysAsk`` forced a prompt the policy did not ask for.
+  public var isForced: Bool
+}
+
+/// Shows review prompts: a custom alert, or a system prompt such as StoreKit's.
+///
+/// Call `respond` once with the user's answer. A system prompt that never
+/// reports back responds ``ReviewResponse/unknown``: asked, outcome unknown.
+public protocol ReviewPresenter: Sendable {
+  /// Shows the prompt described by `request`; called on the thread that triggered it.
+  func present(_ request: PromptRequest, respond: @escaping @Sendable (ReviewResponse) -> Void)
+}
+
+/// A presenter built from a closure.
+public struct ClosurePresenter: ReviewPresenter {
+  private let body: @Sendable (PromptRequest, @escaping @Sendable (ReviewResponse) -> Void) -> Void
+
+  /// Creates a presenter that calls `body`.
+  public init(_ body: @escaping @Sendable (PromptRequest, @escaping @Sendable (ReviewResponse) -> Void) -> Void) {
+    self.body = body
+  }
+
+  /// Calls the closure.
+  public func present(_ request: PromptRequest, respond: @escaping @Sendable (ReviewResponse) -> Void) {
+    body(request, respond)
+  }
+}
+
+/// One entry for the logger: a decision with its explanation, or a problem.
+public struct ReviewLogEntry: Sendable {
+  /// What happened.
+  public enum Event: String, Sendable, Hashable {
+    /// A launch was counted (or vetoed).
+    case launch
+    /// A return to the foreground was counted (or vetoed).
+    case foreground
+    /// A session started.
+    case sessionStart
+    /// A session ended.
+    case sessionEnd
+    /// A significant event, with a prompt check.
+    case significantEvent
+    /// An action, with a prompt check.
+    case action
+    /// An explicit prompt check.
+    case promptCheck
+    /// A response was recorded.
+    case response
+    /// A policy update was accepted.
+    case policyUpdated
+    /// A policy update was rejected.
+    case policyRejected
+    /// A problem: unusable stored state, a failed save, a stored policy that no longer compiles.
+    case problem
+  }
+
+  /// What happened.
+  public var event: Event
+  /// When.
+  public var date: Date
+  /// One line.
+  public var summary: String
+  /// The full explanation or diagnostics, if any.
+  public var details: String = ""
+  /// The decision, for decision entries.
+  public var decision: Decision?
+}
+
+extension Timestamp {
+  /// The instant of `date`, to the millisecond (clamped to the representable range).
+  public init(_ date: Date) {
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+    if milliseconds.isNaN {
+      self.init(millisecondsSince1970: 0)
+    } else if milliseconds >= 9.2e18 {
+      self.init(millisecondsSince1970: .max)
+    } else if milliseconds <= -9.2e18 {
+      self.init(millisecondsSince1970: .min)
+    } else {
+      self.init(millisecondsSince1970: Int64(milliseconds))
+    }
+  }
+}
+
+extension Date {
+  /// The date of an instant.
+  public init(_ timestamp: Timestamp) {
+    self.init(timeIntervalSince1970: Double(timestamp.millisecondsSince1970) / 1000)
+  }
+}
+
+/// Notification observers registered by ``ReviewManager/observeLifecycle(of:launch:foreground:)``.
+public final class LifecycleObservation: @unchecked Sendable {
+  // @unchecked: `tokens` is only changed under `lock`.
+  private let lock = NSLock()
+  private let center: NotificationCenter
+  private var tokens: [any NSObjectProtocol]
+
+  init(center: NotificationCenter, tokens: [any NSObjectProtocol]) {
+    self.center = center
+    self.tokens = tokens
+  }
+
+  /// Stops observing.
+  public func cancel() {
+    lock.lock()
+    let removed = tokens
+    tokens = []
+    lock.unlock()
+    for token in removed { center.removeObserver(token) }
+  }
+
+  deinit {
+    for token in tokens { center.removeObserver(token) }
+  }
+}

@@ -1,0 +1,190 @@
+import PolicyCore
+
+/// The operations a review manager applies to its state, each at an instant `now`.
+///
+/// Counters saturate instead of overflowing and histories stay within
+/// ``ReviewLimits``, so no stored or hostile value can trap.
+extension ReviewState {
+  /// Starts tracking `version` if it is not the tracked one; returns whether the version changed.
+  ///
+  /// A new version never freezes tracking: per-version facts start again at
+  /// zero, lifetime facts go on, and the previous version is remembered.
+  @discardableResult
+  public mutating func enter(version newVersion: String, at now: Timestamp) -> Bool {
+    if installDate == nil { installDate = now }
+    guard let tracked = version else {
+      version = newVersion
+      if firstUse == nil { firstUse = now }
+      return false
+    }
+    if firstUse == nil { firstUse = now }
+    guard tracked != newVersion else { return false }
+    endSession()
+    previousVersion = tracked
+    version = newVersion
+    firstUse = now
+    uses = 0
+    events = 0
+    eventsByName = [:]
+    sessions = 0
+    prompts = 0
+    declined = false
+    rated = false
+    feedback = false
+    lastReminder = nil
+    return true
+  }
+
+  /// Counts one use (a launch or a return to the foreground).
+  public mutating func countUse() {
+    uses = ReviewState.incremented(uses)
+    totalUses = ReviewState.incremented(totalUses)
+  }
+
+  /// Counts one significant event, by name when it has one.
+  public mutating func countEvent(named name: String?) {
+    events = ReviewState.incremented(events)
+    totalEvents = ReviewState.incremented(totalEvents)
+    guard let name, !name.isEmpty else { return }
+    let key = ReviewState.eventKey(name)
+    if eventsByName[key] != nil || eventsByName.count < ReviewLimits.eventNames {
+      eventsByName[key] = ReviewState.incremented(eventsByName[key] ?? 0)
+    }
+    if totalEventsByName[key] != nil || totalEventsByName.count < ReviewLimits.eventNames {
+      totalEventsByName[key] = ReviewState.incremented(totalEventsByName[key] ?? 0)
+    }
+  }
+
+  /// Starts a new session at `now`, ending the one in progress.
+  public mutating func startSession(at now: Timestamp) {
+    endSession()
+    totalSessions = ReviewState.incremented(totalSessions)
+    sessions = ReviewState.incremented(sessions)
+    currentSession = SessionRecord(number: totalSessions, start: now, version: version ?? "")
+  }
+
+  /// Ends the session in progress, if any: it joins the history.
+  public mutating func endSession() {
+    guard let session = currentSession else { return }
+    currentSession = nil
+    recentSessions.append(session)
+    if recentSessions.count > ReviewLimits.sessionHistory {
+      recentSessions.removeFirst(recentSessions.count - ReviewLimits.sessionHistory)
+    }
+    if session.isBad { lastBadSession = session }
+  }
+
+  /// Adds an action's score to the current session (starting one if none is in progress),
+  /// keeping the total within `bounds`; `isBad` marks the session bad for good.
+  public mutating func addAction(score: Number, isBad: Bool, bounds: ClosedRange<Number>?, at now: Timestamp) {
+    if currentSession == nil { startSession(at: now) }
+    guard var session = currentSession else { return }
+    var total = session.score.adding(score) ?? (score.scaled < 0 ? Number(scaled: .min) : Number(scaled: .max))
+    if let bounds { total = min(max(total, bounds.lowerBound), bounds.upperBound) }
+    session.score = total
+    session.isBad = session.isBad || isBad
+    currentSession = session
+  }
+
+  /// Records that a prompt was shown at `now`.
+  public mutating func recordPrompt(at now: Timestamp, outcome: PromptOutcome) {
+    promptHistory.append(PromptRecord(date: now, version: version ?? "", session: totalSessions, outcome: outcome))
+    prompts = ReviewState.incremented(prompts)
+    totalPrompts = ReviewState.incremented(totalPrompts)
+    prunePrompts(at: now)
+  }
+
+  /// Records the user's answer: it updates the latest unanswered prompt and the answer's facts.
+  public mutating func record(_ response: ReviewResponse, at now: Timestamp) {
+    if let last = promptHistory.indices.last, promptHistory[last].outcome == .pending {
+      promptHistory[last].outcome = ReviewState.outcome(for: response)
+    }
+    switch response {
+    case .rated:
+      rated = true
+      ratedAny = true
+      lastRating = now
+    case .declined:
+      declined = true
+      declinedAny = true
+      lastDecline = now
+    case .remindLater:
+      lastReminder = now
+    case .feedback:
+      feedback = true
+    case .dismissed, .unknown:
+      break
+    }
+    responses.append(ResponseRecord(response: response, date: now, version: version ?? ""))
+    if responses.count > ReviewLimits.responseHistory {
+      responses.removeFirst(responses.count - ReviewLimits.responseHistory)
+    }
+  }
+
+  /// Drops prompts older than the retention window, keeping the last one and at most the limit.
+  mutating func prunePrompts(at now: Timestamp) {
+    guard let last = promptHistory.last else { return }
+    let cutoff = now.adding(TimeSpan(milliseconds: 0 - ReviewLimits.promptRetention.milliseconds))
+    if let cutoff {
+      promptHistory.removeAll { $0.date < cutoff && $0 != last }
+    }
+    if promptHistory.count > ReviewLimits.promptHistory {
+      promptHistory.removeFirst(promptHistory.count - ReviewLimits.promptHistory)
+    }
+  }
+
+  // MARK: - Helpers
+
+  static func incremented(_ value: Int) -> Int {
+    value == .max ? .max : max(value, 0) + 1
+  }
+
+  static func eventKey(_ name: String) -> String {
+    var key = ""
+    for character in name {
+      if key.utf8.count + character.utf8.count > ReviewLimits.eventNameLength { break }
+      key.append(character)
+    }
+    return key
+  }
+
+  static func outcome(for response: ReviewResponse) -> PromptOutcome {
+    switch response {
+    case .rated: .rated
+    case .declined: .declined
+    case .remindLater: .remindLater
+    case .feedback: .feedback
+    case .dismissed: .dismissed
+    case .unknown: .unknown
+    }
+  }
+
+  /// The state with every value brought within its bounds: negative counts become 0,
+  /// histories are trimmed and sorted. Applied to everything loaded from a store.
+  public func sanitized() -> ReviewState {
+    var state = self
+    for keyPath in [
+      \ReviewState.uses, \.events, \.sessions, \.prompts, \.totalUses, \.totalEvents, \.totalSessions,
+      \.totalPrompts,
+    ] {
+      state[keyPath: keyPath] = max(state[keyPath: keyPath], 0)
+    }
+    state.eventsByName = ReviewState.sanitized(state.eventsByName)
+    state.totalEventsByName = ReviewState.sanitized(state.totalEventsByName)
+    state.recentSessions = Array(state.recentSessions.sorted { $0.number < $1.number }.suffix(ReviewLimits.sessionHistory))
+    state.promptHistory = Array(state.promptHistory.sorted { $0.date < $1.date }.suffix(ReviewLimits.promptHistory))
+    state.responses = Array(state.responses.sorted { $0.date < $1.date }.suffix(ReviewLimits.responseHistory))
+    if let current = state.currentSession, current.number > state.totalSessions {
+      state.totalSessions = current.number
+    }
+    return state
+  }
+
+  private static func sanitized(_ counts: [String: Int]) -> [String: Int] {
+    var result: [String: Int] = [:]
+    for (name, count) in counts.sorted(by: { $0.key < $1.key }) where result.count < ReviewLimits.eventNames {
+      result[eventKey(name)] = max(count, 0)
+    }
+    return result
+  }
+}

@@ -1,0 +1,204 @@
+import PolicyCore
+
+/// Everything a review manager remembers about one install, as stored.
+///
+/// Per-version counters (`uses`, `events`, ...) start again when the app version
+/// changes; lifetime counters (`totalUses`, ...) go on. History is bounded: the
+/// most recent sessions, prompts within the retention window and the latest
+/// responses, plus aggregates, so the state stays small however long the app lives.
+public struct ReviewState: Codable, Sendable, Hashable {
+  /// The newest format this library reads and writes.
+  public static let currentFormat = 1
+
+  /// The format of this state; a file with a newer format is not read (see ``JSONFileStore``).
+  public var format = ReviewState.currentFormat
+
+  // MARK: - This version
+
+  /// The app version being tracked, as the app reports it; nil before the first use.
+  public var version: String?
+  /// When this version was first used.
+  public var firstUse: Timestamp?
+  /// Launches and returns to the foreground counted in this version.
+  public var uses = 0
+  /// Significant events in this version.
+  public var events = 0
+  /// Significant events in this version, by name.
+  public var eventsByName: [String: Int] = [:]
+  /// Sessions started in this version.
+  public var sessions = 0
+  /// Prompts shown in this version.
+  public var prompts = 0
+  /// Whether the user chose "no thanks" in this version.
+  public var declined = false
+  /// Whether the user rated this version.
+  public var rated = false
+  /// Whether the user chose to give feedback in this version.
+  public var feedback = false
+  /// When the user last chose "remind me later" in this version.
+  public var lastReminder: Timestamp?
+
+  // MARK: - The whole install
+
+  /// When any version was first used.
+  public var installDate: Timestamp?
+  /// The version used before ``version``.
+  public var previousVersion: String?
+  /// Uses, all versions.
+  public var totalUses = 0
+  /// Significant events, all versions.
+  public var totalEvents = 0
+  /// Significant events by name, all versions.
+  public var totalEventsByName: [String: Int] = [:]
+  /// Sessions started, all versions (also the number of the latest session).
+  public var totalSessions = 0
+  /// Prompts shown, all versions.
+  public var totalPrompts = 0
+  /// Whether the user chose "no thanks" in any version.
+  public var declinedAny = false
+  /// Whether the user rated any version.
+  public var ratedAny = false
+  /// When the user last chose "no thanks".
+  public var lastDecline: Timestamp?
+  /// When the user last chose to rate.
+  public var lastRating: Timestamp?
+
+  // MARK: - Sessions
+
+  /// The session in progress, if any.
+  public var currentSession: SessionRecord?
+  /// Earlier sessions, oldest first, at most ``ReviewLimits/sessionHistory``.
+  public var recentSessions: [SessionRecord] = []
+  /// The most recent bad session before the current one (kept even when it leaves ``recentSessions``).
+  public var lastBadSession: SessionRecord?
+
+  // MARK: - Prompts and answers
+
+  /// Prompts shown, oldest first: every prompt within ``ReviewLimits/promptRetention``, and always the last one.
+  public var promptHistory: [PromptRecord] = []
+  /// The user's answers, oldest first, at most ``ReviewLimits/responseHistory``.
+  public var responses: [ResponseRecord] = []
+
+  // MARK: - Housekeeping
+
+  /// The source of the last policy update that compiled (see ``ReviewManager/updatePolicy(_:)``).
+  public var policySource: String?
+  /// Which legacy managers' keys were imported (so each import happens once).
+  public var importedLegacy: [String] = []
+
+  /// A fresh state: nothing used, nothing asked.
+  public init() {}
+
+  /// The most recent prompt, if any.
+  public var lastPrompt: PromptRecord? { promptHistory.last }
+}
+
+/// One session: when it started, in which version, its score and whether it went badly.
+public struct SessionRecord: Codable, Sendable, Hashable {
+  /// The session's number over the whole install, starting at 1.
+  public var number: Int
+  /// When it started.
+  public var start: Timestamp
+  /// The app version it ran.
+  public var version: String
+  /// The sum of its actions' scores, kept within the configured bounds.
+  public var score: Number
+  /// Whether an action marked it bad.
+  public var isBad: Bool
+
+  /// Creates a session record.
+  public init(number: Int, start: Timestamp, version: String, score: Number = Number(scaled: 0), isBad: Bool = false) {
+    self.number = number
+    self.start = start
+    self.version = version
+    self.score = score
+    self.isBad = isBad
+  }
+}
+
+/// What became of a prompt.
+public enum PromptOutcome: String, Codable, Sendable, Hashable {
+  /// Shown; no answer yet.
+  case pending
+  /// A system prompt (StoreKit, Play In-App Review) that never reports back: asked, outcome unknown.
+  case unknown
+  /// The user chose to rate.
+  case rated
+  /// The user chose "no thanks".
+  case declined
+  /// The user chose "remind me later".
+  case remindLater
+  /// The user chose to give feedback.
+  case feedback
+  /// Dismissed without an answer (for example, the app went to the background).
+  case dismissed
+}
+
+/// One prompt: when, in which version and session, and what came of it.
+public struct PromptRecord: Codable, Sendable, Hashable {
+  /// When it was shown.
+  public var date: Timestamp
+  /// The app version.
+  public var version: String
+  /// The number of the session it was shown in (``ReviewState/totalSessions`` at the time).
+  public var session: Int
+  /// The outcome.
+  public var outcome: PromptOutcome
+
+  /// Creates a prompt record.
+  public init(date: Timestamp, version: String, session: Int, outcome: PromptOutcome) {
+    self.date = date
+    self.version = version
+    self.session = session
+    self.outcome = outcome
+  }
+}
+
+/// A user's answer to a prompt.
+public enum ReviewResponse: String, Codable, Sendable, Hashable, CaseIterable {
+  /// The user chose to rate (or was sent to the store).
+  case rated
+  /// The user chose "no thanks".
+  case declined
+  /// The user chose "remind me later".
+  case remindLater
+  /// The user chose to send feedback instead.
+  case feedback
+  /// The prompt went away without an answer.
+  case dismissed
+  /// A system prompt was requested; whether it showed, and what the user did, is unknown.
+  case unknown
+}
+
+/// One recorded answer.
+public struct ResponseRecord: Codable, Sendable, Hashable {
+  /// The answer.
+  public var response: ReviewResponse
+  /// When it was given.
+  public var date: Timestamp
+  /// The app version at the time.
+  public var version: String
+
+  /// Creates a response record.
+  public init(response: ReviewResponse, date: Timestamp, version: String) {
+    self.response = response
+    self.date = date
+    self.version = version
+  }
+}
+
+/// The bounds that keep ``ReviewState`` small.
+public enum ReviewLimits {
+  /// Earlier sessions kept (enough for `average_score(n)` up to this `n`).
+  public static let sessionHistory = 50
+  /// How long prompts are kept (enough for `prompts_within(730d)`); the last prompt is always kept.
+  public static let promptRetention = TimeSpan(milliseconds: 730 * 86_400_000)
+  /// The most prompts kept, whatever their age.
+  public static let promptHistory = 100
+  /// Answers kept.
+  public static let responseHistory = 20
+  /// Distinct event names counted; further new names are counted in the totals only.
+  public static let eventNames = 200
+  /// The longest event name kept, in bytes; longer names are cut.
+  public static let eventNameLength = 128
+}

@@ -1,0 +1,165 @@
+import Foundation
+import PolicyCore
+
+/// What a store found when loading.
+public enum StoreLoadResult: Sendable {
+  /// Nothing is stored yet (a new install).
+  case empty
+  /// The stored state.
+  case loaded(ReviewState)
+  /// The stored data could not be used; the store kept it aside and starts from `state`.
+  case recovered(ReviewState, StoreProblem)
+}
+
+/// Why stored data could not be used. The bad data is never deleted: ``keptAt`` says where it went.
+public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The kinds of problem.
+  public enum Kind: String, Sendable, Hashable {
+    /// The data is not a valid state (truncated, random bytes, wrong types).
+    case corrupt
+    /// The data was written by a newer version of the library (a higher ``ReviewState/format``).
+    case futureFormat
+    /// The data could not be read at all.
+    case unreadable
+  }
+
+  /// What went wrong.
+  public var kind: Kind
+  /// A lowercase explanation.
+  public var detail: String
+  /// Where the bad data was kept (a file path or a defaults key), if it could be kept.
+  public var keptAt: String?
+
+  /// Creates a problem report.
+  public init(kind: Kind, detail: String, keptAt: String?) {
+    self.kind = kind
+    self.detail = detail
+    self.keptAt = keptAt
+  }
+
+  /// The report as one line.
+  public var description: String {
+    "\(kind.rawValue) review state: \(detail)" + (keptAt.map { "; kept at `\($0)`" } ?? "")
+  }
+}
+
+/// Why a save failed. The manager keeps the state in memory and saves again on the next change.
+public struct StoreSaveError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// A lowercase explanation.
+  public var detail: String
+
+  /// Creates a save error.
+  public init(detail: String) {
+    self.detail = detail
+  }
+
+  /// The explanation.
+  public var description: String { detail }
+}
+
+/// Where a ``ReviewManager`` keeps its ``ReviewState``. Every write goes through the store.
+///
+/// Implementations must be safe to call from any thread; the manager calls
+/// them while holding its own lock, one call at a time.
+public protocol ReviewStore: Sendable {
+  /// Loads the stored state. Never throws: unusable data is kept aside and reported.
+  func load() -> StoreLoadResult
+  /// Replaces the stored state with `state`.
+  func save(_ state: ReviewState) throws(StoreSaveError)
+}
+
+/// Encoding and decoding shared by the stores.
+public enum ReviewStateCoding {
+  /// The largest stored state accepted, in bytes (a bounded state is far smaller).
+  public static let maximumSize = 4 * 1024 * 1024
+
+  /// The JSON for `state`: sorted keys, so equal states give equal bytes.
+  public static func encode(_ state: ReviewState) throws(StoreSaveError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    do {
+      return try encoder.encode(state)
+    } catch {
+      throw StoreSaveError(detail: "cannot encode the review state: \(error)")
+    }
+  }
+
+  /// Decodes stored bytes: the state, or the kind of problem and a lowercase explanation.
+  public static func decode(_ data: Data) -> Result<ReviewState, StoreProblem> {
+    guard data.count <= maximumSize else {
+      return .failure(StoreProblem(kind: .corrupt, detail: "\(data.count) bytes is larger than any valid state", keptAt: nil))
+    }
+    struct FormatProbe: Decodable { var format: Int? }
+    if let probe = try? JSONDecoder().decode(FormatProbe.self, from: data), let format = probe.format,
+      format > ReviewState.currentFormat
+    {
+      return .failure(
+        StoreProblem(
+          kind: .futureFormat,
+          detail: "format \(format) is newer than the supported format \(ReviewState.currentFormat)", keptAt: nil))
+    }
+    do {
+      return .success(try JSONDecoder().decode(ReviewState.self, from: data).sanitized())
+    } catch let error as DecodingError {
+      return .failure(StoreProblem(kind: .corrupt, detail: describe(error), keptAt: nil))
+    } catch {
+      return .failure(StoreProblem(kind: .corrupt, detail: "not valid JSON", keptAt: nil))
+    }
+  }
+
+  private static func describe(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+      let components = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+      return components.isEmpty ? "the top level" : "`\(components.dropFirst(components.hasPrefix(".") ? 1 : 0))`"
+    }
+    switch error {
+    case .dataCorrupted(let context): return "not valid JSON at \(path(context))"
+    case .keyNotFound(let key, let context): return "missing `\(key.stringValue)` in \(path(context))"
+    case .typeMismatch(_, let context): return "wrong type at \(path(context))"
+    case .valueNotFound(_, let context): return "missing value at \(path(context))"
+    @unknown default: return "not a valid review state"
+    }
+  }
+}
+
+/// A store in memory: for tests and for apps that persist state themselves.
+public final class InMemoryReviewStore: ReviewStore, @unchecked Sendable {
+  // @unchecked: every access to the mutable fields holds `lock`.
+  private let lock = NSLock()
+  private var state: ReviewState?
+  private var saves = 0
+
+  /// Creates a store holding `state` (nil: nothing stored yet).
+  public init(_ state: ReviewState? = nil) {
+    self.state = state
+  }
+
+  /// The stored state.
+  public func load() -> StoreLoadResult {
+    lock.lock()
+    defer { lock.unlock() }
+    return state.map { .loaded($0) } ?? .empty
+  }
+
+  /// Stores `state`.
+  public func save(_ state: ReviewState) throws(StoreSaveError) {
+    lock.lock()
+    defer { lock.unlock() }
+    self.state = state
+    saves += 1
+  }
+
+  /// The state last saved.
+  public var storedState: ReviewState? {
+    lock.lock()
+    defer { lock.unlock() }
+    return state
+  }
+
+  /// How many times ``save(_:)`` was called.
+  public var saveCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return saves
+  }
+}
