@@ -18,6 +18,8 @@ let package = Package(
     // Every policyc command as a testable function.
     .target(name: "PolicyCLI", dependencies: ["PolicyCore", "ReviewPolicy"]),
     .executableTarget(name: "policyc", dependencies: ["PolicyCLI"]),
+    // A simulated user driving a ReviewManager: `swift run review-demo`.
+    .executableTarget(name: "review-demo", dependencies: ["ReviewPolicy"], path: "Examples/Demo"),
     // Counts heap allocations on Linux (interposes malloc); test support only.
     .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
     .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "ReviewPolicy", "AllocationCounter"]),
