@@ -92,7 +92,7 @@ enum CheckCommand {
   }
 
   /// Reads a policy file, or reports why it could not be read.
-  static func load(_ path: String, io: CommandIO) -> (file: SourceFile, tooLarge: Diagnostic?)? {
+  static func load(_ path: String, io: CommandIO, verb: String = "check") -> (file: SourceFile, tooLarge: Diagnostic?)? {
     let limit = Limits.maximumFileSize + 1
     let contents: (bytes: [UInt8], size: Int)
     if path == "-" {
@@ -101,7 +101,7 @@ enum CheckCommand {
       do {
         contents = try io.readFile(path, limit: limit)
       } catch {
-        io.write("policyc check: error: cannot read `\(path)`: \(error.reason)\n", to: .standardError)
+        io.write("policyc \(verb): error: cannot read `\(path)`: \(error.reason)\n", to: .standardError)
         return nil
       }
     }

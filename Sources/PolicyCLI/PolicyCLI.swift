@@ -22,6 +22,10 @@ public enum PolicyCLI {
       return CheckCommand.run(rest, io: io)
     case "facts":
       return FactsCommand.run(rest, io: io)
+    case "eval":
+      return EvalCommand.run(rest, io: io, explains: false)
+    case "explain":
+      return EvalCommand.run(rest, io: io, explains: true)
     case "help", "--help", "-h":
       if let topic = rest.first {
         guard let text = Help.text(for: topic) else {
@@ -50,7 +54,7 @@ public enum PolicyCLI {
 
 /// Help texts, one per command.
 enum Help {
-  static let commands = ["check", "facts", "help"]
+  static let commands = ["check", "eval", "explain", "facts", "help"]
 
   static let overview = """
     OVERVIEW: check review-prompt policies
@@ -59,6 +63,8 @@ enum Help {
 
     COMMANDS:
       check     Check policies and print diagnostics
+      eval      Decide on a facts file: ask or not, and which rules decided
+      explain   Show every rule and condition with the values it saw
       facts     List the facts policies can use
       help      Show help for a command
 
@@ -102,9 +108,58 @@ enum Help {
 
     """
 
+  static let eval = """
+    OVERVIEW: decide whether a policy asks, given a facts file
+
+    Prints the decision (ask or don't ask) and the rules that decided, the
+    instant used as `now`, and the facts the policy reads that took their
+    fresh-install default because the file did not give them.
+
+    USAGE: policyc eval <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+
+    FACTS FILE: a JSON object from fact names to values, for example
+      {"days": 31, "uses": 25, "last_prompt": "2026-01-15T10:00:00Z",
+       "version": "3.1", "events(\"export\")": 4, "last_reminder": null}
+    Durations are strings with units ("30d", "1d 12h"), instants ISO-8601
+    strings, versions strings; null makes a fact that can be absent absent.
+    The key "now" sets the evaluation instant. A missing fact takes its
+    default: the schema's default, now for first_use and install_date, v1.0
+    for version, absent for facts that can be absent.
+
+    OPTIONS:
+      --facts <file>     the facts file (required)
+      --now <instant>    the evaluation instant (default: "now" in the facts
+                         file, else the current time)
+      --format <format>  `text` (default) or `json`
+      --no-color         never colour diagnostics
+      -h, --help         show this help
+
+    EXIT STATUS:
+      0  the policy was evaluated (whatever the decision)
+      1  the policy or the facts file has errors
+      2  usage error, or a file could not be read
+
+    """
+
+  static let explain = """
+    OVERVIEW: explain a policy's decision on a facts file
+
+    Prints the decision, then every rule with every condition: held, failed,
+    not needed (an earlier condition already decided) or faulted, with the
+    values it saw. This answers "why didn't it ask?".
+
+    USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+
+    The facts file and options are those of `policyc eval` (see `policyc help eval`).
+    Exit status as for `policyc eval`.
+
+    """
+
   static func text(for topic: String) -> String? {
     switch topic {
     case "check": check
+    case "eval": eval
+    case "explain": explain
     case "facts": facts
     case "help": overview
     default: nil

@@ -15,6 +15,8 @@ let overviewHelp = """
 
   COMMANDS:
     check     Check policies and print diagnostics
+    eval      Decide on a facts file: ask or not, and which rules decided
+    explain   Show every rule and condition with the values it saw
     facts     List the facts policies can use
     help      Show help for a command
 

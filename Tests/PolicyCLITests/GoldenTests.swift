@@ -192,7 +192,9 @@ struct GoldenTests {
     for golden in GoldenCase.all {
       covered.formUnion(diagnosticCodes(in: golden.expected() ?? ""))
     }
-    for code in DiagnosticCode.allCases where !covered.contains(code.rawValue) {
+    // `policyc check` reports the policy codes (PC1xx-PC3xx); facts and test files (PC4xx)
+    // have their own golden cases with `eval`, `explain` and `test`.
+    for code in DiagnosticCode.allCases where !covered.contains(code.rawValue) && !code.rawValue.hasPrefix("PC4") {
       if let bug = GoldenTests.knownUncoveredCodes[code] {
         withKnownIssue(Testing.Comment(rawValue: bug)) {
           Issue.record("no golden case produces \(code.rawValue) (\(code))")

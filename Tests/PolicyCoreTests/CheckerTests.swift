@@ -349,7 +349,14 @@ struct CheckerAbsenceTests {
   func keyedFacts() throws {
     let policy = try compiled("ask when events(\"purchase\") >= 3 and prompts_within(365d) < 3 and (average_score(3) ?? 0.0) > 4.5")
     #expect(policy.layout.slot(named: "events(\"purchase\")") != nil)
-    #expect(policy.layout.slot(named: "prompts_within(52w 1d)") != nil)
+    #expect(policy.layout.slot(named: "prompts_within(365d)") != nil)
+    // Any spelling of the same key names the same member.
+    #expect(FactLayout.canonicalMemberName("prompts_within(8760h)") == "prompts_within(365d)")
+    #expect(FactLayout.canonicalMemberName("prompts_within(2w)") == "prompts_within(2w)")
+    #expect(FactLayout.canonicalMemberName("prompts_within(14d)") == "prompts_within(2w)")
+    #expect(FactLayout.canonicalMemberName("events(\"a b\")") == "events(\"a b\")")
+    #expect(FactLayout.canonicalMemberName("average_score(3)") == "average_score(3)")
+    #expect(FactLayout.canonicalMemberName("days") == nil)
     #expect(policy.layout.slot(named: "average_score(3)") != nil)
     let optional = try onlyError("ask when average_score(3) > 4.5")
     #expect(optional.code == .unguardedAbsentValue)

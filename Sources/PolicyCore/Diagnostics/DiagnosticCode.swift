@@ -2,7 +2,8 @@
 ///
 /// Codes never change meaning once published. `PC1xx` are lexical and
 /// syntax errors, `PC2xx` are name and type errors from the checker, `PC3xx`
-/// are warnings. Grammar.md lists each one with an example.
+/// are warnings, `PC4xx` are errors in facts and test files. Grammar.md lists
+/// each one with an example.
 public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
   // MARK: - Lexical and syntax errors
 
@@ -104,6 +105,19 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
   case emptyList = "PC306"
   /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
   case tooManyWarnings = "PC399"
+
+  // MARK: - Facts and test files
+
+  /// A facts or test file that is not valid JSON.
+  case invalidJSON = "PC401"
+  /// A JSON value of the wrong shape where a particular one is required (an object of facts, a list of cases).
+  case unexpectedJSON = "PC402"
+  /// A facts file names a fact the policy does not know.
+  case unknownFact = "PC403"
+  /// A fact's value has the wrong type or does not parse (`"30"` for a duration, `"yesterday"` for an instant).
+  case invalidFactValue = "PC404"
+  /// A fact that cannot be absent has no value and no default.
+  case missingFact = "PC405"
 
   /// Whether diagnostics with this code are warnings.
   public var isWarning: Bool { rawValue.hasPrefix("PC3") }

@@ -10,13 +10,19 @@ public struct CompiledPolicy: Sendable {
   public let rules: [CheckedRule]
   /// The `let` definitions, in source order.
   public let lets: [CheckedLet]
+  /// The slots of the facts the policy's rules and `let`s read, ascending.
+  public let readSlots: [Int]
   let storage: ProgramStorage
 
-  init(source: SourceFile, layout: FactLayout, rules: [CheckedRule], lets: [CheckedLet], program: Program) {
+  init(
+    source: SourceFile, layout: FactLayout, rules: [CheckedRule], lets: [CheckedLet], readSlots: [Int],
+    program: Program
+  ) {
     self.source = source
     self.layout = layout
     self.rules = rules
     self.lets = lets
+    self.readSlots = readSlots
     self.storage = ProgramStorage(
       program, neverRules: rules.indices.filter { rules[$0].kind == .never },
       askRules: rules.indices.filter { rules[$0].kind == .ask })
@@ -212,7 +218,9 @@ public enum PolicyCompiler {
     layout.computeFingerprint()
     let program = ProgramBuilder.build(
       layout: layout, lets: checker.lets, rules: checker.rules, usedSlots: checker.usedSlots)
-    let policy = CompiledPolicy(source: source, layout: layout, rules: checker.rules, lets: checker.lets, program: program)
+    let policy = CompiledPolicy(
+      source: source, layout: layout, rules: checker.rules, lets: checker.lets, readSlots: checker.usedSlots.sorted(),
+      program: program)
     return Compilation(source: source, syntax: parsed.file, diagnostics: diagnostics, policy: policy)
   }
 

@@ -83,7 +83,8 @@ public struct ExplanationRenderer: Sendable {
     }
   }
 
-  func describe(_ fault: Fault, _ policy: CompiledPolicy) -> String {
+  /// A fault as text: what happened, in which expression, line and rule.
+  public func describe(_ fault: Fault, _ policy: CompiledPolicy) -> String {
     var text = ExplanationRenderer.describe(fault.kind)
     if let rule = fault.rule {
       let location = policy.source.location(of: fault.range.start)

@@ -89,8 +89,31 @@ public struct FactLayout: Sendable, Hashable {
     return id
   }
 
-  /// The display name of family member `key` of `family`, such as `events("purchase")`.
-  static func memberName(family: String, key: Value) -> String {
-    "\(family)(\(key))"
+  /// The name of member `key` of `family`, such as `events("purchase")` or `prompts_within(365d)`.
+  ///
+  /// A duration key is written in the largest unit that divides it exactly, so `365d`,
+  /// `52w 1d` and `8760h` all name `prompts_within(365d)`.
+  public static func memberName(family: String, key: Value) -> String {
+    guard case .duration(let span) = key, !span.isInfinite, span.milliseconds != 0 else {
+      return "\(family)(\(key))"
+    }
+    for unit in DurationUnit.allCases.reversed() where span.milliseconds % unit.milliseconds == 0 {
+      return "\(family)(\(span.milliseconds / unit.milliseconds)\(unit.symbol))"
+    }
+    return "\(family)(\(span))"
+  }
+
+  /// The canonical member name for text such as `prompts_within(8760h)` or `events('x')`
+  /// written the way a policy writes it, or nil when `text` is not `family(literal)`.
+  public static func canonicalMemberName(_ text: String) -> String? {
+    guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
+    let family = String(text[..<open])
+    let argument = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+    if argument.hasPrefix("\""), argument.hasSuffix("\""), argument.count >= 2 {
+      return memberName(family: family, key: .string(StringLiteral.unquoted(ArraySlice(argument.utf8))))
+    }
+    if let integer = Int64(argument) { return memberName(family: family, key: .int(integer)) }
+    if let span = TimeSpan(parsing: argument) { return memberName(family: family, key: .duration(span)) }
+    return nil
   }
 }

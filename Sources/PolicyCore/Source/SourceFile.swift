@@ -84,14 +84,14 @@ public struct SourceFile: Sendable {
 }
 
 /// Small helpers to step over UTF-8 without Foundation.
-enum UTF8Scanner {
+public enum UTF8Scanner {
   /// The length of the valid UTF-8 scalar at `offset`, or 1 for an invalid byte.
-  static func scalarLength(in bytes: [UInt8], at offset: Int) -> Int {
+  public static func scalarLength(in bytes: [UInt8], at offset: Int) -> Int {
     decode(bytes, at: offset)?.length ?? 1
   }
 
   /// Decodes the scalar at `offset`, or returns nil when the bytes there are not valid UTF-8.
-  static func decode(_ bytes: [UInt8], at offset: Int) -> (scalar: Unicode.Scalar, length: Int)? {
+  public static func decode(_ bytes: [UInt8], at offset: Int) -> (scalar: Unicode.Scalar, length: Int)? {
     guard offset < bytes.count else { return nil }
     let first = bytes[offset]
     if first < 0x80 { return (Unicode.Scalar(first), 1) }

@@ -24,6 +24,49 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
     self.milliseconds = value
   }
 
+  /// Parses duration text: one or more `<whole number><unit>` parts, optionally separated by
+  /// spaces, with an optional leading `-` (`30d`, `1d 12h`, `2w3d`, `90m`, `1.5s`); or `infinite`.
+  ///
+  /// Seconds may have up to three decimals. Returns nil for anything else or an out-of-range total.
+  public init?(parsing text: some StringProtocol) {
+    var utf8 = Substring(text).utf8[...]
+    while utf8.first == UInt8(ascii: " ") { utf8 = utf8.dropFirst() }
+    while utf8.last == UInt8(ascii: " ") { utf8 = utf8.dropLast() }
+    if utf8.elementsEqual("infinite".utf8) {
+      self = .infinite
+      return
+    }
+    var negative = false
+    if utf8.first == UInt8(ascii: "-") {
+      negative = true
+      utf8 = utf8.dropFirst()
+    }
+    var total: Int64 = 0
+    var sawPart = false
+    while !utf8.isEmpty {
+      while utf8.first == UInt8(ascii: " ") { utf8 = utf8.dropFirst() }
+      let digits = utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 == UInt8(ascii: ".") }
+      guard !digits.isEmpty else { return nil }
+      utf8 = utf8.dropFirst(digits.count)
+      let unitText = utf8.prefix { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+      utf8 = utf8.dropFirst(unitText.count)
+      guard let unit = DurationUnit(String(decoding: unitText, as: UTF8.self)),
+        let amount = Number(parsing: String(decoding: digits, as: UTF8.self)), amount.scaled >= 0
+      else { return nil }
+      // Only seconds may have a fraction, and at most milliseconds.
+      guard let milliseconds = Number.scaledQuotient(amount.scaled, unit.milliseconds, Number.scale),
+        unit == .seconds || amount.scaled % Number.scale == 0,
+        amount.scaled % 1000 == 0
+      else { return nil }
+      let (sum, overflow) = total.addingReportingOverflow(milliseconds)
+      guard !overflow else { return nil }
+      total = sum
+      sawPart = true
+    }
+    guard sawPart, total != .max else { return nil }
+    self.milliseconds = negative ? -total : total
+  }
+
   /// Orders durations by length; ``infinite`` is the longest.
   public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.milliseconds < rhs.milliseconds }
 

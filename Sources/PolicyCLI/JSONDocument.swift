@@ -1,0 +1,345 @@
+import PolicyCore
+
+/// A JSON value with the source range of every node, for files people write by hand
+/// (facts files, test files): every error can name its line and column.
+///
+/// Numbers keep their text, so `7.25` becomes an exact ``Number``, not a binary float.
+indirect enum JSONValue: Sendable, Hashable {
+  case null
+  case bool(Bool)
+  case number(String)
+  case string(String)
+  case array([JSONNode])
+  case object([JSONMember])
+
+  /// A short name for the kind of value, for messages: "a string", "an object".
+  var kindName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}
+
+/// A JSON value and where it is.
+struct JSONNode: Sendable, Hashable {
+  var value: JSONValue
+  var range: SourceRange
+}
+
+/// One member of a JSON object.
+struct JSONMember: Sendable, Hashable {
+  var key: String
+  var keyRange: SourceRange
+  var value: JSONNode
+}
+
+extension JSONNode {
+  /// The member named `key`, if this is an object that has one.
+  func member(_ key: String) -> JSONMember? {
+    guard case .object(let members) = value else { return nil }
+    return members.first { $0.key == key }
+  }
+}
+
+/// A strict JSON parser (RFC 8259) that reports the first error with its location.
+///
+/// Limits: nesting depth 64, the file size limit of policies. Duplicate keys are an error
+/// (people write these files by hand, and a duplicate is always a mistake).
+struct JSONParser {
+  static let maximumDepth = 64
+
+  private let bytes: [UInt8]
+  private var position: Int
+  private var depth = 0
+
+  /// A parse error: a message, where, and advice.
+  struct Failure: Error {
+    var message: String
+    var range: SourceRange
+    var help: [String] = []
+  }
+
+  /// Parses the whole of `source` as one JSON value.
+  static func parse(_ source: SourceFile) -> Result<JSONNode, Failure> {
+    var parser = JSONParser(bytes: source.bytes, position: source.hasByteOrderMark ? 3 : 0)
+    do throws(Failure) {
+      parser.skipWhitespace()
+      let node = try parser.parseValue()
+      parser.skipWhitespace()
+      guard parser.position == parser.bytes.count else {
+        throw Failure(
+          message: "unexpected \(parser.describeCurrent()) after the JSON value",
+          range: SourceRange(start: parser.position, end: parser.position + 1),
+          help: ["a file holds one JSON value; remove what follows it"])
+      }
+      return .success(node)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private init(bytes: [UInt8], position: Int) {
+    self.bytes = bytes
+    self.position = position
+  }
+
+  private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  static func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return "0x" + (digits.count == 1 ? "0" : "") + digits
+  }
+
+  private mutating func skipWhitespace() {
+    while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+  }
+
+  private func describeCurrent() -> String {
+    guard let byte = peek() else { return "end of file" }
+    if byte >= 0x21 && byte < 0x7F { return "`\(Character(Unicode.Scalar(byte)))`" }
+    if let (scalar, _) = UTF8Scanner.decode(bytes, at: position), scalar.value >= 0x80 {
+      return "`\(Character(scalar))`"
+    }
+    return "byte \(JSONParser.hex(byte))"
+  }
+
+  private func failure(_ message: String, help: [String] = []) -> Failure {
+    Failure(message: message, range: SourceRange(start: position, end: min(position + 1, bytes.count)), help: help)
+  }
+
+  private mutating func parseValue() throws(Failure) -> JSONNode {
+    let start = position
+    guard let byte = peek() else { throw failure("expected a JSON value, found the end of the file") }
+    switch byte {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""):
+      let text = try parseString()
+      return JSONNode(value: .string(text), range: SourceRange(start: start, end: position))
+    case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(value: .bool(true), range: SourceRange(start: start, end: position))
+    case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(value: .bool(false), range: SourceRange(start: start, end: position))
+    case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(value: .null, range: SourceRange(start: start, end: position))
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return try parseNumber()
+    case UInt8(ascii: "'"):
+      throw failure("unexpected `'`", help: ["JSON strings use double quotes"])
+    default:
+      throw failure("expected a JSON value, found \(describeCurrent())", help: [
+        "values are objects, arrays, strings in double quotes, numbers, true, false or null"
+      ])
+    }
+  }
+
+  private mutating func expectWord(_ word: String) throws(Failure) {
+    let start = position
+    for byte in word.utf8 {
+      guard peek() == byte else {
+        position = start
+        throw failure("expected `\(word)`", help: ["JSON literals are lowercase: true, false, null"])
+      }
+      position += 1
+    }
+  }
+
+  private mutating func enter() throws(Failure) {
+    depth += 1
+    if depth > JSONParser.maximumDepth {
+      throw failure("JSON nests more than \(JSONParser.maximumDepth) levels deep")
+    }
+  }
+
+  private mutating func parseObject() throws(Failure) -> JSONNode {
+    let start = position
+    try enter()
+    position += 1
+    var members: [JSONMember] = []
+    var seen: [String: SourceRange] = [:]
+    skipWhitespace()
+    if peek() == UInt8(ascii: "}") {
+      position += 1
+      depth -= 1
+      return JSONNode(value: .object([]), range: SourceRange(start: start, end: position))
+    }
+    while true {
+      skipWhitespace()
+      guard peek() == UInt8(ascii: "\"") else {
+        throw failure(
+          "expected a key in double quotes, found \(describeCurrent())",
+          help: peek() == UInt8(ascii: "}") ? ["remove the comma before `}`: JSON has no trailing commas"] : [])
+      }
+      let keyStart = position
+      let key = try parseString()
+      let keyRange = SourceRange(start: keyStart, end: position)
+      if seen[key] != nil {
+        throw Failure(message: "duplicate key `\(key)`", range: keyRange, help: ["each key may appear once in an object"])
+      }
+      seen[key] = keyRange
+      skipWhitespace()
+      guard peek() == UInt8(ascii: ":") else { throw failure("expected `:` after the key, found \(describeCurrent())") }
+      position += 1
+      skipWhitespace()
+      let value = try parseValue()
+      members.append(JSONMember(key: key, keyRange: keyRange, value: value))
+      skipWhitespace()
+      if peek() == UInt8(ascii: ",") {
+        position += 1
+        continue
+      }
+      guard peek() == UInt8(ascii: "}") else {
+        throw failure("expected `,` or `}` in the object, found \(describeCurrent())")
+      }
+      position += 1
+      depth -= 1
+      return JSONNode(value: .object(members), range: SourceRange(start: start, end: position))
+    }
+  }
+
+  private mutating func parseArray() throws(Failure) -> JSONNode {
+    let start = position
+    try enter()
+    position += 1
+    var elements: [JSONNode] = []
+    skipWhitespace()
+    if peek() == UInt8(ascii: "]") {
+      position += 1
+      depth -= 1
+      return JSONNode(value: .array([]), range: SourceRange(start: start, end: position))
+    }
+    while true {
+      skipWhitespace()
+      if peek() == UInt8(ascii: "]") {
+        throw failure("unexpected `]` after `,`", help: ["remove the comma: JSON has no trailing commas"])
+      }
+      elements.append(try parseValue())
+      skipWhitespace()
+      if peek() == UInt8(ascii: ",") {
+        position += 1
+        continue
+      }
+      guard peek() == UInt8(ascii: "]") else {
+        throw failure("expected `,` or `]` in the array, found \(describeCurrent())")
+      }
+      position += 1
+      depth -= 1
+      return JSONNode(value: .array(elements), range: SourceRange(start: start, end: position))
+    }
+  }
+
+  private mutating func parseNumber() throws(Failure) -> JSONNode {
+    let start = position
+    if peek() == UInt8(ascii: "-") { position += 1 }
+    guard let first = peek(), first >= 0x30 && first <= 0x39 else { throw failure("expected a digit after `-`") }
+    if first == 0x30 {
+      position += 1
+      if let next = peek(), next >= 0x30 && next <= 0x39 {
+        throw failure("numbers cannot have leading zeros")
+      }
+    } else {
+      while let byte = peek(), byte >= 0x30 && byte <= 0x39 { position += 1 }
+    }
+    if peek() == UInt8(ascii: ".") {
+      position += 1
+      guard let byte = peek(), byte >= 0x30 && byte <= 0x39 else { throw failure("expected a digit after `.`") }
+      while let byte = peek(), byte >= 0x30 && byte <= 0x39 { position += 1 }
+    }
+    if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+      position += 1
+      if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
+      guard let byte = peek(), byte >= 0x30 && byte <= 0x39 else { throw failure("expected a digit in the exponent") }
+      while let byte = peek(), byte >= 0x30 && byte <= 0x39 { position += 1 }
+    }
+    let text = String(decoding: bytes[start..<position], as: UTF8.self)
+    return JSONNode(value: .number(text), range: SourceRange(start: start, end: position))
+  }
+
+  private mutating func parseString() throws(Failure) -> String {
+    let start = position
+    position += 1
+    var result: [UInt8] = []
+    while true {
+      guard let byte = peek() else {
+        throw Failure(
+          message: "string is missing its closing `\"`", range: SourceRange(start: start, end: position),
+          help: ["add `\"` at the end of the string"])
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        position += 1
+        return String(decoding: result, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        position += 1
+        try parseEscape(into: &result)
+      case 0x00..<0x20:
+        throw failure(
+          byte == 0x0A ? "string is missing its closing `\"` before the end of the line" : "control character in a string",
+          help: byte == 0x0A ? ["strings end on the line where they start"] : ["write it as an escape such as `\\n` or `\\u0000`"])
+      case 0x80...:
+        guard let (_, length) = UTF8Scanner.decode(bytes, at: position) else {
+          throw failure("invalid UTF-8 byte \(JSONParser.hex(byte))", help: ["save the file as UTF-8"])
+        }
+        result.append(contentsOf: bytes[position..<position + length])
+        position += length
+      default:
+        result.append(byte)
+        position += 1
+      }
+    }
+  }
+
+  private mutating func parseEscape(into result: inout [UInt8]) throws(Failure) {
+    guard let byte = peek() else { throw failure("unfinished escape at the end of the file") }
+    position += 1
+    switch byte {
+    case UInt8(ascii: "\""): result.append(0x22)
+    case UInt8(ascii: "\\"): result.append(0x5C)
+    case UInt8(ascii: "/"): result.append(0x2F)
+    case UInt8(ascii: "b"): result.append(0x08)
+    case UInt8(ascii: "f"): result.append(0x0C)
+    case UInt8(ascii: "n"): result.append(0x0A)
+    case UInt8(ascii: "r"): result.append(0x0D)
+    case UInt8(ascii: "t"): result.append(0x09)
+    case UInt8(ascii: "u"):
+      var value = try parseHex4()
+      if (0xD800...0xDBFF).contains(value) {
+        guard peek() == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
+          throw failure("a high surrogate `\\u\(String(value, radix: 16))` must be followed by a low surrogate")
+        }
+        position += 2
+        let low = try parseHex4()
+        guard (0xDC00...0xDFFF).contains(low) else { throw failure("invalid low surrogate") }
+        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00...0xDFFF).contains(value) {
+        throw failure("a low surrogate without a high surrogate")
+      }
+      guard let scalar = Unicode.Scalar(value) else { throw failure("invalid escape") }
+      result.append(contentsOf: Array(String(Character(scalar)).utf8))
+    default:
+      position -= 1
+      throw failure(
+        "unknown escape `\\\(Character(Unicode.Scalar(byte)))`",
+        help: ["the escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX"])
+    }
+  }
+
+  private mutating func parseHex4() throws(Failure) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard let byte = peek() else { throw failure("expected 4 hexadecimal digits after `\\u`") }
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw failure("expected 4 hexadecimal digits after `\\u`")
+      }
+      value = value * 16 + digit
+      position += 1
+    }
+    return value
+  }
+}
