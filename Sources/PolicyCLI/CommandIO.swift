@@ -41,6 +41,8 @@ public protocol CommandIO: AnyObject {
   func isDirectory(_ path: String) -> Bool
   /// The names of the entries of directory `path`.
   func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String]
+  /// Replaces the file at `path` with `bytes` atomically (nothing partial is ever visible).
+  func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError)
   /// The environment variables.
   var environment: [String: String] { get }
   /// Whether standard output is a terminal.
@@ -89,6 +91,26 @@ public final class SystemIO: CommandIO {
       if bytes.count < limit { bytes.append(contentsOf: chunk[0..<min(count, limit - bytes.count)]) }
     }
     return (bytes, total)
+  }
+
+  /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+  public func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError) {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    guard FileManager.default.createFile(atPath: temporary.path, contents: Data(bytes)) else {
+      throw FileReadError(reason: "cannot create a file in `\(url.deletingLastPathComponent().path)`")
+    }
+    if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      let permissions = attributes[.posixPermissions]
+    {
+      try? FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
+    }
+    guard rename(temporary.path, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temporary)
+      throw FileReadError(reason: reason)
+    }
   }
 
   /// Whether `path` names a directory.

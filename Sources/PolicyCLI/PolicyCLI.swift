@@ -24,6 +24,8 @@ public enum PolicyCLI {
       return FactsCommand.run(rest, io: io)
     case "eval":
       return EvalCommand.run(rest, io: io, explains: false)
+    case "fmt":
+      return FormatCommand.run(rest, io: io)
     case "explain":
       return EvalCommand.run(rest, io: io, explains: true)
     case "help", "--help", "-h":
@@ -54,7 +56,7 @@ public enum PolicyCLI {
 
 /// Help texts, one per command.
 enum Help {
-  static let commands = ["check", "eval", "explain", "facts", "help"]
+  static let commands = ["check", "eval", "explain", "facts", "fmt", "help"]
 
   static let overview = """
     OVERVIEW: check review-prompt policies
@@ -66,6 +68,7 @@ enum Help {
       eval      Decide on a facts file: ask or not, and which rules decided
       explain   Show every rule and condition with the values it saw
       facts     List the facts policies can use
+      fmt       Format policies in the canonical layout
       help      Show help for a command
 
     See 'policyc help <command>' for details.
@@ -155,8 +158,35 @@ enum Help {
 
     """
 
+  static let fmt = """
+    OVERVIEW: format policies in the one canonical layout
+
+    Single spaces around operators; one declaration per line; a rule that is
+    too long (over 100 columns) or has comments inside gets one condition per
+    line, each after its `and`/`or`. Comments and blank lines between
+    declarations are kept. Formatting twice changes nothing, and the result
+    always means the same as the input (this is checked before anything is
+    written). Files with syntax errors are reported and left alone.
+
+    USAGE: policyc fmt [--check | --write] <file>...
+
+    OPTIONS:
+      (none)      print the formatted policy on standard output
+      --check     print a diff for each file that is not formatted; exit 1 if any
+      --write     rewrite files that are not formatted (atomically)
+      --no-color  never colour diagnostics
+      -h, --help  show this help
+
+    EXIT STATUS:
+      0  formatted (or, with --check, already formatted)
+      1  a file is not formatted (--check) or has errors
+      2  usage error, or a file could not be read or written
+
+    """
+
   static func text(for topic: String) -> String? {
     switch topic {
+    case "fmt": fmt
     case "check": check
     case "eval": eval
     case "explain": explain

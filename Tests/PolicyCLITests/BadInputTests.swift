@@ -307,6 +307,9 @@ struct BadInputTests {
       func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int) { ([], 0) }
       func isDirectory(_ path: String) -> Bool { false }
       func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String] { [] }
+      func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError) {
+        throw FileReadError(reason: "read-only")
+      }
       var environment: [String: String] { [:] }
       var isStandardOutputTerminal: Bool { false }
     }

@@ -18,6 +18,7 @@ let overviewHelp = """
     eval      Decide on a facts file: ask or not, and which rules decided
     explain   Show every rule and condition with the values it saw
     facts     List the facts policies can use
+    fmt       Format policies in the canonical layout
     help      Show help for a command
 
   See 'policyc help <command>' for details.

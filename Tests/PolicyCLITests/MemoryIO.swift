@@ -39,6 +39,18 @@ final class MemoryIO: CommandIO {
     self.isStandardOutputTerminal = isStandardOutputTerminal
   }
 
+  /// Paths whose writing fails, with the reason reported.
+  var writeErrors: [String: String] = [:]
+  /// The paths passed to ``replaceFile(_:with:)``, in order.
+  private(set) var writtenPaths: [String] = []
+
+  /// Replaces a virtual file, or fails as configured in ``writeErrors``.
+  func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError) {
+    if let reason = writeErrors[path] { throw FileReadError(reason: reason) }
+    writtenPaths.append(path)
+    files[path] = bytes
+  }
+
   /// Adds a text file.
   func addFile(_ path: String, _ text: String) {
     files[path] = Array(text.utf8)

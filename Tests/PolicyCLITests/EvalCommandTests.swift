@@ -1,0 +1,258 @@
+import Foundation
+import PolicyCore
+import Testing
+
+@testable import PolicyCLI
+
+/// `policyc eval` and `policyc explain`: exact output and exit codes.
+@Suite("policyc eval and explain")
+struct EvalCommandTests {
+  static let policy = """
+    fact plan: string
+    never answered when declined or rated
+    never too_soon when since(last_prompt) < 8w
+    ask loyal when days >= 30 and uses >= 20
+    ask paying when plan in ["pro", "team"] and events("export") >= 3
+
+    """
+
+  func run(_ arguments: [String], facts: String) -> RunResult {
+    runPolicyc(arguments, files: ["p.policy": EvalCommandTests.policy, "f.json": facts])
+  }
+
+  @Test("eval: the decision, the deciding rules, `now` and the defaults the policy read")
+  func evalAsks() {
+    let result = run(
+      ["eval", "p.policy", "--facts", "f.json"],
+      facts: #"{"now": "2026-03-01T12:00:00Z", "days": 31, "uses": 25, "plan": "pro", "events(\"export\")": 4}"#)
+    #expect(
+      result
+        == RunResult(
+          status: 0,
+          standardOutput: """
+            decision: ask: `ask loyal`, `ask paying` held
+            now: 2026-03-01T12:00:00Z
+            defaults: `declined` = false, `rated` = false, `last_prompt` = absent
+
+            """, standardError: ""))
+  }
+
+  @Test("eval: a never rule decides; --now wins over the file's `now`")
+  func evalNever() {
+    let result = run(
+      ["eval", "p.policy", "--facts", "f.json", "--now", "2026-03-10T00:00:00Z"],
+      facts: #"{"now": "2026-03-01T12:00:00Z", "days": 31, "uses": 25, "plan": "free", "last_prompt": "2026-03-01"}"#)
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput == """
+        decision: don't ask: `never too_soon` held
+        now: 2026-03-10T00:00:00Z
+        defaults: `declined` = false, `rated` = false, `events("export")` = 0
+
+        """)
+  }
+
+  @Test("eval --format json")
+  func evalJSON() throws {
+    let result = run(
+      ["eval", "p.policy", "--facts", "f.json", "--format", "json"],
+      facts: #"{"now": "2026-03-01T12:00:00Z", "days": 31, "uses": 25, "plan": "pro"}"#)
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput
+        == #"{"decision":"ask","reason":"askRuleHeld","decidingRules":[{"name":"loyal","kind":"ask","line":4}],"fault":null,"faultCount":0,"now":"2026-03-01T12:00:00Z","defaults":{"declined":"false","rated":"false","last_prompt":"absent","events(\"export\")":"0"}}"#
+        + "\n")
+    #expect(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) is [String: Any])
+  }
+
+  @Test("explain: every rule and condition with the values it saw")
+  func explain() {
+    let result = run(
+      ["explain", "p.policy", "--facts", "f.json"],
+      facts: #"{"now": "2026-03-01T12:00:00Z", "days": 12, "uses": 25, "plan": "free"}"#)
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput == """
+        decision: don't ask: no ask rule held
+        never answered (line 2): not held
+          failed      declined  declined = false
+          failed      rated     rated = false
+        never too_soon (line 3): not held
+          failed      since(last_prompt) < 8w  since(last_prompt) = infinite
+        ask loyal (line 4): not held
+          failed      days >= 30  days = 12
+          not needed  uses >= 20
+        ask paying (line 5): not held
+          failed      plan in ["pro", "team"]  plan = "free"
+          not needed  events("export") >= 3
+        now: 2026-03-01T12:00:00Z
+        defaults: `declined` = false, `rated` = false, `last_prompt` = absent, `events("export")` = 0
+
+        """)
+  }
+
+  @Test("explain --format json has every rule and condition")
+  func explainJSON() throws {
+    let result = run(
+      ["explain", "p.policy", "--facts", "f.json", "--format", "json"],
+      facts: #"{"now": "2026-03-01T12:00:00Z", "days": 12, "uses": 25, "plan": "free"}"#)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let rules = try #require(object["rules"] as? [[String: Any]])
+    #expect(rules.count == 4)
+    let loyal = try #require(rules.first { $0["name"] as? String == "loyal" })
+    #expect(loyal["outcome"] as? String == "not_held")
+    let conditions = try #require(loyal["conditions"] as? [[String: Any]])
+    #expect(conditions.map { $0["status"] as? String } == ["failed", "not_needed"])
+    #expect((conditions[0]["operands"] as? [[String: Any]])?.first?["value"] as? String == "12")
+  }
+
+  @Test("facts errors are located, each reported, exit 1", arguments: [
+    (
+      #"{"dayz": 3, "uses": "5", "last_prompt": "yesterday", "plan": "pro"}"#,
+      ["f.json:1:2: error: unknown fact `dayz` [PC403]", "help: did you mean `days`?",
+        "f.json:1:21: error: fact `uses` needs an integer, but this is a string [PC404]",
+        "f.json:1:41: error: `yesterday` is not an ISO-8601 instant [PC404]"]
+    ),
+    (#"{"days": 3,"#, ["f.json:1:12: error: expected a key in double quotes, found end of file [PC401]"]),
+    (#"[1, 2]"#, ["f.json:1:1: error: a facts file is a JSON object, but this is an array [PC402]"]),
+    (#"{"days": 3}"#, ["error: fact `plan` has no value and no default [PC405]"]),
+    (#"{"plan": "pro", "days": 1.5}"#, ["error: fact `days` needs an integer, but `1.5` is not one in range [PC404]"]),
+    (#"{"plan": "pro", "declined": null}"#, ["error: fact `declined` cannot be absent [PC404]"]),
+    (#"{"plan": "pro", "days": 3, "days": 4}"#, ["f.json:1:28: error: duplicate key `days` [PC401]"]),
+  ])
+  func factsErrors(_ facts: String, _ expected: [String]) {
+    let result = run(["eval", "p.policy", "--facts", "f.json"], facts: facts)
+    #expect(result.status == 1, "\(result)")
+    #expect(result.standardOutput == "")
+    for line in expected {
+      #expect(result.standardError.contains(line), "missing `\(line)` in:\n\(result.standardError)")
+    }
+  }
+
+  @Test("keyed facts may be spelt as in any policy; family members the policy does not read are ignored")
+  func keyedFacts() {
+    let policy = "ask when prompts_within(365d) < 3 and events(\"export\") >= 1\n"
+    let result = runPolicyc(
+      ["eval", "p.policy", "--facts", "f.json"],
+      files: [
+        "p.policy": policy,
+        "f.json": #"{"now": "2026-01-01", "prompts_within(8760h)": 1, "events(\"export\")": 2, "events(\"share\")": 9}"#,
+      ])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.standardOutput.hasPrefix("decision: ask: `ask rule at line 1` held\n"))
+  }
+
+  @Test("durations, numbers, versions and instants in facts files")
+  func valueKinds() {
+    let policy = """
+      fact trial: duration
+      fact ratio: number
+      ask when trial > 1d 12h or ratio >= 0.75 and version >= v3.1 and since(install_date) >= 2d
+
+      """
+    let files = [
+      "p.policy": policy.replacingOccurrences(of: "1d 12h", with: "36h"),
+      "f.json": #"{"now": "2026-01-10T00:00:00Z", "trial": "1d 11h", "ratio": 0.75, "version": "v3.1.0", "install_date": "2026-01-08"}"#,
+    ]
+    let result = runPolicyc(["eval", "p.policy", "--facts", "f.json"], files: files)
+    #expect(result.status == 0, "\(result)")
+    #expect(result.standardOutput.hasPrefix("decision: ask:"))
+  }
+
+  @Test("a policy with errors: its diagnostics, exit 1; usage errors: exit 2")
+  func errors() {
+    let broken = runPolicyc(["eval", "p.policy", "--facts", "f.json"], files: ["p.policy": "ask when dayz > 1\n", "f.json": "{}"])
+    #expect(broken.status == 1)
+    #expect(broken.standardError.hasPrefix("p.policy:1:10: error: unknown name `dayz` [PC201]"))
+    #expect(runPolicyc(["eval", "p.policy"], files: ["p.policy": "ask when true"]).status == 2)
+    #expect(runPolicyc(["eval", "--facts", "f.json"], files: ["f.json": "{}"]).status == 2)
+    #expect(runPolicyc(["eval", "p.policy", "--facts", "f.json", "--now", "soon"], files: ["p.policy": "ask when true", "f.json": "{}"]).status == 2)
+    let missing = runPolicyc(["eval", "p.policy", "--facts", "missing.json"], files: ["p.policy": "ask when true"])
+    #expect(missing.status == 2)
+    #expect(missing.standardError.hasPrefix("policyc eval: error: cannot read `missing.json`"))
+    #expect(runPolicyc(["explain", "--help"]).standardOutput.contains("USAGE: policyc explain"))
+  }
+
+  @Test("a fault is reported and never asks")
+  func fault() {
+    let result = runPolicyc(
+      ["eval", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": "ask ratio when uses / days > 2\n", "f.json": #"{"now": "2026-01-01", "uses": 5, "days": 0}"#])
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput == """
+        decision: don't ask: no ask rule held
+        fault: division by zero in `uses / days` (line 1, rule ratio)
+        now: 2026-01-01T00:00:00Z
+
+        """)
+  }
+}
+
+/// `policyc fmt`.
+@Suite("policyc fmt")
+struct FormatCommandTests {
+  @Test("prints the formatted policy")
+  func prints() {
+    let result = runPolicyc(["fmt", "p.policy"], files: ["p.policy": "ask  when days>=30\n"])
+    #expect(result == RunResult(status: 0, standardOutput: "ask when days >= 30\n", standardError: ""))
+  }
+
+  @Test("--check: a diff and exit 1 for an unformatted file; exit 0 when formatted")
+  func check() {
+    let result = runPolicyc(["fmt", "--check", "p.policy"], files: ["p.policy": "# c\nask  when days>=30\n"])
+    #expect(result.status == 1)
+    #expect(
+      result.standardOutput == """
+        --- p.policy
+        +++ p.policy (formatted)
+        @@ -1,2 +1,2 @@
+         # c
+        -ask  when days>=30
+        +ask when days >= 30
+
+        """)
+    #expect(result.standardError == "1 file is not formatted; run `policyc fmt --write` on p.policy\n")
+    #expect(runPolicyc(["fmt", "--check", "p.policy"], files: ["p.policy": "ask when days >= 30\n"]).status == 0)
+  }
+
+  @Test("--write rewrites only files that change; errors leave files alone")
+  func write() {
+    let io = MemoryIO()
+    io.addFile("a.policy", "ask  when days>=30\n")
+    io.addFile("b.policy", "ask when days >= 30\n")
+    io.addFile("c.policy", "ask when days >= \n")
+    let result = io.run(["fmt", "--write", "a.policy", "b.policy", "c.policy"])
+    #expect(result.status == 1)
+    #expect(result.standardOutput == "formatted a.policy\n")
+    #expect(io.writtenPaths == ["a.policy"])
+    #expect(io.files["a.policy"] == Array("ask when days >= 30\n".utf8))
+    #expect(io.files["c.policy"] == Array("ask when days >= \n".utf8))
+    #expect(result.standardError.contains("`c.policy` has errors and was not formatted"))
+  }
+
+  @Test("usage errors exit 2")
+  func usage() {
+    #expect(runPolicyc(["fmt"]).status == 2)
+    #expect(runPolicyc(["fmt", "--check", "--write", "a.policy"], files: ["a.policy": ""]).status == 2)
+    #expect(runPolicyc(["fmt", "--write", "-"]).status == 2)
+    let unwritable = MemoryIO()
+    unwritable.addFile("a.policy", "ask  when true\n")
+    unwritable.writeErrors["a.policy"] = "Permission denied"
+    let result = unwritable.run(["fmt", "--write", "a.policy"])
+    #expect(result.status == 2)
+    #expect(result.standardError == "policyc fmt: error: cannot write `a.policy`: Permission denied\n")
+  }
+
+  @Test("every shipped example is already formatted")
+  func examplesFormatted() throws {
+    let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Examples")
+    let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".policy") }
+    #expect(names.count >= 6)
+    for name in names {
+      let text = try String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8)
+      #expect(runPolicyc(["fmt", "--check", name], files: [name: text]).status == 0, "\(name)")
+    }
+  }
+}

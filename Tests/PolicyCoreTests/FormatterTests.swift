@@ -1,0 +1,183 @@
+import PolicyCore
+import Testing
+
+/// The formatter: canonical layout, comments kept, idempotent, meaning preserved.
+@Suite("Formatter")
+struct FormatterTests {
+  func formatted(_ text: String, width: Int = 100) throws -> String {
+    switch PolicyFormatter(lineWidth: width).format(SourceFile(path: "f.policy", text: text)) {
+    case .success(let output): return output
+    case .failure(let failure):
+      Issue.record("format failed: \(failure)")
+      throw failure
+    }
+  }
+
+  @Test("spacing, literals and declarations take one canonical form")
+  func canonicalSpacing() throws {
+    let input = "fact  plan :string?\nlet  x=days>=007   and(uses>20 or events   >=3)\nask   loyal   when x and plan??\"free\"==\"pro\"\n"
+    #expect(
+      try formatted(input) == """
+        fact plan: string?
+        let x = days >= 7 and (uses > 20 or events >= 3)
+        ask loyal when x and plan ?? "free" == "pro"
+
+        """)
+  }
+
+  @Test("a rule too long for the width puts one condition per line after its operator")
+  func breaking() throws {
+    let input = "ask loyal when days >= 30 and uses >= 20 and not declined and (events(\"export\") >= 3 or session_score > 100)\n"
+    #expect(
+      try formatted(input, width: 60) == """
+        ask loyal when
+          days >= 30
+          and uses >= 20
+          and not declined
+          and (events("export") >= 3 or session_score > 100)
+
+        """)
+    #expect(
+      try formatted(input, width: 48) == """
+        ask loyal when
+          days >= 30
+          and uses >= 20
+          and not declined
+          and (
+            events("export") >= 3
+            or session_score > 100
+          )
+
+        """)
+  }
+
+  @Test("comments are kept: leading, trailing, inside a rule, aligned; blank lines collapse to one")
+  func comments() throws {
+    let input = """
+      # header
+
+
+      # about facts
+      fact plan: string # the plan
+
+      ask loyal when days >= 30 # a month
+        and uses >= 20   # busy
+        # a full-line note
+        and not declined
+      # footer
+
+      """
+    #expect(
+      try formatted(input) == """
+        # header
+
+        # about facts
+        fact plan: string  # the plan
+
+        ask loyal when
+          days >= 30      # a month
+          and uses >= 20  # busy
+          # a full-line note
+          and not declined
+        # footer
+
+        """)
+  }
+
+  @Test("line endings become LF, a byte-order mark is dropped, the file ends with one newline")
+  func lineEndings() throws {
+    #expect(try formatted("\u{FEFF}ask when days >= 30\r\n\r\n\r\n") == "ask when days >= 30\n")
+    #expect(try formatted("") == "")
+    #expect(try formatted("# only a comment") == "# only a comment\n")
+  }
+
+  @Test("a file with syntax errors is not formatted")
+  func errors() {
+    let result = PolicyFormatter().format(SourceFile(path: "f.policy", text: "ask when days >= \n"))
+    #expect(result == .failure(.syntaxErrors))
+  }
+
+  @Test("the examples are formatted, and formatting them again changes nothing")
+  func examples() throws {
+    let texts = [
+      "days >= 30 and uses >= 20 and not declined\n",
+      "never a when -x > 1 and not not b\nask when x in [-1, 2.5] and y not in [\"a\"] and -(3) < 2 - -1\n",
+      "let l = a ?? b ?? c\nask when (((x)))\n",
+    ]
+    for text in texts {
+      let once = try formatted(text)
+      #expect(try formatted(once) == once, "\(text)")
+    }
+  }
+
+  /// Inserts random whitespace and line breaks between tokens (never inside strings) and comments at line ends.
+  static func perturbed(_ text: String, random: inout SplitMix64) -> String {
+    var output = ""
+    var inString = false
+    var escaped = false
+    for character in text {
+      if inString {
+        output.append(character)
+        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+        continue
+      }
+      if character == "\"" { inString = true }
+      if character == " " {
+        switch random.next() % 6 {
+        case 0: output += "  "
+        case 1: output += "\n    "
+        case 2: output += " # note\n  "
+        default: output += " "
+        }
+        continue
+      }
+      if character == "\n" && random.next() % 3 == 0 {
+        output += " # end\n\n"
+        continue
+      }
+      output.append(character)
+    }
+    return output
+  }
+
+  @Test("over thousands of random policies, with random layout and comments: meaning kept, idempotent, comments kept")
+  func properties() throws {
+    var generator = PolicyGenerator(seed: 0xF0F0)
+    var random = SplitMix64(seed: 77)
+    var checked = 0
+    for _ in 0..<1500 * Int(propertyScale) {
+      let policy = generator.policy()
+      let text = FormatterTests.perturbed(policy.source(), random: &random)
+      let parsed = Parser.parse(SourceFile(path: "p.policy", text: text))
+      guard !parsed.diagnostics.hasErrors else {
+        Issue.record("perturbation broke the policy:\n\(text)")
+        continue
+      }
+      guard case .success(let once) = PolicyFormatter().format(parsed) else {
+        Issue.record("format failed:\n\(text)")
+        continue
+      }
+      let reparsed = Parser.parse(SourceFile(path: "p.policy", text: once))
+      #expect(SyntaxDump.dump(reparsed.file) == SyntaxDump.dump(parsed.file), "\(text)\n---\n\(once)")
+      // Every comment's text is kept (comments within one condition may share a line).
+      func fragments(_ parsed: ParsedPolicy) -> [String] {
+        parsed.file.comments.flatMap { parsed.source.text(in: $0.range).split(separator: "#").map { $0.trimmingSpaces } }
+          .sorted()
+      }
+      #expect(fragments(reparsed) == fragments(parsed), "\(text)\n---\n\(once)")
+      guard case .success(let twice) = PolicyFormatter().format(reparsed) else {
+        Issue.record("formatting the output failed:\n\(once)")
+        continue
+      }
+      #expect(twice == once, "not idempotent:\n\(once)\n---\n\(twice)")
+      checked += 1
+    }
+    #expect(checked == 1500 * Int(propertyScale))
+  }
+}
+
+extension Substring {
+  fileprivate var trimmingSpaces: String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
