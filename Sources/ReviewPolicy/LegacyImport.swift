@@ -70,8 +70,9 @@ public enum LegacyImport {
     }
   }
 
-  /// `state` with `source`'s keys merged in (once: a source already imported is skipped).
-  public static func importing(_ source: Source, into state: ReviewState) -> ReviewState {
+  /// `state` with `source`'s keys merged in (once: a source already imported is skipped);
+  /// `now` dates answers the legacy manager stored without a date.
+  public static func importing(_ source: Source, into state: ReviewState, at now: Timestamp) -> ReviewState {
     guard !state.importedLegacy.contains(source.name) else { return state }
     var state = state
     switch source {
@@ -82,7 +83,7 @@ public enum LegacyImport {
     case .uaAppReviewManager(let values, let prefix):
       importAppiraterStyle(values, key: { prefix + "UAAppReviewManagerKey" + $0 }, into: &state)
     case .rateOurAppHelper(let values):
-      importRateOurApp(values, into: &state)
+      importRateOurApp(values, into: &state, at: now)
     case .reviewKit(let values):
       importReviewKit(values, into: &state)
     }
@@ -144,7 +145,7 @@ public enum LegacyImport {
 
   // MARK: - RateOurAppHelper
 
-  private static func importRateOurApp(_ values: any LegacyKeyValueSource, into state: inout ReviewState) {
+  private static func importRateOurApp(_ values: any LegacyKeyValueSource, into state: inout ReviewState, at now: Timestamp) {
     if state.version == nil, let version = values.value(forKey: "RateOurAppKeys_lastKnownAppVersion") as? String {
       state.version = version
     }
@@ -162,7 +163,7 @@ public enum LegacyImport {
     case 3:
       // The date of "maybe later" was never stored: record it as now, which keeps the
       // helper's meaning (silent until the next version).
-      state.lastReminder = state.lastReminder ?? Timestamp(Date())
+      state.lastReminder = state.lastReminder ?? now
     default:
       break
     }
@@ -185,7 +186,8 @@ public enum LegacyImport {
   }
 
   private static func importReviewKit(_ values: any LegacyKeyValueSource, into state: inout ReviewState) {
-    let total = int(values.value(forKey: "ReviewRequestSessionsNumber")) ?? 0
+    // Counts beyond a billion sessions are not real; bounding them keeps the arithmetic below exact.
+    let total = min(max(int(values.value(forKey: "ReviewRequestSessionsNumber")) ?? 0, 0), 1_000_000_000)
     var sessions: [ReviewKitSession] = []
     if let data = data(values.value(forKey: "ReviewRequestSessions")),
       let decoded = try? JSONDecoder().decode([ReviewKitSession].self, from: data)
@@ -214,7 +216,7 @@ public enum LegacyImport {
       {
         version = decoded.text
       }
-      let session = int(values.value(forKey: "ReviewRequestLastSession")) ?? count
+      let session = min(max(int(values.value(forKey: "ReviewRequestLastSession")) ?? count, 0), count)
       state.promptHistory.append(
         PromptRecord(
           date: Timestamp(Date(timeIntervalSince1970: seconds)), version: version, session: session, outcome: .unknown))

@@ -72,7 +72,7 @@ struct ReviewFactBinder: Sendable {
     set(&facts, "last_prompt_version", lastPrompt.flatMap { AppVersion.parse($0.version) }.map(Value.version))
     set(
       &facts, "sessions_since_prompt",
-      lastPrompt.map { .int(Int64(clamping: max(0, state.totalSessions - $0.session))) })
+      lastPrompt.map { .int(ReviewFactBinder.sessions(since: $0.session, total: state.totalSessions)) })
     set(&facts, "last_decline", state.lastDecline.map(Value.instant))
     set(&facts, "last_rating", state.lastRating.map(Value.instant))
     set(&facts, "session_score", .number(state.currentSession?.score ?? Number(scaled: 0)))
@@ -80,7 +80,7 @@ struct ReviewFactBinder: Sendable {
     set(&facts, "last_bad_session", state.lastBadSession.map { .instant($0.start) })
     set(
       &facts, "sessions_since_bad",
-      state.lastBadSession.map { .int(Int64(clamping: max(0, state.totalSessions - $0.number))) })
+      state.lastBadSession.map { .int(ReviewFactBinder.sessions(since: $0.number, total: state.totalSessions)) })
     for (slot, family, key) in families {
       let value = ReviewFactBinder.member(family, key: key, state: state, now: now)
       if let value {
@@ -102,6 +102,13 @@ struct ReviewFactBinder: Sendable {
     } else {
       try? facts.setAbsent(name)
     }
+  }
+
+  /// Sessions started after session `number`, when `total` have started: never negative, never trapping.
+  static func sessions(since number: Int, total: Int) -> Int64 {
+    let (difference, overflow) = total.subtractingReportingOverflow(number)
+    if overflow { return number < 0 ? .max : 0 }
+    return Int64(clamping: max(0, difference))
   }
 
   /// Whole days from `start` to `end`, rounded down; 0 when the clock went backwards.

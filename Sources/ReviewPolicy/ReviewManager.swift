@@ -51,7 +51,8 @@ public final class ReviewManager: @unchecked Sendable {
     public var shouldCountUse: (@Sendable (UseKind) -> Bool)?
     /// The lowest and highest a session's score can reach; nil for no bounds.
     public var scoreBounds: ClosedRange<Double>?
-    /// Debug switch: ask every time a prompt is considered, whatever the policy says (not recorded).
+    /// Debug switch: ask every time a prompt is considered, whatever the policy says. Forced
+    /// prompts and their answers are not recorded.
     public var alwaysAsk: Bool
     /// Keys of other review managers to import once, on the first launch with this library.
     public var legacySources: [LegacyImport.Source]
@@ -107,8 +108,9 @@ public final class ReviewManager: @unchecked Sendable {
     switch configuration.store.load() {
     case .empty:
       var fresh = ReviewState()
+      let now = Timestamp(configuration.clock())
       for source in configuration.legacySources {
-        fresh = LegacyImport.importing(source, into: fresh)
+        fresh = LegacyImport.importing(source, into: fresh, at: now)
       }
       state = fresh
     case .loaded(let loaded):
@@ -175,7 +177,8 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = false) -> Bool {
-    let points = Number(score) ?? Number(scaled: score < 0 ? .min : .max)
+    // A NaN score adds nothing; an infinite one saturates.
+    let points = score.isNaN ? Number(scaled: 0) : (Number(score) ?? Number(scaled: score < 0 ? .min : .max))
     return perform(.action, prompting: mayPrompt) { [scoreBounds] state, now in
       state.addAction(score: points, isBad: isBad, bounds: scoreBounds, at: now)
     }
@@ -316,7 +319,11 @@ public final class ReviewManager: @unchecked Sendable {
     if let saveError { logStoreProblem(saveError) }
     if let entry { log(entry) }
     if let request, let presenter = configuration.presenter {
-      presenter.present(request) { [weak self] response in self?.record(response) }
+      // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
+      let isForced = request.isForced || configuration.alwaysAsk
+      presenter.present(request) { [weak self] response in
+        if !isForced { self?.record(response) }
+      }
     }
     return request != nil
   }

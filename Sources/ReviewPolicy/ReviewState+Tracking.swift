@@ -11,7 +11,7 @@ extension ReviewState {
   /// zero, lifetime facts go on, and the previous version is remembered.
   @discardableResult
   public mutating func enter(version newVersion: String, at now: Timestamp) -> Bool {
-    if installDate == nil { installDate = now }
+    if installDate == nil { installDate = firstUse ?? now }
     guard let tracked = version else {
       version = newVersion
       if firstUse == nil { firstUse = now }
@@ -176,6 +176,18 @@ extension ReviewState {
     state.responses = Array(state.responses.sorted { $0.date < $1.date }.suffix(ReviewLimits.responseHistory))
     if let current = state.currentSession, current.number > state.totalSessions {
       state.totalSessions = current.number
+    }
+    // Session numbers recorded in prompts and sessions lie between 0 and the total.
+    let total = state.totalSessions
+    for index in state.promptHistory.indices {
+      state.promptHistory[index].session = min(max(state.promptHistory[index].session, 0), total)
+    }
+    if var bad = state.lastBadSession {
+      bad.number = min(max(bad.number, 0), total)
+      state.lastBadSession = bad
+    }
+    if let firstUse = state.firstUse, state.installDate == nil || state.installDate.map({ $0 > firstUse }) == true {
+      state.installDate = firstUse
     }
     return state
   }

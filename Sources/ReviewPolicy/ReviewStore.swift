@@ -39,7 +39,13 @@ public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// The report as one line.
   public var description: String {
-    "\(kind.rawValue) review state: \(detail)" + (keptAt.map { "; kept at `\($0)`" } ?? "")
+    let what: String
+    switch kind {
+    case .corrupt: what = "corrupt review state"
+    case .futureFormat: what = "review state written by a newer version of the library"
+    case .unreadable: what = "unreadable review state"
+    }
+    return "\(what): \(detail)" + (keptAt.map { "; kept at `\($0)`" } ?? "")
   }
 }
 

@@ -42,7 +42,12 @@ public final class UserDefaultsStore: ReviewStore, @unchecked Sendable {
   private func recover(_ object: Any, _ problem: StoreProblem) -> StoreLoadResult {
     let suffix = problem.kind == .futureFormat ? "unsupported" : "corrupt"
     let stamp = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-    let aside = "\(stateKey).\(suffix)-\(stamp)"
+    var aside = "\(stateKey).\(suffix)-\(stamp)"
+    var attempt = 0
+    while defaults.object(forKey: aside) != nil {
+      attempt += 1
+      aside = "\(stateKey).\(suffix)-\(stamp)-\(attempt)"
+    }
     defaults.set(object, forKey: aside)
     defaults.removeObject(forKey: stateKey)
     var report = problem
