@@ -39,6 +39,13 @@ struct FactsFile {
     case .failure(let failure):
       return .failure(Problems([.error(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
     }
+    return read(root, for: policy, now: explicitNow, clock: clock)
+  }
+
+  /// Reads facts from a JSON object node (of a facts file, or embedded in a test file).
+  static func read(
+    _ root: JSONNode, for policy: CompiledPolicy, now explicitNow: Timestamp?, clock: () -> Timestamp
+  ) -> Result<FactsFile, Problems> {
     guard case .object(let members) = root.value else {
       return .failure(
         Problems([

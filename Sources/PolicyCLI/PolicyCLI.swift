@@ -26,6 +26,8 @@ public enum PolicyCLI {
       return EvalCommand.run(rest, io: io, explains: false)
     case "fmt":
       return FormatCommand.run(rest, io: io)
+    case "test":
+      return TestCommand.run(rest, io: io)
     case "explain":
       return EvalCommand.run(rest, io: io, explains: true)
     case "help", "--help", "-h":
@@ -56,7 +58,7 @@ public enum PolicyCLI {
 
 /// Help texts, one per command.
 enum Help {
-  static let commands = ["check", "eval", "explain", "facts", "fmt", "help"]
+  static let commands = ["check", "eval", "explain", "facts", "fmt", "help", "test"]
 
   static let overview = """
     OVERVIEW: check review-prompt policies
@@ -69,6 +71,7 @@ enum Help {
       explain   Show every rule and condition with the values it saw
       facts     List the facts policies can use
       fmt       Format policies in the canonical layout
+      test      Run a policy's test cases
       help      Show help for a command
 
     See 'policyc help <command>' for details.
@@ -184,8 +187,60 @@ enum Help {
 
     """
 
+  static let test = """
+    OVERVIEW: run policy test cases
+
+    A test file (*.test.json) names a policy and lists cases. Each case gives
+    either facts, or a usage history that runs through the real review manager,
+    and the expected decision. Prints one line per case, then `N passed, N
+    failed`.
+
+    USAGE: policyc test [--coverage] [--format text|json] <test file or folder>...
+
+    TEST FILE:
+      {
+        "policy": "review.policy",            (relative to the test file)
+        "now": "2026-03-01T12:00:00Z",        (default `now` of facts cases)
+        "start": "2026-01-01T00:00:00Z",      (default start of histories)
+        "cases": [
+          { "name": "a loyal user is asked",
+            "facts": {"days": 31, "uses": 25, "plan": "pro"},
+            "expect": "ask", "deciding": ["loyal"] },
+          { "name": "not asked twice in eight weeks",
+            "facts": {"plan": "pro"}, "version": "3.1",
+            "history": ["launch x 20 every 1d", "event export x 3",
+                        "prompt -> remind", "wait 3d", "prompt"],
+            "expect": "dont_ask", "deciding": ["too_soon"], "prompts": 1 }
+        ]
+      }
+    "facts" uses the format of `policyc eval` (see `policyc help eval`); in a
+    history case it gives only the facts the policy declares. "deciding" is
+    the exact set of deciding rules (names, or `ask rule at line N`);
+    "prompts" the number of prompts the history showed.
+
+    HISTORY STEPS:
+      launch | foreground | session | end session | event [name] |
+      action <score> [bad] [prompt] | prompt | wait <duration> | update <version>
+      add `x <count> [every <duration>]` to repeat a step, and
+      `-> rate|decline|remind|feedback|dismiss|unknown` to answer its prompt.
+
+    OPTIONS:
+      --coverage         also list the rules that never held or decided, and
+                         the conditions that never held or never failed
+      --format <format>  `text` (default) or `json`
+      --no-color         never colour diagnostics
+      -h, --help         show this help
+
+    EXIT STATUS:
+      0  every case passed
+      1  a case failed, or a test file or its policy has errors
+      2  usage error, or a file could not be read
+
+    """
+
   static func text(for topic: String) -> String? {
     switch topic {
+    case "test": test
     case "fmt": fmt
     case "check": check
     case "eval": eval

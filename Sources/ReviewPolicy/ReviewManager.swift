@@ -287,6 +287,20 @@ public final class ReviewManager: @unchecked Sendable {
     return policy.origin
   }
 
+  /// The running policy and its snapshot of facts now (nil when the app version does not
+  /// parse), without recording anything: for tools that explain or test decisions.
+  public func currentFacts() -> (policy: CompiledPolicy, facts: Facts)? {
+    let now = Timestamp(configuration.clock())
+    lock.lock()
+    var snapshot = state
+    let active = policy
+    let facts = appFacts
+    lock.unlock()
+    snapshot.enter(version: configuration.appVersion, at: now)
+    guard case .success(let built) = ReviewManager.facts(active, snapshot, facts, now) else { return nil }
+    return (active.compiled, built)
+  }
+
   /// The decision the policy would make now, explained, without recording anything.
   public func explainCurrentDecision() -> ReviewExplanation {
     let now = Timestamp(configuration.clock())

@@ -118,6 +118,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
   case invalidFactValue = "PC404"
   /// A fact that cannot be absent has no value and no default.
   case missingFact = "PC405"
+  /// A history step in a test file that is not one of the documented steps.
+  case invalidHistoryStep = "PC406"
+  /// A test file names a policy that cannot be read or compiled.
+  case unusablePolicy = "PC407"
 
   /// Whether diagnostics with this code are warnings.
   public var isWarning: Bool { rawValue.hasPrefix("PC3") }

@@ -78,6 +78,21 @@ public struct Explanation: Sendable, Hashable {
 }
 
 extension CompiledPolicy {
+  /// The ranges of the atomic conditions of rule `index`, in the order explanations list them.
+  public func conditionRanges(ofRule index: Int) -> [SourceRange] {
+    var ranges: [SourceRange] = []
+    func walk(_ expr: TypedExpr) {
+      switch expr.node {
+      case .not(let inner) where !TracingEvaluator.isAtom(inner): walk(inner)
+      case .parenthesized(let inner): walk(inner)
+      case .logical(_, let operands): operands.forEach(walk)
+      default: ranges.append(expr.range)
+      }
+    }
+    if rules.indices.contains(index) { walk(rules[index].condition) }
+    return ranges
+  }
+
   /// Explains the decision for `facts`: every rule, every condition, the values seen.
   ///
   /// This walks the checked tree (allocating freely) and is meant for tools and

@@ -1,0 +1,311 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+
+/// A test file for `policyc test`: a policy and cases with their expected decisions.
+///
+/// ```json
+/// {
+///   "policy": "review.policy",
+///   "now": "2026-03-01T12:00:00Z",
+///   "cases": [
+///     { "name": "a loyal user is asked",
+///       "facts": { "days": 31, "uses": 25, "plan": "pro" },
+///       "expect": "ask", "deciding": ["loyal"] },
+///     { "name": "not asked twice in eight weeks",
+///       "facts": { "plan": "pro" },
+///       "history": ["launch x 20 every 1d", "event export x 3", "prompt -> remind", "wait 3d", "prompt"],
+///       "expect": "dont_ask", "deciding": ["too_soon"], "prompts": 1 }
+///   ]
+/// }
+/// ```
+struct PolicyTestFile {
+  /// The policy path as written, relative to the test file's folder.
+  var policy: String
+  var policyRange: SourceRange
+  /// The default `now` of facts cases.
+  var now: Timestamp?
+  /// The default start of history cases.
+  var start: Timestamp?
+  var cases: [PolicyTestCase]
+
+  static let fileKeys = ["policy", "now", "start", "cases"]
+  static let caseKeys = ["name", "facts", "history", "version", "now", "start", "expect", "deciding", "prompts"]
+
+  /// Parses a test file, reporting every problem with its location.
+  static func parse(_ source: SourceFile) -> Result<PolicyTestFile, Problems> {
+    let root: JSONNode
+    switch JSONParser.parse(source) {
+    case .success(let node): root = node
+    case .failure(let failure):
+      return .failure(Problems([.error(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
+    }
+    var problems: [Diagnostic] = []
+    guard case .object(let members) = root.value else {
+      return .failure(
+        Problems([
+          .error(
+            .unexpectedJSON, "a test file is a JSON object, but this is \(root.value.kindName)", at: root.range,
+            help: ["write `{\"policy\": \"review.policy\", \"cases\": [...]}`"])
+        ]))
+    }
+    problems += unknownKeys(members, allowed: fileKeys, in: "a test file")
+    var file = PolicyTestFile(policy: "", policyRange: root.range, now: nil, start: nil, cases: [])
+    if let member = members.first(where: { $0.key == "policy" }), case .string(let path) = member.value.value {
+      file.policy = path
+      file.policyRange = member.value.range
+    } else {
+      problems.append(
+        .error(
+          .unexpectedJSON, "a test file needs `\"policy\"`: the path of the policy it tests", at: root.range,
+          help: ["add `\"policy\": \"review.policy\"` (relative to the test file)"]))
+    }
+    file.now = instant(members.first { $0.key == "now" }, &problems)
+    file.start = instant(members.first { $0.key == "start" }, &problems)
+    if let member = members.first(where: { $0.key == "cases" }), case .array(let nodes) = member.value.value {
+      var names = Set<String>()
+      for node in nodes {
+        if let testCase = PolicyTestCase.parse(node, &problems) {
+          if !names.insert(testCase.name).inserted {
+            problems.append(
+              .error(.unexpectedJSON, "two cases are named `\(testCase.name)`", at: testCase.range, help: ["give each case its own name"]))
+          }
+          file.cases.append(testCase)
+        }
+      }
+      if nodes.isEmpty {
+        problems.append(.error(.unexpectedJSON, "the test file has no cases", at: member.value.range, help: ["add cases to `\"cases\"`"]))
+      }
+    } else {
+      problems.append(
+        .error(.unexpectedJSON, "a test file needs `\"cases\"`: an array of test cases", at: root.range))
+    }
+    return problems.isEmpty ? .success(file) : .failure(Problems(problems))
+  }
+
+  static func unknownKeys(_ members: [JSONMember], allowed: [String], in what: String) -> [Diagnostic] {
+    members.filter { !allowed.contains($0.key) }.map { member in
+      let suggestion = EditDistance.suggestion(for: member.key, among: allowed)
+      return .error(
+        .unexpectedJSON, "unknown key `\(member.key)` in \(what)", at: member.keyRange,
+        help: [suggestion.map { "did you mean `\($0)`?" } ?? "the keys are \(allowed.map { "`\($0)`" }.joined(separator: ", "))"])
+    }
+  }
+
+  static func instant(_ member: JSONMember?, _ problems: inout [Diagnostic]) -> Timestamp? {
+    guard let member else { return nil }
+    if case .string(let text) = member.value.value, let instant = Timestamp(iso8601: text) { return instant }
+    problems.append(
+      .error(
+        .unexpectedJSON, "`\(member.key)` must be an ISO-8601 instant such as \"2026-03-01T12:00:00Z\"",
+        at: member.value.range))
+    return nil
+  }
+}
+
+/// One test case.
+struct PolicyTestCase {
+  var name: String
+  var range: SourceRange
+  /// Facts (for a facts case), or the policy's own facts (for a history case).
+  var facts: JSONNode?
+  var history: [HistoryStep]?
+  var version: String
+  var now: Timestamp?
+  var start: Timestamp?
+  var expectsAsk: Bool
+  var expectRange: SourceRange
+  var deciding: [(name: String, range: SourceRange)]?
+  var prompts: Int?
+
+  static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
+    guard case .object(let members) = node.value else {
+      problems.append(.error(.unexpectedJSON, "a test case is a JSON object, but this is \(node.value.kindName)", at: node.range))
+      return nil
+    }
+    let before = problems.count
+    problems += PolicyTestFile.unknownKeys(members, allowed: PolicyTestFile.caseKeys, in: "a test case")
+    // A mistyped key (`expects`) is already reported: do not also report the key as missing.
+    let mistyped = Set(members.compactMap { member in
+      PolicyTestFile.caseKeys.contains(member.key) ? nil : EditDistance.suggestion(for: member.key, among: PolicyTestFile.caseKeys)
+    })
+    func member(_ key: String) -> JSONMember? { members.first { $0.key == key } }
+    var testCase = PolicyTestCase(
+      name: "", range: node.range, facts: nil, history: nil, version: "1.0", now: nil, start: nil, expectsAsk: false,
+      expectRange: node.range, deciding: nil, prompts: nil)
+    if let name = member("name"), case .string(let text) = name.value.value, !text.isEmpty {
+      testCase.name = text
+    } else if !mistyped.contains("name") {
+      problems.append(.error(.unexpectedJSON, "a test case needs a `\"name\"`", at: node.range))
+    }
+    if let expect = member("expect"), case .string(let text) = expect.value.value, ["ask", "dont_ask"].contains(text) {
+      testCase.expectsAsk = text == "ask"
+      testCase.expectRange = expect.value.range
+    } else if !mistyped.contains("expect") || member("expect") != nil {
+      problems.append(
+        .error(
+          .unexpectedJSON, "a test case needs `\"expect\"`: \"ask\" or \"dont_ask\"",
+          at: member("expect")?.value.range ?? node.range))
+    }
+    if let facts = member("facts") {
+      if case .object = facts.value.value {
+        testCase.facts = facts.value
+      } else {
+        problems.append(.error(.unexpectedJSON, "`\"facts\"` must be an object of fact names and values", at: facts.value.range))
+      }
+    }
+    if let history = member("history") {
+      if case .array(let steps) = history.value.value {
+        var parsed: [HistoryStep] = []
+        for step in steps {
+          if case .string(let text) = step.value {
+            switch HistoryStep.parse(text, range: step.range) {
+            case .success(let historyStep): parsed.append(historyStep)
+            case .failure(let problem): problems += problem.diagnostics
+            }
+          } else {
+            problems.append(.error(.invalidHistoryStep, "a history step is a string such as \"launch x 20\"", at: step.range))
+          }
+        }
+        testCase.history = parsed
+      } else {
+        problems.append(.error(.unexpectedJSON, "`\"history\"` must be an array of steps", at: history.value.range))
+      }
+    }
+    if testCase.facts == nil && testCase.history == nil && !mistyped.contains("facts") && !mistyped.contains("history") {
+      problems.append(
+        .error(
+          .unexpectedJSON, "a test case needs `\"facts\"` or `\"history\"`", at: node.range,
+          help: ["give the facts directly, or a usage history run through the review manager"]))
+    }
+    if let version = member("version") {
+      if case .string(let text) = version.value.value { testCase.version = text } else {
+        problems.append(.error(.unexpectedJSON, "`\"version\"` must be a string such as \"3.1\"", at: version.value.range))
+      }
+    }
+    testCase.now = PolicyTestFile.instant(member("now"), &problems)
+    testCase.start = PolicyTestFile.instant(member("start"), &problems)
+    if let deciding = member("deciding") {
+      if case .array(let names) = deciding.value.value {
+        testCase.deciding = names.compactMap { node in
+          if case .string(let text) = node.value { return (text, node.range) }
+          problems.append(.error(.unexpectedJSON, "rule names are strings", at: node.range))
+          return nil
+        }
+      } else {
+        problems.append(.error(.unexpectedJSON, "`\"deciding\"` must be an array of rule names", at: deciding.value.range))
+      }
+    }
+    if let prompts = member("prompts") {
+      if case .number(let text) = prompts.value.value, let count = Int(text), count >= 0 {
+        testCase.prompts = count
+      } else {
+        problems.append(.error(.unexpectedJSON, "`\"prompts\"` must be a whole number", at: prompts.value.range))
+      }
+    }
+    return problems.count == before ? testCase : nil
+  }
+}
+
+/// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`...
+struct HistoryStep {
+  enum Action {
+    case launch
+    case foreground
+    case session
+    case endSession
+    case event(String?)
+    case action(score: Double, isBad: Bool, mayPrompt: Bool)
+    case prompt
+    case wait(TimeSpan)
+    case update(String)
+  }
+
+  var action: Action
+  var repetitions: Int
+  var every: TimeSpan?
+  var answer: ReviewResponse?
+  var range: SourceRange
+
+  static let syntax =
+    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `action <score> [bad] [prompt]`, `prompt`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
+
+  static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
+    func failure(_ message: String, help: String = syntax) -> Result<HistoryStep, Problems> {
+      .failure(Problems([.error(.invalidHistoryStep, message, at: range, help: [help])]))
+    }
+    var body = text.trimmingCharacters(in: .whitespaces)
+    var answer: ReviewResponse?
+    if let arrow = body.range(of: "->") {
+      let word = body[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
+      let answers: [String: ReviewResponse] = [
+        "rate": .rated, "decline": .declined, "remind": .remindLater, "feedback": .feedback, "dismiss": .dismissed,
+        "unknown": .unknown,
+      ]
+      guard let response = answers[word] else {
+        return failure("unknown answer `\(word)`", help: "answers are rate, decline, remind, feedback, dismiss and unknown")
+      }
+      answer = response
+      body = body[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
+    }
+    var repetitions = 1
+    var every: TimeSpan?
+    let words = body.split(separator: " ").map(String.init)
+    var core = words
+    if let times = words.lastIndex(of: "x"), times + 1 < words.count, let count = Int(words[times + 1]) {
+      guard count >= 1 && count <= 100_000 else { return failure("repeat counts go from 1 to 100000") }
+      repetitions = count
+      let rest = Array(words[(times + 2)...])
+      if !rest.isEmpty {
+        guard rest[0] == "every", rest.count > 1, let span = TimeSpan(parsing: rest.dropFirst().joined(separator: " ")),
+          span.milliseconds >= 0, !span.isInfinite
+        else { return failure("after `x \(count)`, write `every <duration>`, such as `every 1d`") }
+        every = span
+      }
+      core = Array(words[..<times])
+    }
+    guard let verb = core.first else { return failure("empty history step") }
+    let argument = core.dropFirst().joined(separator: " ")
+    let action: Action
+    switch verb {
+    case "launch" where argument.isEmpty: action = .launch
+    case "foreground" where argument.isEmpty: action = .foreground
+    case "session" where argument.isEmpty: action = .session
+    case "end" where argument == "session": action = .endSession
+    case "event":
+      var name = argument
+      if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+      action = .event(name.isEmpty ? nil : name)
+    case "action":
+      var parts = core.dropFirst().makeIterator()
+      guard let scoreText = parts.next(), let score = Double(scoreText), score.isFinite else {
+        return failure("`action` needs a score, such as `action 30` or `action -50 bad`")
+      }
+      var isBad = false
+      var mayPrompt = false
+      while let word = parts.next() {
+        switch word {
+        case "bad": isBad = true
+        case "prompt": mayPrompt = true
+        default: return failure("unknown word `\(word)` after `action \(scoreText)`; use `bad` and `prompt`")
+        }
+      }
+      action = .action(score: score, isBad: isBad, mayPrompt: mayPrompt)
+    case "prompt" where argument.isEmpty: action = .prompt
+    case "wait":
+      guard let span = TimeSpan(parsing: argument), span.milliseconds >= 0, !span.isInfinite else {
+        return failure("`wait` needs a duration, such as `wait 3d` or `wait 1d 12h`")
+      }
+      action = .wait(span)
+    case "update":
+      guard !argument.isEmpty else { return failure("`update` needs a version, such as `update 3.2`") }
+      action = .update(argument)
+    default:
+      let verbs = ["launch", "foreground", "session", "end", "event", "action", "prompt", "wait", "update"]
+      let suggestion = EditDistance.suggestion(for: verb, among: verbs)
+      return failure(
+        "unknown history step `\(text)`", help: suggestion.map { "did you mean `\($0)`?" } ?? syntax)
+    }
+    return .success(HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range))
+  }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import PolicyCore
+import Testing
+
+@testable import PolicyCLI
+
+/// `policyc test`: exact output, exit codes and errors.
+@Suite("policyc test")
+struct TestCommandTests {
+  static let policy = """
+    never answered when declined or rated
+    never too_soon when since(last_prompt) < 8w
+    ask loyal when days >= 30 and uses >= 20
+
+    """
+
+  func run(_ tests: String, arguments: [String] = [], policy: String = TestCommandTests.policy) -> RunResult {
+    runPolicyc(["test"] + arguments + ["dir/p.test.json"], files: ["dir/p.policy": policy, "dir/p.test.json": tests])
+  }
+
+  static let passing = """
+    {"policy": "p.policy", "now": "2026-03-01T00:00:00Z", "cases": [
+      {"name": "loyal", "facts": {"days": 31, "uses": 25}, "expect": "ask", "deciding": ["loyal"]},
+      {"name": "new", "facts": {"days": 1, "uses": 2}, "expect": "dont_ask"},
+      {"name": "history", "history": ["launch x 21 every 2d", "prompt -> remind", "wait 1w", "prompt"],
+       "expect": "dont_ask", "deciding": ["too_soon"], "prompts": 1}
+    ]}
+    """
+
+  @Test("one line per case, then the total; exit 0 when every case passes")
+  func passing() {
+    #expect(
+      run(TestCommandTests.passing)
+        == RunResult(status: 0, standardOutput: "PASS  loyal\nPASS  new\nPASS  history\n3 passed, 0 failed\n", standardError: ""))
+  }
+
+  @Test("a failing case says what was expected and what happened; exit 1")
+  func failing() {
+    let tests = """
+      {"policy": "p.policy", "now": "2026-03-01T00:00:00Z", "cases": [
+        {"name": "wrong decision", "facts": {"days": 31, "uses": 25}, "expect": "dont_ask"},
+        {"name": "wrong rule", "facts": {"days": 31, "uses": 25, "declined": true}, "expect": "dont_ask", "deciding": ["too_soon"]},
+        {"name": "wrong prompt count", "history": ["launch x 21 every 2d", "prompt -> decline"], "expect": "dont_ask", "prompts": 2}
+      ]}
+      """
+    let result = run(tests)
+    #expect(result.status == 1)
+    #expect(
+      result.standardOutput == """
+        FAIL  wrong decision: expected don't ask, got ask: `ask loyal` held
+        FAIL  wrong rule: expected don't ask (`too_soon`), got don't ask: `never answered` held
+        FAIL  wrong prompt count: expected don't ask, 2 prompts, got don't ask: `never answered`, `never too_soon` held, 1 prompt
+        0 passed, 3 failed
+
+        """)
+  }
+
+  @Test("--coverage lists rules that never decided and conditions that never held or failed")
+  func coverage() {
+    let result = run(TestCommandTests.passing, arguments: ["--coverage"])
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput == """
+        PASS  loyal
+        PASS  new
+        PASS  history
+        coverage of dir/p.policy: 2 of 3 rules decided a case; 2 of 5 conditions both held and failed
+          dir/p.policy:1: rule `never answered` never held
+          dir/p.policy:1:21: `declined` never held
+          dir/p.policy:1:33: `rated` never held
+          dir/p.policy:3:31: `uses >= 20` never failed
+        3 passed, 0 failed
+
+        """)
+  }
+
+  @Test("--format json")
+  func json() throws {
+    let result = run(TestCommandTests.passing, arguments: ["--format", "json"])
+    #expect(result.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(object["passed"] as? Int == 3)
+    #expect(object["failed"] as? Int == 0)
+    let files = try #require(object["files"] as? [[String: Any]])
+    #expect((files.first?["cases"] as? [[String: Any]])?.count == 3)
+  }
+
+  @Test("errors in a test file are located and reported, each once; exit 1", arguments: [
+    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expects": "ask"}]}"#,
+     ["dir/p.test.json:1:61: error: unknown key `expects` in a test case [PC402]", "help: did you mean `expect`?"]),
+    (#"{"policy": "p.policy", "cases": [{"name": "a", "history": ["lauch x 3"], "expect": "ask"}]}"#,
+     ["error: unknown history step `lauch x 3` [PC406]", "help: did you mean `launch`?"]),
+    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {"dayz": 1}, "expect": "ask"}]}"#,
+     ["error: unknown fact `dayz` [PC403]"]),
+    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask", "deciding": ["loyl"]}]}"#,
+     ["error: the policy has no rule named `loyl` [PC402]", "help: did you mean `loyal`?"]),
+    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {"days": 3}, "history": ["launch"], "expect": "ask"}]}"#,
+     ["error: a history case computes `days` from its history [PC402]"]),
+    (#"{"policy": "p.policy", "cases": []}"#, ["error: the test file has no cases [PC402]"]),
+    (#"{"cases": [1]"#, ["dir/p.test.json:1:14: error: expected `,` or `}` in the object, found end of file [PC401]"]),
+  ])
+  func fileErrors(_ tests: String, _ expected: [String]) {
+    let result = run(tests)
+    #expect(result.status == 1, "\(result)")
+    // One mistake, one diagnostic.
+    #expect(result.standardError.components(separatedBy: "error:").count - 1 == expected.filter { $0.contains("error:") }.count, "\(result.standardError)")
+    for line in expected {
+      #expect(result.standardError.contains(line), "missing `\(line)` in\n\(result.standardError)")
+    }
+  }
+
+  @Test("a missing policy is a located error, exit 2; a policy with errors shows them, exit 1")
+  func policyProblems() {
+    let missing = runPolicyc(
+      ["test", "dir/p.test.json"],
+      files: ["dir/p.test.json": #"{"policy": "gone.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#])
+    #expect(missing.status == 2)
+    #expect(missing.standardError.hasPrefix("dir/p.test.json:1:12: error: cannot read the policy `gone.policy`"))
+    let broken = run(#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#, policy: "ask when dayz > 1\n")
+    #expect(broken.status == 1)
+    #expect(broken.standardError.contains("dir/p.policy:1:10: error: unknown name `dayz` [PC201]"))
+    #expect(broken.standardError.contains("error: the policy `p.policy` has errors [PC407]"))
+  }
+
+  @Test("a folder runs every .test.json in it; usage errors exit 2")
+  func foldersAndUsage() {
+    let result = runPolicyc(
+      ["test", "dir"], files: ["dir/p.policy": TestCommandTests.policy, "dir/p.test.json": TestCommandTests.passing])
+    #expect(result.status == 0)
+    #expect(result.standardOutput.hasSuffix("3 passed, 0 failed\n"))
+    #expect(runPolicyc(["test"]).status == 2)
+    #expect(runPolicyc(["test", "--format", "xml", "a"]).status == 2)
+    #expect(runPolicyc(["test", "missing.test.json"]).status == 2)
+  }
+
+  @Test("history steps parse with repeats, intervals and answers, and reject mistakes")
+  func historySteps() {
+    let range = PolicyCore.SourceRange(start: 0, end: 1)
+    guard case .success(let step) = HistoryStep.parse("event export x 3 every 1d 12h -> remind", range: range) else {
+      Issue.record("should parse")
+      return
+    }
+    #expect(step.repetitions == 3)
+    #expect(step.every == TimeSpan(milliseconds: 129_600_000))
+    #expect(step.answer == .remindLater)
+    if case .event(let name) = step.action { #expect(name == "export") } else { Issue.record("not an event") }
+    for bad in ["wait", "wait soon", "action", "action 5 great", "prompt -> maybe", "launch x 0", "update", "dance"] {
+      if case .success = HistoryStep.parse(bad, range: range) { Issue.record("`\(bad)` should not parse") }
+    }
+  }
+
+  @Test("the shipped example tests pass")
+  func examples() throws {
+    let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Examples")
+    let tests = try String(contentsOf: examples.appendingPathComponent("review.test.json"), encoding: .utf8)
+    let policy = try String(contentsOf: examples.appendingPathComponent("review.policy"), encoding: .utf8)
+    let result = runPolicyc(["test", "review.test.json"], files: ["review.test.json": tests, "review.policy": policy])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.standardOutput.hasSuffix("12 passed, 0 failed\n"))
+  }
+}
