@@ -19,6 +19,7 @@ let overviewHelp = """
     explain   Show every rule and condition with the values it saw
     facts     List the facts policies can use
     fmt       Format policies in the canonical layout
+    test      Run a policy's test cases
     help      Show help for a command
 
   See 'policyc help <command>' for details.
