@@ -3,7 +3,7 @@ import ReviewPolicy
 
 /// `policyc check`: compile each policy against the review schema and print its diagnostics.
 enum CheckCommand {
-  static let usage = "USAGE: policyc check [--format text|json] [--no-color] <file>...\n"
+  static let usage = "USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...\n"
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     let parsed: Arguments
@@ -18,8 +18,10 @@ enum CheckCommand {
       return PolicyCLI.success
     }
     let format = parsed.values["format"] ?? "text"
-    guard format == "text" || format == "json" else {
-      io.write("policyc check: error: unknown format `\(format)`; use `text` or `json`\n\n\(usage)", to: .standardError)
+    guard ["text", "json", "sarif", "github"].contains(format) else {
+      io.write(
+        "policyc check: error: unknown format `\(format)`; use `text`, `json`, `sarif` or `github`\n\n\(usage)",
+        to: .standardError)
       return PolicyCLI.usageError
     }
     guard !parsed.operands.isEmpty else {
@@ -52,6 +54,10 @@ enum CheckCommand {
     let warnings = counted.filter { $0.severity == .warning }.count
     if format == "json" {
       io.write(json(results, errors: errors, warnings: warnings), to: .standardOutput)
+    } else if format == "sarif" {
+      io.write(DiagnosticFormats.sarif(results), to: .standardOutput)
+    } else if format == "github" {
+      io.write(DiagnosticFormats.github(results), to: .standardOutput)
     } else if !results.isEmpty {
       let files = results.count == 1 ? "1 file" : "\(results.count) files"
       let summary =

@@ -84,10 +84,11 @@ enum Help {
     Prints each error and warning with its location, the source line and
     advice. Directories are searched for *.policy files. `-` reads standard input.
 
-    USAGE: policyc check [--format text|json] [--no-color] <file>...
+    USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...
 
     OPTIONS:
-      --format <format>  `text` (default) or `json`
+      --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
+                         scanning) or `github` (GitHub Actions annotations)
       --no-color         Never colour the output (colour is used only on a
                          terminal, and never when NO_COLOR is set)
       -h, --help         Show this help

@@ -1,11 +1,12 @@
 import Foundation
+import PolicyCore
 import ReviewPolicy
 import Testing
 
 @testable import PolicyCLI
 
 /// The usage line printed after a usage error of `policyc check`.
-let checkUsage = "USAGE: policyc check [--format text|json] [--no-color] <file>...\n"
+let checkUsage = "USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...\n"
 
 /// `policyc` with no command, or `policyc help`.
 let overviewHelp = """
@@ -33,10 +34,11 @@ let checkHelp = """
   Prints each error and warning with its location, the source line and
   advice. Directories are searched for *.policy files. `-` reads standard input.
 
-  USAGE: policyc check [--format text|json] [--no-color] <file>...
+  USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...
 
   OPTIONS:
-    --format <format>  `text` (default) or `json`
+    --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
+                       scanning) or `github` (GitHub Actions annotations)
     --no-color         Never colour the output (colour is used only on a
                        terminal, and never when NO_COLOR is set)
     -h, --help         Show this help
@@ -142,7 +144,7 @@ struct UsageTests {
     let result = io.run(["check", "--format", "xml", "a.policy"])
     #expect(result.status == 2)
     #expect(result.standardOutput == "")
-    #expect(result.standardError.hasPrefix("policyc check: error: unknown format `xml`; use `text` or `json`\n"))
+    #expect(result.standardError.hasPrefix("policyc check: error: unknown format `xml`; use `text`, `json`, `sarif` or `github`\n"))
     #expect(io.readPaths.isEmpty)
   }
 
@@ -150,7 +152,7 @@ struct UsageTests {
   func unknownFormatPrintsUsage() {
     let result = runPolicyc(["check", "--format=xml", "a.policy"], files: ["a.policy": cleanPolicy])
     #expect(
-      result.standardError == "policyc check: error: unknown format `xml`; use `text` or `json`\n\n" + checkUsage)
+      result.standardError == "policyc check: error: unknown format `xml`; use `text`, `json`, `sarif` or `github`\n\n" + checkUsage)
   }
 
   @Test("`--format` without a value")
@@ -566,5 +568,63 @@ struct FactsCommandTests {
     #expect(runPolicyc(["facts", "extra"]).status == 2)
     #expect(runPolicyc(["facts", "--bogus"]).status == 2)
     #expect(runPolicyc(["facts", "--help"]).standardOutput.contains("USAGE: policyc facts"))
+  }
+}
+
+@Suite("policyc check --format sarif and github")
+struct CheckFormatTests {
+  static let policy = "ask when dayz > 3\nlet x = 1\n"
+
+  @Test("github: one workflow command per diagnostic, properties and data escaped")
+  func github() {
+    let result = runPolicyc(["check", "--format", "github", "a,b.policy"], files: ["a,b.policy": CheckFormatTests.policy])
+    #expect(result.status == 1)
+    #expect(
+      result.standardOutput == """
+        ::error file=a%2Cb.policy,line=1,col=10,endLine=1,endColumn=14,title=PC201 unknown name::unknown name `dayz`%0Ahelp: did you mean `days`?
+        ::warning file=a%2Cb.policy,line=2,col=5,endLine=2,endColumn=6,title=PC302 unused `let`::`x` is defined but never used%0Ahelp: use it in a rule or remove it
+
+        """)
+    #expect(DiagnosticFormats.data("50% done\r\nok") == "50%25 done%0D%0Aok")
+    #expect(DiagnosticFormats.property("a:b,c") == "a%3Ab%2Cc")
+  }
+
+  @Test("sarif: a valid SARIF 2.1.0 log with rules and located results")
+  func sarif() throws {
+    let result = runPolicyc(["check", "--format", "sarif", "a.policy"], files: ["a.policy": CheckFormatTests.policy])
+    #expect(result.status == 1)
+    let log = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(log["version"] as? String == "2.1.0")
+    let run = try #require((log["runs"] as? [[String: Any]])?.first)
+    let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+    #expect(driver["name"] as? String == "policyc")
+    let rules = try #require(driver["rules"] as? [[String: Any]])
+    #expect(rules.map { $0["id"] as? String } == ["PC201", "PC302"])
+    #expect(rules.map { $0["name"] as? String } == ["UnknownName", "UnusedLet"])
+    let results = try #require(run["results"] as? [[String: Any]])
+    #expect(results.map { $0["level"] as? String } == ["error", "warning"])
+    let location = try #require((results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+    #expect((location["artifactLocation"] as? [String: Any])?["uri"] as? String == "a.policy")
+    let region = try #require(location["region"] as? [String: Any])
+    #expect(region["startLine"] as? Int == 1)
+    #expect(region["startColumn"] as? Int == 10)
+    #expect(region["endColumn"] as? Int == 14)
+    #expect((results[0]["message"] as? [String: Any])?["text"] as? String == "unknown name `dayz`\nhelp: did you mean `days`?")
+  }
+
+  @Test("a clean file: an empty SARIF result list and no annotations; exit 0")
+  func clean() throws {
+    let sarif = runPolicyc(["check", "--format", "sarif", "a.policy"], files: ["a.policy": "ask when days > 3\n"])
+    #expect(sarif.status == 0)
+    #expect(sarif.standardOutput.contains(#""results":[]"#))
+    let github = runPolicyc(["check", "--format", "github", "a.policy"], files: ["a.policy": "ask when days > 3\n"])
+    #expect(github == RunResult(status: 0, standardOutput: "", standardError: ""))
+  }
+
+  @Test("every diagnostic code has a written summary")
+  func summaries() {
+    for code in DiagnosticCode.allCases {
+      #expect(code.hasSummary, "\(code.rawValue) has no summary")
+    }
   }
 }
