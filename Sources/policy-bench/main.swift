@@ -1,0 +1,87 @@
+// policy-bench: policy evaluation measured side by side with hand-written Swift, in one run.
+//
+//   swift run -c release policy-bench [--iterations N] [--json]
+//
+// Each workload reports the median time per operation over N samples and, where there is
+// one, the ratio to a hand-written baseline measured in the same process on the same data.
+
+import Foundation
+
+var samples = 15
+var json = false
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+  let argument = arguments.removeFirst()
+  switch argument {
+  case "--iterations":
+    guard let value = arguments.first.flatMap({ Int($0) }), value >= 1, value <= 1000 else {
+      FileHandle.standardError.write(Data("policy-bench: error: --iterations needs a number from 1 to 1000\n".utf8))
+      exit(2)
+    }
+    samples = value
+    arguments.removeFirst()
+  case "--json":
+    json = true
+  case "--help", "-h":
+    print("USAGE: swift run -c release policy-bench [--iterations N] [--json]")
+    exit(0)
+  default:
+    FileHandle.standardError.write(Data("policy-bench: error: unknown argument `\(argument)`\n".utf8))
+    exit(2)
+  }
+}
+
+#if DEBUG
+  FileHandle.standardError.write(Data("policy-bench: warning: a debug build; run with `-c release` for real figures\n".utf8))
+#endif
+
+let examples = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Examples")
+let workloads = Workloads(samples: samples, examples: examples)
+var results: [BenchResult] = []
+do {
+  results.append(try workloads.w1())
+  results.append(try workloads.w2("armchair.policy", closure: Workloads.armchairClosure()))
+  results.append(try workloads.w2("reviewkit.policy", closure: Workloads.reviewKitClosure()))
+  results += try workloads.w3Examples()
+  results.append(try workloads.w3Large())
+  results += try workloads.w4()
+} catch {
+  FileHandle.standardError.write(Data("policy-bench: error: \(error)\n".utf8))
+  exit(1)
+}
+let peak = Measure.peakMemoryKiB()
+
+func format(_ value: Double) -> String {
+  value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+}
+
+if json {
+  var rows: [String] = []
+  for result in results {
+    var fields = [
+      "\"name\":\"\(result.name)\"", "\"value\":\(format(result.value))", "\"unit\":\"\(result.unit)\"",
+      "\"target\":\"\(result.target)\"", "\"met\":\(result.met)",
+    ]
+    if let baseline = result.baseline {
+      fields.append("\"baseline\":\(format(baseline))")
+      fields.append("\"ratio\":\(String(format: "%.2f", result.value / baseline))")
+    }
+    if let allocations = result.allocations { fields.append("\"allocationsPerOperation\":\(allocations)") }
+    rows.append("{" + fields.joined(separator: ",") + "}")
+  }
+  print("{\"samples\":\(samples),\"peakMemoryKiB\":\(peak),\"results\":[" + rows.joined(separator: ",") + "]}")
+} else {
+  print("policy-bench: median of \(samples) samples per workload\n")
+  func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
+  print(pad("workload", 48) + pad("median", 13) + pad("baseline", 13) + pad("ratio", 8) + pad("allocs", 8) + "target")
+  for result in results {
+    let value = "\(format(result.value)) \(result.unit)"
+    let baseline = result.baseline.map { "\(format($0)) \(result.unit)" } ?? "-"
+    let ratio = result.baseline.map { String(format: "%.2fx", result.value / $0) } ?? "-"
+    let allocations = result.allocations.map { String(format: "%.0f", $0) } ?? "-"
+    print(
+      pad(result.name, 48) + pad(value, 13) + pad(baseline, 13) + pad(ratio, 8) + pad(allocations, 8)
+        + result.target + (result.met ? "  ok" : "  MISSED"))
+  }
+  print("\npeak memory: \(peak / 1024) MiB")
+}
