@@ -28,6 +28,8 @@ public enum PolicyCLI {
       return FormatCommand.run(rest, io: io)
     case "test":
       return TestCommand.run(rest, io: io)
+    case "simulate":
+      return SimulateCommand.run(rest, io: io)
     case "explain":
       return EvalCommand.run(rest, io: io, explains: true)
     case "help", "--help", "-h":
@@ -58,7 +60,7 @@ public enum PolicyCLI {
 
 /// Help texts, one per command.
 enum Help {
-  static let commands = ["check", "eval", "explain", "facts", "fmt", "help", "test"]
+  static let commands = ["check", "eval", "explain", "facts", "fmt", "help", "simulate", "test"]
 
   static let overview = """
     OVERVIEW: check review-prompt policies
@@ -72,6 +74,7 @@ enum Help {
       facts     List the facts policies can use
       fmt       Format policies in the canonical layout
       test      Run a policy's test cases
+      simulate  Run policies over a synthetic population of users
       help      Show help for a command
 
     See 'policyc help <command>' for details.
@@ -241,6 +244,7 @@ enum Help {
 
   static func text(for topic: String) -> String? {
     switch topic {
+    case "simulate": SimulateCommand.help
     case "test": test
     case "fmt": fmt
     case "check": check

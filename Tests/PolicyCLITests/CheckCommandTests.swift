@@ -21,6 +21,7 @@ let overviewHelp = """
     facts     List the facts policies can use
     fmt       Format policies in the canonical layout
     test      Run a policy's test cases
+    simulate  Run policies over a synthetic population of users
     help      Show help for a command
 
   See 'policyc help <command>' for details.

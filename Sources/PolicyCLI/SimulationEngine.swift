@@ -1,0 +1,468 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+
+/// One policy to simulate: its name in reports, its text and the app facts it declares.
+struct SimulationPolicy: Sendable {
+  /// The name shown in reports (the path as given).
+  var name: String
+  /// The policy text the managers are created with.
+  var text: String
+  /// Values for the app-specific facts the policy declares, set on every manager.
+  var appFacts: [(name: String, value: Value)]
+}
+
+/// Everything a simulation run needs.
+struct SimulationSetup: Sendable {
+  /// The number of users, 1...``SimulationSetup/maximumUsers``.
+  var users: Int
+  /// The number of days per user, 1...``SimulationSetup/maximumDays``.
+  var days: Int
+  /// The seed of every random stream.
+  var seed: UInt64
+  /// How users behave.
+  var model: SimulationModel
+  /// One or two policies, run over the same population.
+  var policies: [SimulationPolicy]
+
+  /// The most users a run may have.
+  static let maximumUsers = 1_000_000
+  /// The most days a run may last.
+  static let maximumDays = 3650
+  /// The instant every user installs the app: 2026-01-01T00:00:00Z, in seconds.
+  static let installInstant: Int64 = 1_767_225_600
+  /// The number of buckets of the asks-per-user distribution: 0 to 9 asks, and 10 or more.
+  static let askBuckets = 11
+}
+
+/// What one policy did to the population: counts only, so merging is exact and order-free.
+struct SimulationPolicyTally: Sendable, Hashable {
+  /// Users asked at least once.
+  var usersAsked = 0
+  /// Heavy users asked at least once.
+  var heavyUsersAsked = 0
+  /// Users by the day of their first ask (index 0 is day 1, the install day).
+  var firstAskDays: [Int]
+  /// Prompts shown.
+  var asks = 0
+  /// Users by number of asks: index n for n asks, the last bucket for that many or more.
+  var asksPerUser: [Int]
+  /// The most asks one user got.
+  var maximumAsks = 0
+  /// Asks to users who had answered "no thanks" to an earlier prompt.
+  var asksAfterDecline = 0
+  /// Users asked after answering "no thanks".
+  var usersAskedAfterDecline = 0
+  /// Asks that were the 4th or later within 365 days (Apple's yearly limit is 3).
+  var asksBeyondYearlyLimit = 0
+  /// Users with at least one such ask.
+  var usersBeyondYearlyLimit = 0
+  /// The shortest time between two asks to one user, in seconds; nil when nobody was asked twice.
+  var shortestGap: Int64?
+  /// Answers "rate".
+  var rated = 0
+  /// Answers "remind me later".
+  var remindLater = 0
+  /// Answers "no thanks".
+  var declined = 0
+  /// Prompts dismissed without an answer.
+  var dismissed = 0
+  /// Users who answered "rate" at least once.
+  var usersRated = 0
+  /// Managers that could not be created (their users are never asked); always 0 for a policy that compiles.
+  var managerFailures = 0
+
+  /// An empty tally for a run of `days` days.
+  init(days: Int) {
+    firstAskDays = Array(repeating: 0, count: days)
+    asksPerUser = Array(repeating: 0, count: SimulationSetup.askBuckets)
+  }
+
+  /// Adds `other`'s counts to this tally.
+  mutating func merge(_ other: SimulationPolicyTally) {
+    usersAsked += other.usersAsked
+    heavyUsersAsked += other.heavyUsersAsked
+    for index in firstAskDays.indices { firstAskDays[index] += other.firstAskDays[index] }
+    asks += other.asks
+    for index in asksPerUser.indices { asksPerUser[index] += other.asksPerUser[index] }
+    maximumAsks = max(maximumAsks, other.maximumAsks)
+    asksAfterDecline += other.asksAfterDecline
+    usersAskedAfterDecline += other.usersAskedAfterDecline
+    asksBeyondYearlyLimit += other.asksBeyondYearlyLimit
+    usersBeyondYearlyLimit += other.usersBeyondYearlyLimit
+    if let gap = other.shortestGap { shortestGap = min(shortestGap ?? gap, gap) }
+    rated += other.rated
+    remindLater += other.remindLater
+    declined += other.declined
+    dismissed += other.dismissed
+    usersRated += other.usersRated
+    managerFailures += other.managerFailures
+  }
+}
+
+/// What the population did, whatever the policy (identical under every policy by construction).
+struct SimulationActivity: Sendable, Hashable {
+  /// Heavy users.
+  var heavyUsers = 0
+  /// User-days with the app open.
+  var activeDays = 0
+  /// Sessions.
+  var sessions = 0
+  /// Significant events.
+  var events = 0
+  /// Bad sessions.
+  var badSessions = 0
+  /// Prompt checks (session starts and significant events): the moments a policy can ask.
+  var checks = 0
+  /// App versions picked up after the first (manager re-creations).
+  var updates = 0
+
+  /// Adds `other`'s counts.
+  mutating func merge(_ other: SimulationActivity) {
+    heavyUsers += other.heavyUsers
+    activeDays += other.activeDays
+    sessions += other.sessions
+    events += other.events
+    badSessions += other.badSessions
+    checks += other.checks
+    updates += other.updates
+  }
+}
+
+/// The result of a run: the population's activity and one tally per policy.
+struct SimulationOutcome: Sendable, Hashable {
+  /// What the users did.
+  var activity: SimulationActivity
+  /// What each policy did, in the order of ``SimulationSetup/policies``.
+  var tallies: [SimulationPolicyTally]
+}
+
+/// Counts finished users across worker threads and reports progress.
+final class SimulationProgress: @unchecked Sendable {
+  // @unchecked: `finished` and `report` are only used while holding `lock`.
+  /// Guards `finished` and serialises `report`.
+  private let lock = NSLock()
+  /// Users finished so far.
+  private var finished = 0
+  /// Called with `finished` after each change.
+  private let report: (Int) -> Void
+
+  /// Creates a progress counter that calls `report` with the number of finished users (under a lock).
+  init(report: @escaping (Int) -> Void) {
+    self.report = report
+  }
+
+  /// Records that `count` more users are finished.
+  func add(_ count: Int) {
+    lock.lock()
+    finished += count
+    report(finished)
+    lock.unlock()
+  }
+}
+
+/// Runs the real ``ReviewManager`` over a synthetic population (see ``SimulationModel``).
+enum SimulationEngine {
+  /// Simulates every user under every policy, on all cores.
+  ///
+  /// Users are split into contiguous chunks; each chunk is simulated on one thread with its
+  /// own random streams (seeded by the user's index), and its counts are added to the total
+  /// when it finishes. Counts are integer sums, minimums and maximums, so the outcome is the
+  /// same whatever the scheduling.
+  static func run(_ setup: SimulationSetup, progress: SimulationProgress? = nil) -> SimulationOutcome {
+    let chunkSize = max(1, min(500, (setup.users + 63) / 64))
+    let chunkCount = (setup.users + chunkSize - 1) / chunkSize
+    let plan = SimulationPlan(setup)
+    let total = SimulationTotal(setup)
+    DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+      let first = chunk * chunkSize
+      let users = first..<min(setup.users, first + chunkSize)
+      let worker = SimulationWorker(plan)
+      for user in users { worker.simulate(user: user) }
+      total.add(activity: worker.activity, tallies: worker.tallies)
+      progress?.add(users.count)
+    }
+    return total.outcome
+  }
+}
+
+/// The counts of the finished chunks, added up under a lock.
+private final class SimulationTotal: @unchecked Sendable {
+  // @unchecked: `activity` and `tallies` are only touched while holding `lock`.
+  /// Guards the counts.
+  private let lock = NSLock()
+  /// The population's activity so far.
+  private var activity = SimulationActivity()
+  /// Each policy's counts so far.
+  private var tallies: [SimulationPolicyTally]
+
+  /// Empty counts for `setup`.
+  init(_ setup: SimulationSetup) {
+    tallies = setup.policies.map { _ in SimulationPolicyTally(days: setup.days) }
+  }
+
+  /// Adds one chunk's counts.
+  func add(activity chunkActivity: SimulationActivity, tallies chunkTallies: [SimulationPolicyTally]) {
+    lock.lock()
+    activity.merge(chunkActivity)
+    for index in tallies.indices { tallies[index].merge(chunkTallies[index]) }
+    lock.unlock()
+  }
+
+  /// The total.
+  var outcome: SimulationOutcome {
+    lock.lock()
+    defer { lock.unlock() }
+    return SimulationOutcome(activity: activity, tallies: tallies)
+  }
+}
+
+/// The run's constants, prepared once and shared by the workers.
+private struct SimulationPlan: Sendable {
+  /// The run.
+  let setup: SimulationSetup
+  /// The chance that a user is a heavy user.
+  let heavy: SimulationProbability
+  /// A heavy user's daily chance of opening the app.
+  let heavyOpen: SimulationProbability
+  /// A light user's daily chance of opening the app.
+  let lightOpen: SimulationProbability
+  /// The chance of one more session on a day with the app open (geometric).
+  let extraSession: SimulationProbability
+  /// The chance of one more significant event in a session (geometric).
+  let event: SimulationProbability
+  /// The chance that a session goes badly.
+  let badSession: SimulationProbability
+  /// Answer draws below this threshold rate.
+  let rate: UInt64
+  /// Answer draws below this threshold (and not below `rate`) choose "remind me later".
+  let remind: UInt64
+  /// Answer draws below this threshold (and not below `remind`) decline; the rest dismiss.
+  let decline: UInt64
+  /// The version string of each release, `1.0`, `1.1`, ...
+  let versions: [String]
+  /// The prompt texts (English), resolved once.
+  let texts: PromptTexts
+
+  /// Prepares the constants of `setup`.
+  init(_ setup: SimulationSetup) {
+    self.setup = setup
+    let model = setup.model
+    heavy = SimulationProbability(model.heavyShare)
+    heavyOpen = SimulationProbability(model.heavyOpenRate)
+    lightOpen = SimulationProbability(model.lightOpenRate)
+    extraSession = SimulationProbability((model.sessionsPerDay - 1) / model.sessionsPerDay)
+    event = SimulationProbability.geometric(mean: model.eventsPerSession)
+    badSession = SimulationProbability(model.badSessionRate)
+    rate = SimulationProbability(model.rateShare).threshold
+    remind = SimulationProbability(model.rateShare + model.remindShare).threshold
+    decline = SimulationProbability(model.rateShare + model.remindShare + model.declineShare).threshold
+    let releases = model.releaseEvery == 0 ? 1 : setup.days / model.releaseEvery + 2
+    versions = (0..<releases).map { "1.\($0)" }
+    texts = PromptTexts.defaults(for: "en")
+  }
+}
+
+/// The simulated clock the managers read: whole seconds, changed only by the worker's thread.
+private final class SimulationClock: @unchecked Sendable {
+  // @unchecked: one worker thread owns each clock; the manager reads it on that thread.
+  /// The current instant, in seconds since 1970.
+  var seconds: Int64 = SimulationSetup.installInstant
+}
+
+/// Simulates users one at a time on one thread; answers prompts as the presenter of its managers.
+private final class SimulationWorker: ReviewPresenter, @unchecked Sendable {
+  // @unchecked: a worker and the managers it creates are used by one thread only; the managers
+  // call `present` synchronously on that thread.
+  /// The run's constants.
+  let plan: SimulationPlan
+  /// The clock the worker's managers read.
+  let clock = SimulationClock()
+  /// `clock` as the managers' clock function.
+  let readClock: @Sendable () -> Date
+  /// Counts of this worker's users.
+  var activity = SimulationActivity()
+  /// One tally per policy.
+  var tallies: [SimulationPolicyTally]
+
+  /// The policy being simulated.
+  private var policyIndex = 0
+  /// The current user's answer stream.
+  private var answers = SimulationRandom(seed: 0, user: 0, stream: 1)
+  /// The instants of the current user's asks, in seconds (the storage is reused from user to user).
+  private var askTimes: [Int64] = []
+  /// The first ask in `askTimes` within 365 days of the latest.
+  private var windowStart = 0
+  /// Whether the current user has answered "no thanks".
+  private var declinedBefore = false
+  /// Whether the current user was asked after a "no thanks".
+  private var askedAfterDecline = false
+  /// Whether the current user got a 4th ask within 365 days.
+  private var beyondLimit = false
+  /// Whether the current user answered "rate".
+  private var ratedOnce = false
+
+  /// A worker for `plan`.
+  init(_ plan: SimulationPlan) {
+    self.plan = plan
+    let clock = clock
+    readClock = { Date(timeIntervalSince1970: Double(clock.seconds)) }
+    tallies = plan.setup.policies.map { _ in SimulationPolicyTally(days: plan.setup.days) }
+    askTimes.reserveCapacity(64)
+  }
+
+  /// Simulates user `user` under every policy, with the same behaviour stream each time.
+  func simulate(user: Int) {
+    for index in plan.setup.policies.indices {
+      policyIndex = index
+      answers = SimulationRandom(seed: plan.setup.seed, user: user, stream: 1)
+      askTimes.removeAll(keepingCapacity: true)
+      windowStart = 0
+      declinedBefore = false
+      askedAfterDecline = false
+      beyondLimit = false
+      ratedOnce = false
+      let isHeavy = live(user: user, countsActivity: index == 0)
+      finishUser(isHeavy: isHeavy, in: &tallies[index])
+    }
+  }
+
+  /// Drives managers through the user's days; returns whether the user is a heavy user.
+  private func live(user: Int, countsActivity: Bool) -> Bool {
+    let setup = plan.setup
+    var behaviour = SimulationRandom(seed: setup.seed, user: user, stream: 0)
+    let isHeavy = behaviour.chance(plan.heavy)
+    let openRate = isHeavy ? plan.heavyOpen : plan.lightOpen
+    let cadence = setup.model.releaseEvery
+    let phase = cadence == 0 ? 0 : Int(behaviour.below(UInt64(cadence)))
+    let store = InMemoryReviewStore()
+    var manager: ReviewManager?
+    var release = -1
+    var activity = SimulationActivity()
+    if isHeavy { activity.heavyUsers = 1 }
+
+    for day in 0..<setup.days {
+      // A day without use costs this one draw.
+      if day > 0 && !behaviour.chance(openRate) { continue }
+      activity.activeDays += 1
+      let dayStart = SimulationSetup.installInstant + Int64(day) * 86_400
+      let lastStart = dayStart + 23 * 3600
+      var time = dayStart + 7 * 3600 + Int64(behaviour.below(12 * 3600))
+      let sessions = 1 + behaviour.geometric(plan.extraSession, limit: 19)
+      for session in 0..<sessions {
+        if time > lastStart { break }
+        clock.seconds = time
+        if session == 0 {
+          // A launch: pick up a release that shipped since the last one.
+          let current = cadence == 0 ? 0 : (day + phase) / cadence
+          if current != release {
+            if release >= 0 { activity.updates += 1 }
+            release = current
+            manager = makeManager(store: store, release: current)
+          }
+        }
+        guard let manager else { return isHeavy }
+        if session == 0 { manager.appLaunched() } else { manager.appEnteredForeground() }
+        manager.sessionStarted()
+        manager.promptIfAppropriate()
+        let actions = 1 + Int(behaviour.below(4))
+        let isBad = behaviour.chance(plan.badSession)
+        for action in 0..<actions {
+          time += 30 + Int64(behaviour.below(270))
+          clock.seconds = time
+          if isBad && action == actions - 1 {
+            manager.action(score: -40, isBad: true)
+          } else {
+            manager.action(score: 30)
+          }
+        }
+        let events = behaviour.geometric(plan.event, limit: 50)
+        for _ in 0..<events {
+          time += 30 + Int64(behaviour.below(270))
+          clock.seconds = time
+          manager.significantEvent("export")
+        }
+        time += 30
+        clock.seconds = time
+        manager.sessionEnded()
+        activity.sessions += 1
+        activity.events += events
+        activity.checks += 1 + events
+        if isBad { activity.badSessions += 1 }
+        time += 1800 + Int64(behaviour.below(3 * 3600))
+      }
+    }
+    if countsActivity { self.activity.merge(activity) }
+    return isHeavy
+  }
+
+  /// A manager for release `release` over `store`, with the policy's app facts; nil if it cannot be created.
+  private func makeManager(store: InMemoryReviewStore, release: Int) -> ReviewManager? {
+    let policy = plan.setup.policies[policyIndex]
+    let configuration = ReviewManager.Configuration(
+      appVersion: plan.versions[min(release, plan.versions.count - 1)], bundledPolicy: policy.text,
+      appName: "the app", store: store, clock: readClock, texts: plan.texts, presenter: self)
+    guard let manager = try? ReviewManager(configuration: configuration) else {
+      tallies[policyIndex].managerFailures += 1
+      return nil
+    }
+    for fact in policy.appFacts { manager.setFact(fact.name, fact.value) }
+    return manager
+  }
+
+  /// Answers a prompt: counts the ask, draws the answer from the user's answer stream and responds.
+  func present(_ request: PromptRequest, respond: @escaping @Sendable (ReviewResponse) -> Void) {
+    respond(recordAsk(at: clock.seconds, in: &tallies[policyIndex]))
+  }
+
+  /// Counts an ask at `now` in `tally` (in place: no copy of its arrays) and returns the user's answer.
+  private func recordAsk(at now: Int64, in tally: inout SimulationPolicyTally) -> ReviewResponse {
+    tally.asks += 1
+    if let last = askTimes.last {
+      let gap = now - last
+      tally.shortestGap = min(tally.shortestGap ?? gap, gap)
+    } else {
+      let day = Int((now - SimulationSetup.installInstant) / 86_400)
+      tally.firstAskDays[min(max(day, 0), tally.firstAskDays.count - 1)] += 1
+    }
+    askTimes.append(now)
+    while askTimes[windowStart] <= now - 365 * 86_400 { windowStart += 1 }
+    if askTimes.count - windowStart > 3 {
+      tally.asksBeyondYearlyLimit += 1
+      beyondLimit = true
+    }
+    if declinedBefore {
+      tally.asksAfterDecline += 1
+      askedAfterDecline = true
+    }
+    let draw = answers.next53()
+    if draw < plan.rate {
+      tally.rated += 1
+      ratedOnce = true
+      return .rated
+    } else if draw < plan.remind {
+      tally.remindLater += 1
+      return .remindLater
+    } else if draw < plan.decline {
+      tally.declined += 1
+      declinedBefore = true
+      return .declined
+    } else {
+      tally.dismissed += 1
+      return .dismissed
+    }
+  }
+
+  /// Adds the finished user's per-user counts to `tally`.
+  private func finishUser(isHeavy: Bool, in tally: inout SimulationPolicyTally) {
+    let asks = askTimes.count
+    tally.asksPerUser[min(asks, SimulationSetup.askBuckets - 1)] += 1
+    tally.maximumAsks = max(tally.maximumAsks, asks)
+    guard asks > 0 else { return }
+    tally.usersAsked += 1
+    if isHeavy { tally.heavyUsersAsked += 1 }
+    if askedAfterDecline { tally.usersAskedAfterDecline += 1 }
+    if beyondLimit { tally.usersBeyondYearlyLimit += 1 }
+    if ratedOnce { tally.usersRated += 1 }
+  }
+}

@@ -1,0 +1,273 @@
+/// The behaviour model of `policyc simulate`: how the synthetic users use the app
+/// and answer prompts. Every parameter has a command-line flag and a default.
+///
+/// **Population.** Every user installs the app on day 1 of their own timeline (the
+/// report measures days since install, so "day 34" means the 34th day after
+/// install for everyone) and opens it on day 1. A share ``heavyShare`` of users
+/// are heavy users, who open the app on any later day with probability
+/// ``heavyOpenRate``; the others are light users (``lightOpenRate``). Each day is
+/// decided independently, so a day without use costs one random draw.
+///
+/// **A day with the app open** has 1 + *k* sessions, *k* geometric so that the
+/// mean is ``sessionsPerDay``. The first session starts between 07:00 and 19:00
+/// and begins with `appLaunched()`, later ones 30 minutes to 3.5 hours after the
+/// previous one with `appEnteredForeground()` (no session starts after 23:00). A
+/// session is `sessionStarted()`, a prompt check (`promptIfAppropriate()`), 1 to 4
+/// actions of +30 points each (`action(score:isBad:)`), a number of significant
+/// events named `export` (geometric with mean ``eventsPerSession``, each
+/// `significantEvent("export")`, which may prompt), then `sessionEnded()`.
+/// Actions and events are 30 seconds to 5 minutes apart. A share
+/// ``badSessionRate`` of sessions go badly: their last action scores -40 and marks
+/// the session bad (before the session's events).
+///
+/// **Answers.** A prompt is answered "rate" with probability ``rateShare``,
+/// "remind me later" with ``remindShare``, "no thanks" with ``declineShare``; the
+/// rest dismiss it without answering. The answer is recorded by the manager.
+///
+/// **Releases.** A new app version ships every ``releaseEvery`` days (0: never).
+/// The release calendar is shifted per user by a random offset, so updates do not
+/// reach everyone at the same age. A user picks up a release at the first launch
+/// on or after its day: the manager is created again with the new version over the
+/// same store, as a relaunch does, which starts the per-version facts again.
+///
+/// **Comparisons.** Each user's behaviour comes from a random stream seeded with
+/// the run's seed and the user's index, and their answers from a second stream, so
+/// under two policies a user opens the app on the same days, has the same sessions
+/// and events, and gives the same answer to their first, second, ... prompt; only
+/// when (and whether) they are asked differs.
+struct SimulationModel: Sendable, Hashable {
+  /// The share of heavy users, 0...1.
+  var heavyShare = 0.2
+  /// The probability that a heavy user opens the app on a given day.
+  var heavyOpenRate = 0.8
+  /// The probability that a light user opens the app on a given day.
+  var lightOpenRate = 0.15
+  /// The mean number of sessions on a day with the app open, at least 1.
+  var sessionsPerDay = 1.5
+  /// The mean number of significant events per session.
+  var eventsPerSession = 1.0
+  /// The share of sessions that go badly.
+  var badSessionRate = 0.05
+  /// The probability of answering a prompt with "rate".
+  var rateShare = 0.25
+  /// The probability of answering a prompt with "remind me later".
+  var remindShare = 0.35
+  /// The probability of answering a prompt with "no thanks".
+  var declineShare = 0.4
+  /// Days between app releases; 0 for a single version.
+  var releaseEvery = 30
+
+  /// The share of prompts dismissed without an answer: what the three answers leave.
+  var dismissShare: Double { max(0, 1 - rateShare - remindShare - declineShare) }
+
+  /// The command-line flags of the model, in help order, with their meaning.
+  static let options: [(name: String, meaning: String)] = [
+    ("heavy-share", "share of heavy users"),
+    ("heavy-open-rate", "daily open probability of heavy users"),
+    ("light-open-rate", "daily open probability of light users"),
+    ("sessions", "mean sessions per day with the app open (>= 1)"),
+    ("events", "mean significant events per session"),
+    ("bad-sessions", "share of sessions that go badly"),
+    ("rate", "probability of answering \"rate\""),
+    ("remind", "probability of answering \"remind me later\""),
+    ("decline", "probability of answering \"no thanks\""),
+    ("release-every", "days between app releases (0: never)"),
+  ]
+
+  /// Sets the parameter of flag `name` from `text`, or returns why the value is not acceptable.
+  ///
+  /// Shares and probabilities accept `0.2` or `20%`.
+  mutating func set(_ name: String, _ text: String) -> String? {
+    if let keyPath = SimulationModel.shareParameter(name) {
+      guard let value = SimulationModel.share(text) else {
+        return "`--\(name) \(text)` must be a share from 0 to 1 (or 0% to 100%)"
+      }
+      self[keyPath: keyPath] = value
+      return nil
+    }
+    switch name {
+    case "sessions":
+      guard let value = Double(text), value.isFinite, value >= 1, value <= 20 else {
+        return "`--sessions \(text)` must be a number from 1 to 20"
+      }
+      sessionsPerDay = value
+    case "events":
+      guard let value = Double(text), value.isFinite, value >= 0, value <= 20 else {
+        return "`--events \(text)` must be a number from 0 to 20"
+      }
+      eventsPerSession = value
+    case "release-every":
+      guard let value = Int(text), value >= 0, value <= 3650 else {
+        return "`--release-every \(text)` must be a whole number of days from 0 to 3650"
+      }
+      releaseEvery = value
+    default:
+      return "unknown model option `--\(name)`"
+    }
+    return nil
+  }
+
+  /// The parameter of a flag that takes a share or a probability, if `name` is one.
+  private static func shareParameter(_ name: String) -> WritableKeyPath<SimulationModel, Double>? {
+    switch name {
+    case "heavy-share": \.heavyShare
+    case "heavy-open-rate": \.heavyOpenRate
+    case "light-open-rate": \.lightOpenRate
+    case "bad-sessions": \.badSessionRate
+    case "rate": \.rateShare
+    case "remind": \.remindShare
+    case "decline": \.declineShare
+    default: nil
+    }
+  }
+
+  /// Checks the parameters together: the three answers cannot add up to more than 1.
+  func validate() -> String? {
+    let total = rateShare + remindShare + declineShare
+    guard total <= 1 + 1e-9 else {
+      return "`--rate`, `--remind` and `--decline` add up to \(SimulationFormat.share(total)); they must add up to at most 100%"
+    }
+    return nil
+  }
+
+  /// Parses a share: a decimal from 0 to 1, or a percentage from 0% to 100%; nil otherwise.
+  private static func share(_ text: String) -> Double? {
+    var body = Substring(text)
+    var divisor = 1.0
+    if body.hasSuffix("%") {
+      body = body.dropLast()
+      divisor = 100
+    }
+    guard let value = Double(body), value.isFinite, value >= 0, value / divisor <= 1 else { return nil }
+    return value / divisor
+  }
+
+  /// One sentence per aspect of the model, for reports.
+  var summaryLines: [String] {
+    let p = SimulationFormat.share
+    let releases = releaseEvery == 0 ? "a single app version" : "a new app version every \(releaseEvery) days"
+    return [
+      "\(p(heavyShare)) heavy users open the app on \(p(heavyOpenRate)) of days, the others on \(p(lightOpenRate)) (everyone on day 1)",
+      "\(SimulationFormat.decimal(sessionsPerDay, places: 2)) sessions per day with the app open, \(SimulationFormat.decimal(eventsPerSession, places: 2)) significant events per session, \(p(badSessionRate)) bad sessions",
+      "answers: rate \(p(rateShare)), remind me later \(p(remindShare)), no thanks \(p(declineShare)), dismiss \(p(dismissShare)); \(releases)",
+    ]
+  }
+}
+
+/// The simulation's random generator, SplitMix64: small, fast and seeded; the same seed gives the same stream everywhere.
+struct SimulationRandom {
+  /// The generator's state.
+  var state: UInt64
+
+  /// Creates a generator for stream `stream` of user `user` in a run seeded with `seed`.
+  init(seed: UInt64, user: Int, stream: UInt64) {
+    let userKey = SimulationRandom.mix(UInt64(truncatingIfNeeded: user) &* 4 &+ stream &+ 0x5851_F42D_4C95_7F2D)
+    state = SimulationRandom.mix(SimulationRandom.mix(seed) ^ userKey)
+  }
+
+  /// SplitMix64's finaliser: a bijective scramble of 64 bits.
+  static func mix(_ value: UInt64) -> UInt64 {
+    var z = value &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// The next 64 random bits.
+  @inline(__always)
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A uniform 53-bit value, compared with a ``Probability``.
+  @inline(__always)
+  mutating func next53() -> UInt64 { next() >> 11 }
+
+  /// True with probability `probability`.
+  @inline(__always)
+  mutating func chance(_ probability: SimulationProbability) -> Bool { next53() < probability.threshold }
+
+  /// A uniform integer in `0..<bound` (`bound` > 0), by multiplication (no division).
+  @inline(__always)
+  mutating func below(_ bound: UInt64) -> UInt64 { next().multipliedFullWidth(by: bound).high }
+
+  /// The number of successes before the first failure, each with probability `continuing`, at most `limit`.
+  @inline(__always)
+  mutating func geometric(_ continuing: SimulationProbability, limit: Int) -> Int {
+    var count = 0
+    while count < limit && chance(continuing) { count += 1 }
+    return count
+  }
+}
+
+/// A probability as a threshold for a 53-bit uniform draw: exact at 0 and 1.
+struct SimulationProbability: Sendable, Hashable {
+  /// Draws below this value succeed.
+  var threshold: UInt64
+
+  /// The probability `value` (clamped to 0...1).
+  init(_ value: Double) {
+    let clamped = value.isNaN ? 0 : min(max(value, 0), 1)
+    threshold = UInt64((clamped * 9_007_199_254_740_992).rounded())
+  }
+
+  /// The continuation probability of a geometric count with mean `mean`: `mean / (1 + mean)`.
+  static func geometric(mean: Double) -> SimulationProbability {
+    SimulationProbability(mean / (1 + mean))
+  }
+}
+
+/// Deterministic number formatting for reports (no locale, no `String(format:)`).
+enum SimulationFormat {
+  /// `value` rounded to `places` decimals: `decimal(0.125, places: 2)` is `0.13`; trailing zeros are kept.
+  static func decimal(_ value: Double, places: Int) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e18 else { return String(value) }
+    let units = Int64(scaled)
+    let divisor = Int64(scale)
+    var text = String(units / divisor)
+    if places > 0 {
+      let fraction = String(units % divisor)
+      text += "." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+    return (value < 0 && units != 0 ? "-" : "") + text
+  }
+
+  /// `value` with at most `places` decimals, trailing zeros removed: `0.5`, `2`.
+  static func trimmed(_ value: Double, places: Int) -> String {
+    var text = decimal(value, places: places)
+    if text.contains(".") {
+      while text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+    }
+    return text
+  }
+
+  /// A share as a percentage with at most one decimal: `20%`, `12.5%`.
+  static func share(_ share: Double) -> String {
+    trimmed(share * 100, places: 1) + "%"
+  }
+
+  /// `part` of `whole` as a percentage with one decimal (`61.2%`); `-` when `whole` is 0.
+  static func percent(_ part: Int, of whole: Int) -> String {
+    whole == 0 ? "-" : decimal(Double(part) * 100 / Double(whole), places: 1) + "%"
+  }
+
+  /// An integer with thousands separators: `1,234,567`.
+  static func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+      result.append(digit)
+    }
+    return (value < 0 ? "-" : "") + result
+  }
+}
