@@ -40,7 +40,8 @@ enum CheckCommand {
       if let tooLarge = source.tooLarge {
         diagnostics = [tooLarge]
       } else {
-        diagnostics = PolicyCompiler.compile(source.file, schema: ReviewSchema.standard).diagnostics
+        // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
+        diagnostics = PolicyAnalyzer.diagnostics(for: PolicyCompiler.compile(source.file, schema: ReviewSchema.standard))
       }
       if diagnostics.hasErrors && status == PolicyCLI.success { status = PolicyCLI.failure }
       results.append((source.file.path, source.file, diagnostics))

@@ -30,6 +30,10 @@ public enum PolicyCLI {
       return TestCommand.run(rest, io: io)
     case "simulate":
       return SimulateCommand.run(rest, io: io)
+    case "analyze":
+      return AnalyzeCommand.run(rest, io: io)
+    case "diff":
+      return DiffCommand.run(rest, io: io)
     case "explain":
       return EvalCommand.run(rest, io: io, explains: true)
     case "help", "--help", "-h":
@@ -60,7 +64,7 @@ public enum PolicyCLI {
 
 /// Help texts, one per command.
 enum Help {
-  static let commands = ["check", "eval", "explain", "facts", "fmt", "help", "simulate", "test"]
+  static let commands = ["analyze", "check", "diff", "eval", "explain", "facts", "fmt", "help", "simulate", "test"]
 
   static let overview = """
     OVERVIEW: check review-prompt policies
@@ -75,6 +79,8 @@ enum Help {
       fmt       Format policies in the canonical layout
       test      Run a policy's test cases
       simulate  Run policies over a synthetic population of users
+      analyze   Find rules that never hold and prompts that break review etiquette
+      diff      Say whether two policies decide the same, with a counterexample
       help      Show help for a command
 
     See 'policyc help <command>' for details.
@@ -245,6 +251,8 @@ enum Help {
   static func text(for topic: String) -> String? {
     switch topic {
     case "simulate": SimulateCommand.help
+    case "analyze": AnalyzeCommand.help
+    case "diff": DiffCommand.help
     case "test": test
     case "fmt": fmt
     case "check": check

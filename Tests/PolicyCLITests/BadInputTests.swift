@@ -248,7 +248,7 @@ struct BadInputTests {
 
   @Test("a byte-order mark before a clean policy: no problems")
   func byteOrderMarkClean() {
-    let result = checkBytes([0xEF, 0xBB, 0xBF] + Array("days >= 30 and uses >= 20 and not declined\n".utf8))
+    let result = checkBytes([0xEF, 0xBB, 0xBF] + Array("never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nask when days >= 30 and uses >= 20\n".utf8))
     #expect(result == RunResult(status: 0, standardOutput: "checked 1 file: no problems\n", standardError: ""))
   }
 
@@ -287,7 +287,7 @@ struct BadInputTests {
 
   @Test("exactly 2 MiB is allowed")
   func fileAtTheLimit() {
-    var bytes = Array("days >= 30 and uses >= 20 and not declined\n".utf8)
+    var bytes = Array("days >= 30 and uses >= 20 and not declined  # policyc: allow PC320 PC321 PC322\n".utf8)
     bytes += [UInt8](repeating: UInt8(ascii: " "), count: Limits.maximumFileSize - bytes.count)
     #expect(bytes.count == 2 * 1024 * 1024)
     let result = checkBytes(bytes)

@@ -22,6 +22,8 @@ let overviewHelp = """
     fmt       Format policies in the canonical layout
     test      Run a policy's test cases
     simulate  Run policies over a synthetic population of users
+    analyze   Find rules that never hold and prompts that break review etiquette
+    diff      Say whether two policies decide the same, with a counterexample
     help      Show help for a command
 
   See 'policyc help <command>' for details.
@@ -52,11 +54,18 @@ let checkHelp = """
   """
 
 /// A clean policy.
-let cleanPolicy = "ask when days >= 30 and uses >= 20\n"
+/// It respects review etiquette, so the analyzer has nothing to say either.
+let cleanPolicy = """
+  never answered when declined or rated
+  never too_soon when since(last_prompt) < 8w
+  never yearly_cap when prompts_within(365d) >= 3
+  ask when days >= 30 and uses >= 20
+
+  """
 /// A policy with one error (PC201 at 1:10).
 let errorPolicy = "ask when dayz >= 30\n"
 /// A policy with one warning (PC302 at 1:5).
-let warningPolicy = "let loyal = days >= 30\nask when uses >= 20\n"
+let warningPolicy = "let loyal = days >= 30\nask when uses >= 20  # policyc: allow PC320 PC321 PC322\n"
 
 /// The text output for ``errorPolicy`` at `path`, without the summary.
 func errorOutput(_ path: String) -> String {
@@ -229,11 +238,13 @@ struct CheckTests {
     #expect(result == RunResult(status: 0, standardOutput: "checked 1 file: no problems\n", standardError: ""))
   }
 
-  @Test("the product's one-line example checks cleanly")
+  @Test("the product's one-line example is a complete policy: no errors, exit 0, and the etiquette it lacks")
   func oneLineExample() {
     let result = runPolicyc(
       ["check", "review.policy"], files: ["review.policy": "days >= 30 and uses >= 20 and not declined"])
-    #expect(result == RunResult(status: 0, standardOutput: "checked 1 file: no problems\n", standardError: ""))
+    #expect(result.status == 0)
+    #expect(diagnosticCodes(in: result.standardOutput) == ["PC320", "PC321", "PC322"])
+    #expect(result.standardOutput.hasSuffix("checked 1 file: 3 warnings\n"))
   }
 
   @Test("warnings only: exit 0")
@@ -375,7 +386,7 @@ struct CheckTests {
   func standardInputBesideFile() {
     let result = runPolicyc(
       ["check", "e.policy", "-"], files: ["e.policy": errorPolicy],
-      standardInput: "days >= 30 and uses >= 20 and not declined\n")
+      standardInput: cleanPolicy)
     #expect(
       result
         == RunResult(
@@ -615,10 +626,10 @@ struct CheckFormatTests {
 
   @Test("a clean file: an empty SARIF result list and no annotations; exit 0")
   func clean() throws {
-    let sarif = runPolicyc(["check", "--format", "sarif", "a.policy"], files: ["a.policy": "ask when days > 3\n"])
+    let sarif = runPolicyc(["check", "--format", "sarif", "a.policy"], files: ["a.policy": cleanPolicy])
     #expect(sarif.status == 0)
     #expect(sarif.standardOutput.contains(#""results":[]"#))
-    let github = runPolicyc(["check", "--format", "github", "a.policy"], files: ["a.policy": "ask when days > 3\n"])
+    let github = runPolicyc(["check", "--format", "github", "a.policy"], files: ["a.policy": cleanPolicy])
     #expect(github == RunResult(status: 0, standardOutput: "", standardError: ""))
   }
 

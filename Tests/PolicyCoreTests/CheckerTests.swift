@@ -520,7 +520,9 @@ struct CheckerWarningTests {
   @Test("warnings are warnings; the policy still compiles")
   func warningSeverity() {
     #expect(DiagnosticCode.allCases.filter(\.isWarning) == [
-      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .tooManyWarnings,
+      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
+      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .asksAfterAnswer,
+      .asksTooSoon, .asksTooOften, .tooManyWarnings,
     ])
     #expect(DiagnosticCode.allCases.filter(\.isWarning).allSatisfy { $0.rawValue.hasPrefix("PC3") })
   }

@@ -103,6 +103,26 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
   case needlessDefault = "PC305"
   /// `x in []`: never true.
   case emptyList = "PC306"
+
+  // MARK: - Warnings of the policy analyzer (`policyc analyze`)
+
+  /// A rule whose condition no facts satisfy (literal `true`/`false` and empty lists aside).
+  case ruleNeverHolds = "PC310"
+  /// A rule whose condition every set of facts satisfies (literal `true`/`false` and empty lists aside).
+  case ruleAlwaysHolds = "PC311"
+  /// An `ask` rule that can hold, but only when a `never` rule holds too, so it never decides.
+  case shadowedAskRule = "PC312"
+  /// Two comparisons of one value that contradict each other in an `and` (it never holds) or
+  /// together cover every value in an `or` (it always holds).
+  case contradictoryComparisons = "PC313"
+  /// A comparison implied by another of the same `and` (or implying another of the same `or`).
+  case redundantComparison = "PC314"
+  /// The policy can ask a user who declined (`declined`) or rated (`rated`) this version.
+  case asksAfterAnswer = "PC320"
+  /// The policy can ask again within 7 days of the last prompt (`last_prompt`).
+  case asksTooSoon = "PC321"
+  /// The policy can ask a user who already saw 3 prompts in the last 365 days.
+  case asksTooOften = "PC322"
   /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
   case tooManyWarnings = "PC399"
 

@@ -1,0 +1,425 @@
+/// A concrete set of facts found by the analyzer: a value (or absence) for each fact by name,
+/// and the evaluation instant.
+///
+/// Every warning that claims something *can* happen, and every counterexample of
+/// `policyc diff`, carries one, checked by evaluating the compiled policies on it.
+public struct Witness: Sendable, Hashable {
+  /// One fact of a witness.
+  public struct Fact: Sendable, Hashable {
+    /// The fact's name as policies and facts files write it, such as `days` or `events("export")`.
+    public var name: String
+    /// The value, or nil when the fact is absent.
+    public var value: Value?
+    /// Whether the analysis constrained this fact (the others hold a neutral value).
+    public var isConstrained: Bool
+  }
+
+  /// The evaluation instant.
+  public var now: Timestamp
+  /// The facts, in the order of the policies' layouts.
+  public var facts: [Fact]
+
+  /// The fact named `name`, if the witness has it.
+  public func fact(named name: String) -> Fact? {
+    facts.first { $0.name == name }
+  }
+
+  /// Whether the witness gives `name` a value (nil when it does not mention `name`).
+  public func isPresent(_ name: String) -> Bool? {
+    fact(named: name).map { $0.value != nil }
+  }
+
+  /// The snapshot of these facts for `policy`: every slot the witness names is set; the others
+  /// keep the policy's defaults (instants without one are `now`, versions `1.0`).
+  public func facts(for policy: CompiledPolicy) -> Facts {
+    var result = policy.makeFacts(now: now)
+    var given = Set<Int>()
+    for fact in facts {
+      guard let slot = policy.layout.slot(named: fact.name) else { continue }
+      if let value = fact.value {
+        if (try? result.set(slot: slot, to: value)) != nil { given.insert(slot) }
+      } else if policy.layout.slots[slot].isOptional {
+        try? result.setAbsent(fact.name)
+        given.insert(slot)
+      }
+    }
+    for (slot, definition) in policy.layout.slots.enumerated() where !given.contains(slot) && definition.defaultValue == nil {
+      if !definition.isOptional, let value = Witness.neutralValue(for: definition.type, now: now) {
+        try? result.set(slot: slot, to: value)
+      }
+    }
+    return result
+  }
+
+  /// The value a fact with no default takes when nothing constrains it.
+  static func neutralValue(for type: PolicyType, now: Timestamp) -> Value? {
+    switch type {
+    case .bool: .bool(false)
+    case .int: .int(0)
+    case .number: .number(Number(scaled: 0))
+    case .duration: .duration(TimeSpan(milliseconds: 0))
+    case .instant: .instant(now)
+    case .version: Version(parsing: "1.0").map(Value.version)
+    case .string: .string("")
+    }
+  }
+
+  /// Describes the constrained facts, as in "`days` = 30, `last_prompt` = 1d before now".
+  public func summary(reading names: Set<String>? = nil, limit: Int = 8) -> String {
+    var parts: [String] = []
+    for fact in facts where fact.isConstrained && (names?.contains(fact.name) ?? true) {
+      parts.append(Witness.describe(fact, now: now))
+    }
+    if parts.count > limit {
+      let extra = parts.count - limit
+      parts = Array(parts.prefix(limit)) + ["and \(extra) more"]
+    }
+    return parts.joined(separator: ", ")
+  }
+
+  static func describe(_ fact: Fact, now: Timestamp) -> String {
+    guard let value = fact.value else { return "`\(fact.name)` absent" }
+    if case .instant(let instant) = value {
+      let age = now.millisecondsSince1970 - instant.millisecondsSince1970
+      if age >= 0 { return "`\(fact.name)` \(TimeSpan(milliseconds: age)) before now" }
+      return "`\(fact.name)` \(TimeSpan(milliseconds: -age)) after now"
+    }
+    return "`\(fact.name)` = \(value)"
+  }
+}
+
+/// One fact a witness is built for: its name, type and whether it can be absent.
+struct WitnessSlot: Hashable, Sendable {
+  var name: String
+  var type: PolicyType
+  var isOptional: Bool
+  var defaultValue: Value?
+}
+
+/// Builds witnesses from the models of a search and checks them.
+struct WitnessBuilder {
+  /// The instant witnesses use as `now` when nothing forces another: 2026-01-01T00:00:00Z.
+  static let preferredNow = Timestamp(millisecondsSince1970: 1_767_225_600_000)
+  /// The age preferred for an instant that must be present: one day.
+  static let preferredAge: Int64 = 86_400_000
+
+  let slots: [WitnessSlot]
+  let table: AtomTable
+
+  /// The slots of `policies`' layouts, by name, in layout order (first policy first).
+  static func slots(of policies: [CompiledPolicy]) -> [WitnessSlot] {
+    var seen = Set<String>()
+    var result: [WitnessSlot] = []
+    for policy in policies {
+      for slot in policy.layout.slots where seen.insert(slot.name).inserted {
+        result.append(
+          WitnessSlot(name: slot.name, type: slot.type, isOptional: slot.isOptional, defaultValue: slot.defaultValue))
+      }
+    }
+    return result
+  }
+
+  /// The preferred key of a kind.
+  static func preferredKey(_ kind: VariableKind) -> AnalysisKey {
+    switch kind {
+    case .age: AnalysisKey(word: preferredAge)
+    case .version: AnalysisKey(version: Version(parts: [1, 0]) ?? Version(high: 0, low: 0))
+    default: AnalysisKey(word: 0)
+    }
+  }
+
+  static func value(_ key: AnalysisKey, _ kind: VariableKind) -> Value {
+    switch kind {
+    case .int: .int(key.word)
+    case .number: .number(Number(scaled: key.word))
+    case .duration, .age: .duration(TimeSpan(milliseconds: key.word))
+    case .version: .version(key.version)
+    case .bool: .bool(key.word != 0)
+    case .string: .string("")
+    }
+  }
+
+  /// A rounder key near `key` in `domain` (a whole number of days, hours, minutes or seconds
+  /// for durations, a whole number for numbers), or `key` itself.
+  static func rounded(_ key: AnalysisKey, _ kind: VariableKind, in domain: OrderedDomain) -> AnalysisKey {
+    let units: [Int64]
+    switch kind {
+    case .age, .duration: units = [86_400_000, 3_600_000, 60_000, 1000]
+    case .number: units = [Number.scale]
+    default: return key
+    }
+    let word = key.word
+    guard word != .max else { return key }
+    for unit in units {
+      if word % unit == 0 { return key }
+      let down = Timestamp.floorDivide(word, unit)
+      for multiple in [down + 1, down] {
+        let (candidate, overflow) = multiple.multipliedReportingOverflow(by: unit)
+        if !overflow, candidate != .max, domain.admits(AnalysisKey(word: candidate)) {
+          return AnalysisKey(word: candidate)
+        }
+      }
+    }
+    return key
+  }
+
+  /// A witness for `state`, or nil when its instants cannot all be written in a facts file.
+  func build(_ state: TheoryState) -> Witness? {
+    var facts: [Witness.Fact] = []
+    var ages: [(index: Int, age: Int64)] = []
+    for slot in slots {
+      let present = state.presence[slot.name] ?? !slot.isOptional
+      guard present else {
+        facts.append(Witness.Fact(name: slot.name, value: nil, isConstrained: state.presence[slot.name] != nil))
+        continue
+      }
+      if slot.type == .instant {
+        let variable = AnalysisVariable(name: slot.name, isAge: true, kind: .age)
+        let constrained = state.ordered[variable] != nil || state.presence[slot.name] != nil
+        var age: Int64 = 0
+        if let domain = state.ordered[variable] {
+          guard let key = domain.pick(preferring: WitnessBuilder.preferredKey(.age)) else { return nil }
+          age = WitnessBuilder.rounded(key, .age, in: domain).word
+        } else if slot.isOptional {
+          age = WitnessBuilder.preferredAge
+        }
+        ages.append((facts.count, age))
+        facts.append(Witness.Fact(name: slot.name, value: nil, isConstrained: constrained))
+        continue
+      }
+      guard let kind = VariableKind(valueOf: slot.type) else { continue }
+      let variable = AnalysisVariable(name: slot.name, isAge: false, kind: kind)
+      if kind == .string {
+        if let domain = state.texts[variable] {
+          guard let text = domain.pick() else { return nil }
+          facts.append(Witness.Fact(name: slot.name, value: .string(text), isConstrained: true))
+        } else {
+          facts.append(
+            Witness.Fact(name: slot.name, value: slot.defaultValue ?? .string(""), isConstrained: state.presence[slot.name] != nil))
+        }
+        continue
+      }
+      if let domain = state.ordered[variable] {
+        let preferred = slot.defaultValue.flatMap(PolicyTranslator.key(of:)) ?? WitnessBuilder.preferredKey(kind)
+        guard let key = domain.pick(preferring: preferred) else { return nil }
+        let round = WitnessBuilder.rounded(key, kind, in: domain)
+        facts.append(Witness.Fact(name: slot.name, value: WitnessBuilder.value(round, kind), isConstrained: true))
+      } else {
+        let value = slot.defaultValue ?? Witness.neutralValue(for: slot.type, now: WitnessBuilder.preferredNow)
+        facts.append(Witness.Fact(name: slot.name, value: value, isConstrained: state.presence[slot.name] != nil))
+      }
+    }
+    // Choose `now` so every instant lies between the years 1 and 9999 (what a facts file can hold).
+    var lowest = Timestamp.earliest.millisecondsSince1970
+    var highest = Timestamp.latest.millisecondsSince1970
+    for (_, age) in ages {
+      let (low, lowOverflow) = Timestamp.earliest.millisecondsSince1970.addingReportingOverflow(age)
+      let (high, highOverflow) = Timestamp.latest.millisecondsSince1970.addingReportingOverflow(age)
+      if lowOverflow || highOverflow { return nil }
+      lowest = max(lowest, low)
+      highest = min(highest, high)
+    }
+    guard lowest <= highest else { return nil }
+    let now = min(max(WitnessBuilder.preferredNow.millisecondsSince1970, lowest), highest)
+    for (index, age) in ages {
+      facts[index].value = .instant(Timestamp(millisecondsSince1970: now - age))
+    }
+    return Witness(now: Timestamp(millisecondsSince1970: now), facts: facts)
+  }
+
+  // MARK: - Opaque atoms
+
+  /// Changes values within their domains so more opaque atoms come out as `state` assumed
+  /// (a greedy local search); the theory literals keep holding.
+  func repair(_ witness: Witness, _ state: TheoryState) -> Witness {
+    var current = witness
+    var mismatches = countMismatches(current, state)
+    var rounds = 0
+    while mismatches.count > 0 && rounds < 24 {
+      rounds += 1
+      var best: (Witness, Int)?
+      for name in mismatches.names.sorted() {
+        guard let index = current.facts.firstIndex(where: { $0.name == name }),
+          let slot = slots.first(where: { $0.name == name })
+        else { continue }
+        for candidate in candidates(for: slot, in: current, state) {
+          var trial = current
+          trial.facts[index].value = candidate
+          trial.facts[index].isConstrained = true
+          let count = countMismatches(trial, state).count
+          if count < (best?.1 ?? mismatches.count) { best = (trial, count) }
+        }
+      }
+      guard let (improved, _) = best else { break }
+      current = improved
+      mismatches = countMismatches(current, state)
+    }
+    return current
+  }
+
+  /// Values a fact may take in `state` that are worth trying: the domain's ends and values
+  /// near those of the other facts of the same type.
+  private func candidates(for slot: WitnessSlot, in witness: Witness, _ state: TheoryState) -> [Value] {
+    let now = witness.now.millisecondsSince1970
+    if slot.type == .instant {
+      let variable = AnalysisVariable(name: slot.name, isAge: true, kind: .age)
+      let domain = state.ordered[variable] ?? OrderedDomain(kind: .age)
+      var keys: [AnalysisKey] = []
+      for other in witness.facts where other.name != slot.name {
+        if case .instant(let instant)? = other.value {
+          let age = now - instant.millisecondsSince1970
+          keys += [AnalysisKey(word: age), AnalysisKey(word: age + 1), AnalysisKey(word: age - 1)]
+        }
+      }
+      for days: Int64 in [0, 1, -1, 2, 10, 100, 1000] { keys.append(AnalysisKey(word: days * WitnessBuilder.preferredAge)) }
+      return keys.filter(domain.admits).compactMap { key in
+        let instant = now - key.word
+        guard instant >= Timestamp.earliest.millisecondsSince1970, instant <= Timestamp.latest.millisecondsSince1970
+        else { return nil }
+        return .instant(Timestamp(millisecondsSince1970: instant))
+      }
+    }
+    guard let kind = VariableKind(valueOf: slot.type), kind != .string else { return [] }
+    let variable = AnalysisVariable(name: slot.name, isAge: false, kind: kind)
+    let domain = state.ordered[variable] ?? OrderedDomain(kind: kind)
+    var keys = [domain.lower, domain.upper]
+    if let allowed = domain.allowed { keys += allowed.sorted() }
+    // Small values, in the kind's usual unit.
+    let unit: Int64 = kind == .number ? Number.scale : (kind == .duration ? 86_400_000 : 1)
+    if kind != .version && kind != .bool {
+      for small: Int64 in [0, 1, -1, 2, -2, 4, -4, 10, -10, 100, -100, 1000, -1000] {
+        keys.append(AnalysisKey(word: small * unit))
+      }
+    }
+    for other in witness.facts where other.name != slot.name {
+      guard let value = other.value, value.type == slot.type, let key = PolicyTranslator.key(of: value) else { continue }
+      keys += [key, key.successor, key.predecessor]
+    }
+    var seen = Set<AnalysisKey>()
+    return keys.filter { domain.admits($0) && seen.insert($0).inserted }.map { WitnessBuilder.value($0, kind) }
+  }
+
+  /// The opaque atoms whose value on `witness` differs from what `state` assumed, and their facts.
+  private func countMismatches(_ witness: Witness, _ state: TheoryState) -> (count: Int, names: Set<String>) {
+    var count = 0
+    var names = Set<String>()
+    let evaluator = TermEvaluator(witness: witness)
+    for (id, atom) in table.atoms.enumerated() {
+      let holds = state.opaqueHolds[id]
+      let faults = state.opaqueFaults[id]
+      guard holds != nil || faults != nil else { continue }
+      guard let actual = evaluator.outcome(atom) else { continue }
+      var wrong = false
+      switch actual {
+      case .fault: wrong = faults == false || (faults == nil && holds != nil)
+      case .value(let value): wrong = faults == true || (holds != nil && holds != value)
+      }
+      if wrong {
+        count += 1
+        names.formUnion(atom.factNames)
+      }
+    }
+    return (count, names)
+  }
+}
+
+/// Evaluates terms and opaque atoms on a witness, with the language's arithmetic.
+struct TermEvaluator {
+  let witness: Witness
+  private let values: [String: Value]
+
+  init(witness: Witness) {
+    self.witness = witness
+    var values: [String: Value] = [:]
+    for fact in witness.facts {
+      if let value = fact.value { values[fact.name] = value }
+    }
+    self.values = values
+  }
+
+  /// The result of evaluating something: a value or a fault.
+  enum Result {
+    case value(Value)
+    case fault
+  }
+
+  /// The outcome of an opaque atom: whether it holds, or a fault; nil when unknown.
+  func outcome(_ atom: OpaqueAtom) -> AtomResult? {
+    switch atom {
+    case .free: return nil
+    case .compare(let op, let lhs, let rhs):
+      guard let left = evaluate(lhs) else { return nil }
+      guard case .value(let l) = left else { return .fault }
+      guard let right = evaluate(rhs) else { return nil }
+      guard case .value(let r) = right else { return .fault }
+      return .value(op.holds(forOrdering: TracingEvaluator.ordering(l, r)))
+    case .membership(let negated, let term, let list):
+      guard let result = evaluate(term) else { return nil }
+      guard case .value(let value) = result else { return .fault }
+      return .value(list.contains(value) != negated)
+    case .truth(let term):
+      guard let result = evaluate(term) else { return nil }
+      switch result {
+      case .fault: return .fault
+      case .value(.bool(let flag)): return .value(flag)
+      case .value: return nil
+      }
+    }
+  }
+
+  /// The outcome of an atom: whether it holds, or a fault.
+  enum AtomResult {
+    case value(Bool)
+    case fault
+  }
+
+  /// The value of `term`; nil when it cannot be computed here.
+  func evaluate(_ term: Term) -> Result? {
+    switch term {
+    case .constant(let value): return .value(value)
+    case .failure: return .fault
+    case .value(let name, _): return values[name].map(Result.value)
+    case .now: return .value(.instant(witness.now))
+    case .opaque: return nil
+    case .age(let name):
+      guard case .instant(let instant)? = values[name] else { return nil }
+      return apply(.subtractInstants, .value(.instant(witness.now)), .value(.instant(instant)), .duration)
+    case .since(let inner):
+      guard let value = evaluate(inner) else { return nil }
+      return apply(.subtractInstants, .value(.instant(witness.now)), value, .duration)
+    case .arithmetic(let operation, let lhs, let rhs, let type):
+      guard let left = evaluate(lhs), let right = evaluate(rhs) else { return nil }
+      return apply(operation, left, right, type)
+    case .negate(let inner, let type):
+      guard let result = evaluate(inner) else { return nil }
+      guard case .value(let value) = result, let word = PolicyTranslator.word(of: value) else { return .fault }
+      let (negated, fault) = ArithmeticKernel.negate(word, isDuration: type == .duration)
+      return fault == nil ? .value(TracingEvaluator.value(word: negated, type: type)) : .fault
+    case .promote(let inner):
+      guard let result = evaluate(inner) else { return nil }
+      guard case .value(.int(let integer)) = result else { return .fault }
+      return Number(exactly: integer).map { .value(.number($0)) } ?? .fault
+    case .extremum(let isMinimum, let terms, _):
+      var best: Value?
+      for inner in terms {
+        guard let result = evaluate(inner) else { return nil }
+        guard case .value(let value) = result else { return .fault }
+        if let current = best {
+          let ordering = TracingEvaluator.ordering(value, current)
+          if isMinimum ? ordering < 0 : ordering > 0 { best = value }
+        } else {
+          best = value
+        }
+      }
+      return best.map(Result.value)
+    }
+  }
+
+  private func apply(_ operation: Arithmetic, _ lhs: Result, _ rhs: Result, _ type: PolicyType) -> Result {
+    guard case .value(let l) = lhs, case .value(let r) = rhs, let a = PolicyTranslator.word(of: l),
+      let b = PolicyTranslator.word(of: r)
+    else { return .fault }
+    let (result, fault) = ArithmeticKernel.apply(operation, a, b)
+    return fault == nil ? .value(TracingEvaluator.value(word: result, type: type)) : .fault
+  }
+}

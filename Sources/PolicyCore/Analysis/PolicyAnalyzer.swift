@@ -1,0 +1,766 @@
+/// What ``PolicyAnalyzer`` looks for, and how much work it may do.
+public struct AnalysisOptions: Sendable, Hashable {
+  /// Logic warnings: rules that never or always hold (PC310, PC311), shadowed `ask` rules
+  /// (PC312), contradictory (PC313) and redundant (PC314) comparisons.
+  public var logic: Bool
+  /// Review etiquette: asking after an answer (PC320), within 7 days of the last prompt
+  /// (PC321), after 3 prompts in 365 days (PC322).
+  public var etiquette: Bool
+  /// The most conditions (nodes of the checked rules and `let`s) a policy may have to be
+  /// analysed; a larger policy gets a note instead.
+  public var maximumConditions: Int
+  /// The most search steps the whole analysis may take; checks left over get a note.
+  public var searchSteps: Int
+
+  /// Creates options.
+  public init(logic: Bool = true, etiquette: Bool = true, maximumConditions: Int = 10_000, searchSteps: Int = 2_000_000) {
+    self.logic = logic
+    self.etiquette = etiquette
+    self.maximumConditions = maximumConditions
+    self.searchSteps = searchSteps
+  }
+
+  /// Every check.
+  public static let all = AnalysisOptions()
+}
+
+/// One warning of the analyzer, with the facts that show it when it says something can happen.
+public struct AnalysisFinding: Sendable, Hashable {
+  /// The warning.
+  public var diagnostic: Diagnostic
+  /// For PC320-PC322, the facts on which the policy asks as described (verified by
+  /// evaluating the compiled policy); nil for warnings that say something cannot happen.
+  public var witness: Witness?
+  /// The declaration (rule or `let`) the warning belongs to; its silencing comments apply.
+  public var owner: SourceRange
+}
+
+/// The result of analysing one policy.
+public struct AnalysisReport: Sendable {
+  /// The warnings, ordered by position, without those silenced by comments.
+  public var findings: [AnalysisFinding]
+  /// The warnings silenced by `# policyc: allow PCnnn` comments.
+  public var silenced: [AnalysisFinding]
+  /// Remarks that are not warnings, such as "too complex to analyse".
+  public var notes: [String]
+
+  /// The warnings as diagnostics, ordered by position.
+  public var warnings: [Diagnostic] { findings.map(\.diagnostic) }
+
+  /// Whether every check ran to the end (no note about limits).
+  public var isComplete: Bool { notes.isEmpty }
+}
+
+/// The policy analyzer: finds rules that can never or always hold, shadowed `ask` rules,
+/// contradictory or redundant comparisons, and review-etiquette problems.
+///
+/// **Method.** Each rule's condition is translated (with `let`s inlined, `??` and `since`
+/// split into cases) into three formulas over the facts: where it holds, where it fails,
+/// where it faults. Comparisons of one fact (or of `since(fact)`) with constants become
+/// interval and set constraints; anything else (arithmetic, comparisons of two facts,
+/// `min`/`max` that cannot be split) is an *opaque* atom, an unknown that holds, fails or
+/// faults, the same unknown wherever the same atom occurs. A depth-first search with unit
+/// propagation decides the formulas exactly over these constraints.
+///
+/// **Soundness.** A warning that something *cannot* happen (PC310-PC314) is a proof: the
+/// search found no facts at all, even treating opaque atoms as free. A warning that
+/// something *can* happen (PC320-PC322) comes with a ``Witness`` on which the compiled
+/// policy was evaluated and decided as claimed. When the search is inconclusive, nothing is
+/// reported (at most a note).
+///
+/// **Domain.** Facts range over every value of their type, except that instants (and `now`)
+/// are those a facts file can hold, years 1 to 9999, so `since` never overflows.
+///
+/// **Silencing.** A comment `# policyc: allow PC320` on the first line of a rule (or `let`)
+/// or alone on the line just above it silences that warning for that declaration; several
+/// codes may be listed, separated by spaces or commas.
+public enum PolicyAnalyzer {
+  /// The analysis of `policy`.
+  public static func analyze(_ policy: CompiledPolicy, options: AnalysisOptions = .all) -> AnalysisReport {
+    var analysis = Analysis(policy: policy, options: options)
+    analysis.run()
+    var findings: [AnalysisFinding] = []
+    var silenced: [AnalysisFinding] = []
+    // Comments are read (the file parsed again) only when there is something to silence.
+    let allowed = analysis.findings.isEmpty ? nil : SilencingComments(source: policy.source)
+    for finding in analysis.findings {
+      if allowed?.silences(finding.diagnostic.code, owner: finding.owner) == true {
+        silenced.append(finding)
+      } else {
+        findings.append(finding)
+      }
+    }
+    let order = { (lhs: AnalysisFinding, rhs: AnalysisFinding) -> Bool in
+      (lhs.diagnostic.range.start, lhs.diagnostic.code.rawValue) < (rhs.diagnostic.range.start, rhs.diagnostic.code.rawValue)
+    }
+    return AnalysisReport(findings: findings.sorted(by: order), silenced: silenced.sorted(by: order), notes: analysis.notes)
+  }
+
+  /// The analyzer's warnings for `policy`, ordered by position, silenced ones left out.
+  public static func warnings(for policy: CompiledPolicy, options: AnalysisOptions = .all) -> [Diagnostic] {
+    analyze(policy, options: options).warnings
+  }
+
+  /// The analyzer's warnings for a compilation: none when it has errors.
+  public static func warnings(for compilation: Compilation, options: AnalysisOptions = .all) -> [Diagnostic] {
+    guard let policy = compilation.policy else { return [] }
+    return warnings(for: policy, options: options)
+  }
+
+  /// The compilation's diagnostics with the analyzer's warnings merged in, as `policyc check`
+  /// shows them: ordered by position, at most ``Limits/maximumErrors`` warnings, then `PC399`.
+  public static func diagnostics(for compilation: Compilation, options: AnalysisOptions = .all) -> [Diagnostic] {
+    merge(compilation.diagnostics, warnings(for: compilation, options: options))
+  }
+
+  /// `diagnostics` (a compilation's) with `extra` warnings merged in: ordered by position, at
+  /// most ``Limits/maximumErrors`` warnings, then one `PC399`.
+  public static func merge(_ diagnostics: [Diagnostic], _ extra: [Diagnostic]) -> [Diagnostic] {
+    guard !extra.isEmpty else { return diagnostics }
+    var merged = diagnostics.filter { $0.code != .tooManyWarnings && $0.code != .tooManyErrors }
+    let markers = diagnostics.filter { $0.code == .tooManyWarnings || $0.code == .tooManyErrors }
+    var warningCount = merged.filter { $0.severity == .warning }.count
+    var overflow: Diagnostic?
+    for warning in extra {
+      if warningCount >= Limits.maximumErrors {
+        overflow = overflow ?? markers.first { $0.code == .tooManyWarnings }
+          ?? .warning(
+            .tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)", at: warning.range,
+            help: ["fix the warnings above and check again"])
+        continue
+      }
+      merged.append(warning)
+      warningCount += 1
+    }
+    var result = merged.sortedByPosition()
+    if let overflow { result.append(overflow) } else { result += markers.filter { $0.code == .tooManyWarnings } }
+    result += markers.filter { $0.code == .tooManyErrors }
+    return result
+  }
+}
+
+// MARK: - Silencing comments
+
+/// The `# policyc: allow PCnnn` comments of a file, by line.
+struct SilencingComments {
+  let source: SourceFile
+  /// Codes allowed by a comment on each line (0-based), and whether the comment is alone on its line.
+  private var byLine: [Int: (codes: Set<String>, isAlone: Bool)] = [:]
+
+  init(source: SourceFile) {
+    self.source = source
+    let parsed = Parser.parse(source)
+    for comment in parsed.file.comments {
+      let codes = SilencingComments.codes(in: source.text(in: comment.range))
+      guard !codes.isEmpty else { continue }
+      let line = source.lineIndex(of: comment.range.start)
+      var entry = byLine[line] ?? ([], !comment.isTrailing)
+      entry.codes.formUnion(codes)
+      byLine[line] = entry
+    }
+  }
+
+  /// The codes a comment's text allows: `# policyc: allow PC320, PC321`.
+  static func codes(in text: String) -> Set<String> {
+    var rest = Substring(text)
+    guard rest.hasPrefix("#") else { return [] }
+    rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+    guard rest.hasPrefix("policyc:") else { return [] }
+    rest = rest.dropFirst("policyc:".count).drop { $0 == " " || $0 == "\t" }
+    guard rest.hasPrefix("allow") else { return [] }
+    rest = rest.dropFirst("allow".count)
+    var codes = Set<String>()
+    for word in rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
+      guard word.count == 5, word.hasPrefix("PC"), word.dropFirst(2).allSatisfy(\.isNumber) else { break }
+      codes.insert(String(word))
+    }
+    return codes
+  }
+
+  /// Whether a comment allows `code` for the declaration at `owner`.
+  func silences(_ code: DiagnosticCode, owner: SourceRange) -> Bool {
+    let line = source.lineIndex(of: owner.start)
+    if let entry = byLine[line], entry.codes.contains(code.rawValue) { return true }
+    if line > 0, let entry = byLine[line - 1], entry.isAlone, entry.codes.contains(code.rawValue) { return true }
+    return false
+  }
+}
+
+// MARK: - The analysis
+
+/// One run of the analyzer over one policy.
+struct Analysis {
+  let policy: CompiledPolicy
+  let options: AnalysisOptions
+  let budget: SearchBudget
+  var findings: [AnalysisFinding] = []
+  var notes: [String] = []
+  /// Checks skipped because the search budget ran out.
+  var inconclusive = 0
+
+  init(policy: CompiledPolicy, options: AnalysisOptions) {
+    self.policy = policy
+    self.options = options
+    self.budget = SearchBudget(steps: options.searchSteps)
+  }
+
+  var solver: FormulaSolver { FormulaSolver(budget: budget) }
+
+  /// The number of checked-tree nodes in the rules and used `let`s.
+  static func size(of policy: CompiledPolicy) -> Int {
+    var count = 0
+    var stack = policy.rules.map(\.condition) + policy.lets.filter(\.isUsed).compactMap(\.value)
+    while let expr = stack.popLast() {
+      count += 1
+      switch expr.node {
+      case .constant, .fact, .letValue, .now, .has: break
+      case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .parenthesized(let inner),
+        .membership(_, let inner, _):
+        stack.append(inner)
+      case .logical(_, let operands), .extremum(_, let operands): stack.append(contentsOf: operands)
+      case .compare(_, let lhs, let rhs), .arithmetic(_, let lhs, let rhs), .coalesce(let lhs, let rhs):
+        stack.append(lhs)
+        stack.append(rhs)
+      }
+    }
+    return count
+  }
+
+  mutating func run() {
+    guard !policy.rules.isEmpty else { return }
+    let size = Analysis.size(of: policy)
+    guard size <= options.maximumConditions else {
+      notes.append(
+        "the policy is too large to analyse (\(size) conditions; the limit is \(options.maximumConditions)), so no analysis warnings are given")
+      return
+    }
+    var contradicted = Set<Int>()
+    if options.logic {
+      contradicted = checkComparisons()
+      checkRules(skipping: contradicted)
+    }
+    if options.etiquette {
+      checkEtiquette()
+    }
+    if inconclusive > 0 {
+      notes.append(
+        "\(inconclusive) check\(inconclusive == 1 ? " was" : "s were") too complex to complete within the analysis limits; nothing is reported for \(inconclusive == 1 ? "it" : "them")")
+    }
+  }
+
+  // MARK: - Naming
+
+  /// How a rule is named in messages: "ask rule `loyal`", "the never rule at line 3", "the condition".
+  func title(_ index: Int) -> String {
+    let rule = policy.rules[index]
+    if let name = rule.name { return "\(rule.kind.rawValue) rule `\(name)`" }
+    if policy.rules.count == 1 && rule.kind == .ask && isBareCondition(rule) { return "the condition" }
+    return "the \(rule.kind.rawValue) rule at line \(policy.source.location(of: rule.range.start).line)"
+  }
+
+  /// "the never rule at line 3" → "never rule at line 3" style names for lists.
+  func reference(_ index: Int) -> String {
+    let rule = policy.rules[index]
+    if let name = rule.name { return "`\(name)`" }
+    return "the \(rule.kind.rawValue) rule at line \(policy.source.location(of: rule.range.start).line)"
+  }
+
+  func isBareCondition(_ rule: CheckedRule) -> Bool {
+    let text = policy.source.text(in: rule.range)
+    return !(text.hasPrefix("ask") && (text.dropFirst(3).first.map { !$0.isLetter && !$0.isNumber && $0 != "_" } ?? true))
+  }
+
+  /// How a rule could be written to make a behaviour explicit, as in `ask loyal when true`.
+  func explicitForm(_ index: Int, _ constant: Bool) -> String {
+    let rule = policy.rules[index]
+    return "\(rule.kind.rawValue)\(rule.name.map { " \($0)" } ?? "") when \(constant)"
+  }
+
+  mutating func report(
+    _ code: DiagnosticCode, _ message: String, at range: SourceRange, owner: SourceRange, help: [String],
+    witness: Witness? = nil
+  ) {
+    findings.append(
+      AnalysisFinding(diagnostic: .warning(code, message, at: range, help: help), witness: witness, owner: owner))
+  }
+
+  // MARK: - PC313, PC314: comparisons within one chain
+
+  /// Reports contradictory and redundant comparisons; returns the rules with a contradiction.
+  mutating func checkComparisons() -> Set<Int> {
+    var contradicted = Set<Int>()
+    var translator = PolicyTranslator(policy: policy, table: AtomTable(), freeConstants: false)
+    var owners: [(expr: TypedExpr, owner: SourceRange, rule: Int?)] = []
+    for (index, rule) in policy.rules.enumerated() { owners.append((rule.condition, rule.range, index)) }
+    for checked in policy.lets where checked.isUsed {
+      if let value = checked.value { owners.append((value, checked.range, nil)) }
+    }
+    for (root, owner, rule) in owners {
+      var stack = [root]
+      while let expr = stack.popLast() {
+        switch expr.node {
+        case .logical(let op, let operands):
+          if checkChain(op, operands, owner: owner, translator: &translator), let rule { contradicted.insert(rule) }
+          stack.append(contentsOf: operands)
+        case .not(let inner), .parenthesized(let inner): stack.append(inner)
+        default: break
+        }
+      }
+    }
+    return contradicted
+  }
+
+  /// One operand of a chain that is a comparison of one fact with constants.
+  struct SimpleComparison {
+    var index: Int
+    var expr: TypedExpr
+    /// The fact compared.
+    var name: String
+    /// How the fact is written in messages: `days`, `since(last_prompt)`.
+    var written: String
+    /// Where the comparison holds and where it fails (it cannot fault).
+    var holds: Formula
+    var fails: Formula
+  }
+
+  /// The comparison `expr` stands for, when it reads one fact only and cannot fault.
+  static func simpleComparison(_ expr: TypedExpr, index: Int, translator: inout PolicyTranslator) -> SimpleComparison? {
+    var inner = expr
+    while case .parenthesized(let next) = inner.node { inner = next }
+    var negated = false
+    while case .not(let next) = inner.node {
+      negated.toggle()
+      inner = next
+      while case .parenthesized(let deeper) = inner.node { inner = deeper }
+    }
+    switch inner.node {
+    case .compare, .membership: break
+    default: return nil
+    }
+    if case .membership(_, _, let values) = inner.node, values.isEmpty { return nil }
+    var outcome = translator.outcome(of: inner)
+    guard outcome.faults.isFalse else { return nil }
+    if negated { outcome = outcome.negated }
+    // Every literal must be about the same fact: its presence, value or age.
+    var name: String?
+    var isAge = false
+    var hasValue = false
+    var stack = [outcome.holds, outcome.fails]
+    while let formula = stack.popLast() {
+      switch formula {
+      case .constant: continue
+      case .and(let parts), .or(let parts): stack.append(contentsOf: parts)
+      case .literal(let literal):
+        let fact: String
+        switch literal {
+        case .present(let factName, _): fact = factName
+        case .constraint(let variable, _):
+          fact = variable.name
+          isAge = isAge || variable.isAge
+          hasValue = true
+        case .opaqueHolds, .opaqueFaults: return nil
+        }
+        if let name, name != fact { return nil }
+        name = fact
+      }
+    }
+    guard let name, hasValue else { return nil }
+    return SimpleComparison(
+      index: index, expr: expr, name: name, written: isAge ? "`since(\(name))`" : "`\(name)`",
+      holds: outcome.holds, fails: outcome.fails)
+  }
+
+  /// Whether all of `formulas` can hold at once (they read one fact: exact and quick).
+  func consistent(_ formulas: [Formula]) -> Bool {
+    // Conjunctions of literals need no search.
+    var state = TheoryState()
+    var literals: [Proposition] = []
+    var isConjunction = true
+    var stack = formulas
+    while let formula = stack.popLast(), isConjunction {
+      switch formula {
+      case .constant(let value): if !value { return false }
+      case .literal(let literal): literals.append(literal)
+      case .and(let parts): stack.append(contentsOf: parts)
+      case .or: isConjunction = false
+      }
+    }
+    if isConjunction { return literals.allSatisfy { state.assume($0) } }
+    return FormulaSolver(budget: SearchBudget(steps: 100_000)).isSatisfiable(.all(formulas)) ?? true
+  }
+
+  /// Checks one chain; returns whether a contradiction (of an `and`) or a tautology (of an `or`) was reported.
+  mutating func checkChain(
+    _ op: LogicalOperator, _ operands: [TypedExpr], owner: SourceRange, translator: inout PolicyTranslator
+  ) -> Bool {
+    var byFact: [String: [SimpleComparison]] = [:]
+    var reported = Set<Int>()
+    var contradiction = false
+    for (index, operand) in operands.enumerated() {
+      guard let current = Analysis.simpleComparison(operand, index: index, translator: &translator) else { continue }
+      let earlier = byFact[current.name] ?? []
+      for previous in earlier where !reported.contains(previous.index) && !reported.contains(current.index) {
+        let textA = "`\(policy.source.text(in: previous.expr.range))`"
+        let textB = "`\(policy.source.text(in: current.expr.range))`"
+        if op == .and {
+          if !consistent([previous.holds, current.holds]) {
+            report(
+              .contradictoryComparisons, "\(textB) contradicts \(textA), so this `and` never holds",
+              at: current.expr.range, owner: owner, help: ["no value of \(current.written) satisfies both"])
+            reported.insert(current.index)
+            contradiction = true
+          } else if !consistent([previous.holds, current.fails]) {
+            report(
+              .redundantComparison, "\(textB) is redundant: \(textA) implies it", at: current.expr.range, owner: owner,
+              help: ["remove \(textB)"])
+            reported.insert(current.index)
+          } else if !consistent([current.holds, previous.fails]) {
+            report(
+              .redundantComparison, "\(textA) is redundant: \(textB) implies it", at: previous.expr.range, owner: owner,
+              help: ["remove \(textA)"])
+            reported.insert(previous.index)
+          }
+        } else {
+          if !consistent([previous.fails, current.fails]) {
+            report(
+              .contradictoryComparisons,
+              "\(textA) or \(textB) covers every value of \(current.written), so this `or` always holds",
+              at: current.expr.range, owner: owner, help: ["one of them always holds; check the constants"])
+            reported.insert(current.index)
+            contradiction = true
+          } else if !consistent([previous.holds, current.fails]) {
+            report(
+              .redundantComparison, "\(textA) is redundant: \(textB) holds whenever it does", at: previous.expr.range,
+              owner: owner, help: ["remove \(textA)"])
+            reported.insert(previous.index)
+          } else if !consistent([current.holds, previous.fails]) {
+            report(
+              .redundantComparison, "\(textB) is redundant: \(textA) holds whenever it does", at: current.expr.range,
+              owner: owner, help: ["remove \(textB)"])
+            reported.insert(current.index)
+          }
+        }
+      }
+      // Each comparison is checked against the 16 before it on the same fact: linear time.
+      if earlier.count >= 16 { byFact[current.name]?.removeFirst() }
+      byFact[current.name, default: []].append(current)
+    }
+    return contradiction
+  }
+
+  // MARK: - PC310, PC311, PC312: whole rules
+
+  /// The formula that holds where rule `index` counts as holding: an `ask` rule when it holds,
+  /// a `never` rule when it holds or faults.
+  static func counts(_ rule: CheckedRule, _ outcome: Outcome) -> Formula {
+    rule.kind == .ask ? outcome.holds : outcome.holds || outcome.faults
+  }
+
+  /// The formula that holds where rule `index` does not count as holding.
+  static func doesNotCount(_ rule: CheckedRule, _ outcome: Outcome) -> Formula {
+    rule.kind == .ask ? outcome.fails || outcome.faults : outcome.fails
+  }
+
+  /// Whether `formula` has a model; nil (and one more inconclusive check) when the budget ran out.
+  mutating func satisfiable(_ formula: Formula) -> Bool? {
+    let result = solver.isSatisfiable(formula)
+    if result == nil { inconclusive += 1 }
+    return result
+  }
+
+  mutating func checkRules(skipping contradicted: Set<Int>) {
+    let table = AtomTable()
+    var translator = PolicyTranslator(policy: policy, table: table, freeConstants: true)
+    let outcomes = policy.rules.map { translator.outcome(of: $0.condition) }
+    let axioms = table.axioms
+    let nevers = policy.rules.indices.filter { policy.rules[$0].kind == .never }
+    var canHold: [Int: Bool] = [:]
+    var alwaysNever = false
+    for (index, rule) in policy.rules.enumerated() {
+      let holds = satisfiable(axioms && Analysis.counts(rule, outcomes[index]))
+      canHold[index] = holds ?? true
+      if holds == false && !contradicted.contains(index) {
+        let help =
+          rule.kind == .ask
+          ? ["no facts satisfy its condition, so it never asks; check the comparisons or remove the rule"]
+          : ["no facts satisfy its condition, so it never stops a prompt; check the comparisons or remove the rule"]
+        report(.ruleNeverHolds, "\(title(index)) can never hold", at: rule.range, owner: rule.range, help: help)
+        continue
+      }
+      guard holds == true, satisfiable(axioms && Analysis.doesNotCount(rule, outcomes[index])) == false else { continue }
+      if rule.kind == .never { alwaysNever = true }
+      guard !contradicted.contains(index) else { continue }
+      if rule.kind == .never {
+        report(
+          .ruleAlwaysHolds, "\(title(index)) always holds, so the policy never asks", at: rule.range, owner: rule.range,
+          help: ["every set of facts satisfies its condition; check the comparisons or remove the rule"])
+      } else {
+        report(
+          .ruleAlwaysHolds, "\(title(index)) always holds", at: rule.range, owner: rule.range,
+          help: [
+            "every set of facts satisfies its condition, so the policy asks whenever no `never` rule holds",
+            "if that is intended, write `\(explicitForm(index, true))`",
+          ])
+      }
+    }
+    guard !nevers.isEmpty, !alwaysNever else { return }
+    let noNever = Formula.all(nevers.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
+    for (index, rule) in policy.rules.enumerated() where rule.kind == .ask && canHold[index] == true {
+      let holds = outcomes[index].holds
+      guard satisfiable(axioms && holds && noNever) == false else { continue }
+      var single: Int?
+      for never in nevers {
+        if satisfiable(axioms && holds && Analysis.doesNotCount(policy.rules[never], outcomes[never])) == false {
+          single = never
+          break
+        }
+      }
+      let message: String
+      if let single {
+        message = "\(title(index)) can never decide: whenever it holds, \(title(single)) holds too"
+      } else {
+        // A smallest set of never rules that still covers the rule: drop each one that is not needed.
+        var involved = nevers.filter {
+          satisfiable(axioms && holds && Analysis.counts(policy.rules[$0], outcomes[$0])) != false
+        }
+        for never in involved where involved.count > 1 {
+          let rest = involved.filter { $0 != never }
+          let cover = Formula.all(rest.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
+          if satisfiable(axioms && holds && cover) == false { involved = rest }
+        }
+        message =
+          "\(title(index)) can never decide: whenever it holds, one of the never rules \(involved.map(reference).joined(separator: ", ")) holds"
+      }
+      report(
+        .shadowedAskRule, message, at: rule.range, owner: rule.range,
+        help: ["a `never` rule always wins, so this rule never makes the policy ask; remove it or change the `never` rules"])
+    }
+  }
+
+  // MARK: - PC320, PC321, PC322: review etiquette
+
+  mutating func checkEtiquette() {
+    let table = AtomTable()
+    var translator = PolicyTranslator(policy: policy, table: table, freeConstants: false)
+    let outcomes = policy.rules.map { translator.outcome(of: $0.condition) }
+    let nevers = policy.rules.indices.filter { policy.rules[$0].kind == .never }
+    let noNever = Formula.all(nevers.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
+    let axioms = table.axioms
+    let builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [policy]), table: table)
+    let policyReads = Set(policy.readSlots.map { policy.layout.slots[$0].name })
+    let layout = policy.layout
+    func has(_ name: String, _ type: PolicyType, optional: Bool? = nil) -> Bool {
+      guard let slot = layout.slot(named: name) else { return false }
+      return layout.slots[slot].type == type && (optional == nil || layout.slots[slot].isOptional == optional)
+    }
+    for (index, rule) in policy.rules.enumerated() where rule.kind == .ask {
+      let asks = axioms && noNever && outcomes[index].holds
+      let readNames = factNames(rule.condition)
+      guard satisfiable(asks) != false else { continue }
+      // PC320: a user who declined or rated this version.
+      var answers: [(String, Witness)] = []
+      for (answer, any) in [("declined", "declined_any"), ("rated", "rated_any")] where has(answer, .bool) {
+        var condition = Analysis.isTrue(answer)
+        if has(any, .bool) { condition = condition && Analysis.isTrue(any) }
+        let witness = findWitness(asks && condition, builder: builder) { witness, decision in
+          decision.shouldAsk && decision.decidingRules.contains(index)
+            && witness.fact(named: answer)?.value == .bool(true)
+        }
+        if let witness { answers.append((answer, witness)) }
+      }
+      if let first = answers.first {
+        let who = answers.map(\.0).joined(separator: " or ")
+        report(
+          .asksAfterAnswer, "\(title(index)) can ask a user who \(who) this version", at: rule.range, owner: rule.range,
+          help: [
+            "for example when \(Analysis.example(first.1, reading: readNames.union([first.0])))",
+            "respect the answer, as `never answered when declined or rated` does",
+          ], witness: first.1)
+      }
+      guard has("last_prompt", .instant, optional: true) else { continue }
+      // PC321: within 7 days of the last prompt.
+      let week = Analysis.history(prompts: 1, maximumAge: 7 * 86_400_000, layout: layout)
+      if let witness = findWitness(asks && week, builder: builder, verify: { witness, decision in
+        decision.shouldAsk && decision.decidingRules.contains(index)
+          && Analysis.isHistory(witness, prompts: 1, maximumAge: 7 * 86_400_000)
+      }) {
+        report(
+          .asksTooSoon, "\(title(index)) can ask again within 7 days of the last prompt", at: rule.range,
+          owner: rule.range,
+          help: [
+            "for example when \(Analysis.example(witness, reading: readNames, then: "the last prompt was \(Analysis.lastPromptAge(witness)) ago"))",
+            "wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does",
+          ], witness: witness)
+      }
+      // PC322: after 3 prompts in 365 days.
+      let year = Analysis.history(prompts: 3, maximumAge: 365 * 86_400_000, layout: layout)
+      if let witness = findWitness(asks && year, builder: builder, verify: { witness, decision in
+        decision.shouldAsk && decision.decidingRules.contains(index)
+          && Analysis.isHistory(witness, prompts: 3, maximumAge: 365 * 86_400_000)
+      }) {
+        var help = [
+          "for example when \(Analysis.example(witness, reading: readNames, then: "3 prompts were shown in 365 days, the last \(Analysis.lastPromptAge(witness)) ago"))"
+        ]
+        let counts = policyReads.contains("total_prompts") || policyReads.contains("prompts")
+          || policyReads.contains { $0.hasPrefix("prompts_within(") }
+        if !counts { help.append("no condition of the policy bounds the number of prompts in 365 days") }
+        help.append("cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does")
+        report(
+          .asksTooOften, "\(title(index)) can ask after 3 prompts in 365 days", at: rule.range, owner: rule.range,
+          help: help, witness: witness)
+      }
+    }
+  }
+
+  /// The facts `expr` reads, through `let`s.
+  func factNames(_ expr: TypedExpr) -> Set<String> {
+    var names = Set<String>()
+    var seenLets = Set<Int>()
+    var stack = [expr]
+    while let next = stack.popLast() {
+      switch next.node {
+      case .constant, .now: break
+      case .fact(let slot), .has(.fact(let slot)): names.insert(policy.layout.slots[slot].name)
+      case .letValue(let index), .has(.letValue(let index)):
+        if seenLets.insert(index).inserted, let value = policy.lets[index].value { stack.append(value) }
+      case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .parenthesized(let inner),
+        .membership(_, let inner, _):
+        stack.append(inner)
+      case .logical(_, let operands), .extremum(_, let operands): stack.append(contentsOf: operands)
+      case .compare(_, let lhs, let rhs), .arithmetic(_, let lhs, let rhs), .coalesce(let lhs, let rhs):
+        stack.append(lhs)
+        stack.append(rhs)
+      }
+    }
+    return names
+  }
+
+  static func isTrue(_ name: String) -> Formula {
+    .literal(.constraint(AnalysisVariable(name: name, isAge: false, kind: .bool), .oneOf([AnalysisKey(word: 1)])))
+  }
+
+  /// An example's facts for a help line, then `then` (a phrase about the prompt history).
+  static func example(_ witness: Witness, reading names: Set<String>, then: String? = nil) -> String {
+    var excluded = names
+    if then != nil { excluded = excluded.subtracting(["last_prompt"]) }
+    let text = witness.summary(reading: excluded)
+    let parts = [text, then ?? ""].filter { !$0.isEmpty }
+    return parts.isEmpty ? "every fact has its default value" : parts.joined(separator: ", ")
+  }
+
+  /// How long before `now` the witness's last prompt was, as in `1d`.
+  static func lastPromptAge(_ witness: Witness) -> String {
+    guard case .instant(let last)? = witness.fact(named: "last_prompt")?.value else { return "?" }
+    return TimeSpan(milliseconds: witness.now.millisecondsSince1970 - last.millisecondsSince1970).description
+  }
+
+  /// The facts of a prompt history with at least `prompts` prompts, the last one less than
+  /// `maximumAge` milliseconds before `now` (and not after it): `last_prompt` and
+  /// `sessions_since_prompt` present, `total_prompts` at least `prompts`, and each
+  /// `prompts_within(w)` consistent with them (at least 1, or `prompts` for windows of 365
+  /// days or more, when the last prompt is within `w`; else 0).
+  static func history(prompts: Int64, maximumAge: Int64, layout: FactLayout) -> Formula {
+    let age = AnalysisVariable(name: "last_prompt", isAge: true, kind: .age)
+    var parts: [Formula] = [
+      .literal(.present("last_prompt", true)),
+      .literal(.constraint(age, .atLeast(AnalysisKey(word: 0)))),
+      .literal(.constraint(age, .atMost(AnalysisKey(word: maximumAge - 1)))),
+    ]
+    func intAtLeast(_ name: String, _ minimum: Int64) -> Formula {
+      .literal(.constraint(AnalysisVariable(name: name, isAge: false, kind: .int), .atLeast(AnalysisKey(word: minimum))))
+    }
+    // A prompt records the app version, which parsed when the policy decided to ask.
+    if let slot = layout.slot(named: "last_prompt_version"), layout.slots[slot].isOptional {
+      parts.append(.literal(.present("last_prompt_version", true)))
+    }
+    for slot in layout.slots where slot.type == .int {
+      switch slot.name {
+      case "sessions_since_prompt" where slot.isOptional:
+        parts.append(.literal(.present(slot.name, true)))
+        parts.append(intAtLeast(slot.name, 0))
+      case "total_prompts": parts.append(intAtLeast(slot.name, prompts))
+      case "prompts": parts.append(intAtLeast(slot.name, 0))
+      default:
+        guard case .family("prompts_within", .duration(let window)) = slot.origin else { continue }
+        let count = AnalysisVariable(name: slot.name, isAge: false, kind: .int)
+        let need = window.milliseconds >= 365 * 86_400_000 ? prompts : 1
+        let within = Formula.literal(.constraint(age, .atMost(AnalysisKey(word: window.milliseconds - 1))))
+          && intAtLeast(slot.name, need)
+        let outside = Formula.literal(.constraint(age, .atLeast(AnalysisKey(word: window.milliseconds))))
+          && .literal(.constraint(count, .oneOf([AnalysisKey(word: 0)])))
+        parts.append(within || outside)
+      }
+    }
+    return .all(parts)
+  }
+
+  /// Whether `witness` is a prompt history as ``history(prompts:maximumAge:layout:)`` describes,
+  /// including what the formula leaves out: `total_prompts` at least every window's count and
+  /// `prompts`, and counts that grow with the window.
+  static func isHistory(_ witness: Witness, prompts: Int64, maximumAge: Int64) -> Bool {
+    guard case .instant(let last)? = witness.fact(named: "last_prompt")?.value else { return false }
+    let age = witness.now.millisecondsSince1970 - last.millisecondsSince1970
+    guard age >= 0 && age < maximumAge else { return false }
+    var windows: [(Int64, Int64)] = []
+    for fact in witness.facts where fact.name.hasPrefix("prompts_within(") {
+      guard case .int(let count)? = fact.value,
+        let span = TimeSpan(parsing: fact.name.dropFirst("prompts_within(".count).dropLast())
+      else { continue }
+      let need: Int64 = span.milliseconds >= 365 * 86_400_000 ? prompts : 1
+      if age < span.milliseconds ? count < need : count != 0 { return false }
+      windows.append((span.milliseconds, count))
+    }
+    windows.sort { $0.0 < $1.0 }
+    for (a, b) in zip(windows, windows.dropFirst()) where a.1 > b.1 { return false }
+    if case .int(let total)? = witness.fact(named: "total_prompts")?.value {
+      if total < prompts || windows.contains(where: { $0.1 > total }) { return false }
+      if case .int(let here)? = witness.fact(named: "prompts")?.value, here > total { return false }
+    }
+    return true
+  }
+
+  /// A witness of `formula` on which `verify` accepts the compiled policy's decision; nil when
+  /// none is found (unsatisfiable, inconclusive, or no model could be realised).
+  mutating func findWitness(
+    _ formula: Formula, builder: WitnessBuilder, attempts: Int = 32,
+    verify: (Witness, Decision) -> Bool
+  ) -> Witness? {
+    var found: Witness?
+    var tries = 0
+    let result = solver.search(formula) { state in
+      tries += 1
+      if tries > attempts { return true }
+      guard var witness = builder.build(state) else { return false }
+      for round in 0..<2 {
+        if round == 1 { witness = builder.repair(witness, state) }
+        witness = Analysis.completeHistory(witness, state)
+        let decision = policy.decide(witness.facts(for: policy))
+        if verify(witness, decision) {
+          found = witness
+          return true
+        }
+      }
+      return false
+    }
+    if case .unknown = result { inconclusive += 1 }
+    return found
+  }
+
+  /// Raises `total_prompts` to the largest prompt count of the witness when its domain allows,
+  /// so the history stays consistent.
+  static func completeHistory(_ witness: Witness, _ state: TheoryState) -> Witness {
+    guard let index = witness.facts.firstIndex(where: { $0.name == "total_prompts" }),
+      case .int(let total)? = witness.facts[index].value
+    else { return witness }
+    var needed = total
+    for fact in witness.facts where fact.name == "prompts" || fact.name.hasPrefix("prompts_within(") {
+      if case .int(let count)? = fact.value { needed = max(needed, count) }
+    }
+    guard needed > total else { return witness }
+    let domain = state.ordered[AnalysisVariable(name: "total_prompts", isAge: false, kind: .int)] ?? OrderedDomain(kind: .int)
+    guard domain.admits(AnalysisKey(word: needed)) else { return witness }
+    var result = witness
+    result.facts[index].value = .int(needed)
+    return result
+  }
+}
