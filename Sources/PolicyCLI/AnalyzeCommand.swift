@@ -5,7 +5,7 @@ import ReviewPolicy
 /// shadowed `ask` rules, contradictory or redundant comparisons, review etiquette), with the
 /// compiler's own diagnostics.
 enum AnalyzeCommand {
-  static let usage = "USAGE: policyc analyze [--format text|json] [--no-color] <file>...\n"
+  static let usage = "USAGE: policyc analyze [--format text|json|sarif|github] [--no-color] <file>...\n"
 
   /// Exit status: the policy has errors and cannot be analysed (also usage and I/O errors).
   static let cannotAnalyse: Int32 = 2
@@ -44,11 +44,12 @@ enum AnalyzeCommand {
     A policy larger than 10,000 conditions is not analysed (a note says so); a
     check too complex for the search limits is skipped with a note.
 
-    USAGE: policyc analyze [--format text|json] [--no-color] <file>...
+    USAGE: policyc analyze [--format text|json|sarif|github] [--no-color] <file>...
 
     OPTIONS:
-      --format <format>  `text` (default) or `json` (diagnostics with their
-                         example facts, and notes)
+      --format <format>  `text` (default), `json` (diagnostics with their
+                         example facts, and notes), `sarif` (SARIF 2.1.0 for
+                         code scanning) or `github` (workflow annotations)
       --no-color         never colour the output
       -h, --help         show this help
 
@@ -75,7 +76,9 @@ enum AnalyzeCommand {
       return PolicyCLI.success
     }
     let format = parsed.values["format"] ?? "text"
-    guard format == "text" || format == "json" else { return usageError("unknown format `\(format)`; use `text` or `json`") }
+    guard ["text", "json", "sarif", "github"].contains(format) else {
+      return usageError("unknown format `\(format)`; use `text`, `json`, `sarif` or `github`")
+    }
     guard !parsed.operands.isEmpty else { return usageError("no files given") }
     let renderer = DiagnosticRenderer(
       usesColor: format == "text" && PolicyCLI.usesColor(io, disabled: parsed.flags.contains("no-color")))
@@ -114,6 +117,10 @@ enum AnalyzeCommand {
     let warnings = counted.filter { $0.severity == .warning }.count
     if format == "json" {
       io.write(json(results, errors: errors, warnings: warnings), to: .standardOutput)
+    } else if format == "sarif" {
+      io.write(DiagnosticFormats.sarif(results.map { ($0.path, $0.source, $0.diagnostics) }), to: .standardOutput)
+    } else if format == "github" {
+      io.write(DiagnosticFormats.github(results.map { ($0.path, $0.source, $0.diagnostics) }), to: .standardOutput)
     } else if !results.isEmpty {
       let files = results.count == 1 ? "1 file" : "\(results.count) files"
       let summary =

@@ -640,3 +640,25 @@ struct CheckFormatTests {
     }
   }
 }
+
+@Suite("policyc analyze --format sarif and github")
+struct AnalyzeFormatTests {
+  @Test("analyze writes etiquette warnings as workflow annotations and as SARIF; exit 1 for warnings")
+  func formats() throws {
+    let files = ["o.policy": "days >= 30 and uses >= 20 and not declined\n"]
+    let github = runPolicyc(["analyze", "--format", "github", "o.policy"], files: files)
+    #expect(github.status == 1)
+    let lines = github.standardOutput.split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines.allSatisfy { $0.hasPrefix("::warning file=o.policy,line=1,col=1,") })
+    #expect(lines.map { $0.contains(",title=PC320 ") } == [true, false, false])
+    #expect(lines.map { $0.contains(",title=PC321 ") } == [false, true, false])
+    #expect(lines.map { $0.contains(",title=PC322 ") } == [false, false, true])
+    let sarif = runPolicyc(["analyze", "--format", "sarif", "o.policy"], files: files)
+    #expect(sarif.status == 1)
+    let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any])
+    let run = try #require((log["runs"] as? [[String: Any]])?.first)
+    #expect((run["results"] as? [[String: Any]])?.map { $0["ruleId"] as? String } == ["PC320", "PC321", "PC322"])
+    #expect(runPolicyc(["analyze", "--format", "yaml", "o.policy"], files: files).status == 2)
+  }
+}
