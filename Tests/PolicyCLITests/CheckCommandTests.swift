@@ -662,3 +662,19 @@ struct AnalyzeFormatTests {
     #expect(runPolicyc(["analyze", "--format", "yaml", "o.policy"], files: files).status == 2)
   }
 }
+
+@Suite("policyc help for every command")
+struct EveryCommandHelpTests {
+  @Test("`policyc help <command>` and `<command> --help` print an overview and a usage line, exit 0", arguments: Help.commands)
+  func help(command: String) {
+    let viaHelp = runPolicyc(["help", command])
+    #expect(viaHelp.status == 0)
+    #expect(viaHelp.standardOutput.hasPrefix("OVERVIEW:"))
+    #expect(viaHelp.standardOutput.contains("USAGE: policyc"))
+    guard command != "help" else { return }
+    #expect(viaHelp.standardOutput.contains("USAGE: policyc \(command)"))
+    let viaFlag = runPolicyc([command, "--help"])
+    #expect(viaFlag == viaHelp)
+    #expect(Help.overview.contains("  \(command) "), "the overview lists `\(command)`")
+  }
+}
