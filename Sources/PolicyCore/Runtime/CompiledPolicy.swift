@@ -99,7 +99,8 @@ public struct CompiledPolicy: Sendable {
   ) -> Decision {
     guard let code = UnsafePointer(storage.code.baseAddress), let setData = UnsafePointer(storage.setData.baseAddress)
     else { return Decision.invalid(.foreignFacts) }
-    registers.initialize(repeating: 0, count: storage.registerCount)
+    // No register is read before it is written (let states are set below; scratch registers by
+    // the instruction that produces them), so the file is not cleared.
     registers[0] = now
     var index = 0
     while index < storage.letEntries.count {
@@ -227,5 +228,25 @@ public enum PolicyCompiler {
   /// Compiles policy text; `path` is the name shown in diagnostics.
   public static func compile(_ text: String, path: String = "<policy>", schema: FactSchema) -> Compilation {
     compile(SourceFile(path: path, text: text), schema: schema)
+  }
+}
+
+extension CompiledPolicy {
+  /// The compiled instructions, one per line (`pc: op a b c immediate`), with each rule's and
+  /// `let`'s entry marked: a debugging and performance aid.
+  public var programListing: String {
+    var entries: [Int: String] = [:]
+    for (index, entry) in storage.ruleEntries.enumerated() { entries[entry] = "rule \(rules[index].label)" }
+    var letIndex = 0
+    while letIndex < storage.letEntries.count {
+      entries[storage.letEntries[letIndex], default: ""] += "let entry"
+      letIndex += 2
+    }
+    var output = "registers: \(storage.registerCount)\n"
+    for (pc, instruction) in storage.code.enumerated() {
+      if let entry = entries[pc] { output += "\(entry):\n" }
+      output += "  \(pc): \(instruction.op) a=\(instruction.a) b=\(instruction.b) c=\(instruction.c) imm=\(instruction.immediate)\n"
+    }
+    return output
   }
 }

@@ -70,6 +70,30 @@ enum Evaluator {
       case .jumpIfFactLessEqual: if words[a] <= i.immediate { pc = b; continue }
       case .jumpIfFactGreater: if words[a] > i.immediate { pc = b; continue }
       case .jumpIfFactGreaterEqual: if words[a] >= i.immediate { pc = b; continue }
+      case .jumpIfSinceEqual:
+        let (since, fault) = sinceFact(a, c, words, presence, r)
+        if let fault { return .faulted(fault, at: pc) }
+        if since == i.immediate { pc = b; continue }
+      case .jumpIfSinceNotEqual:
+        let (since, fault) = sinceFact(a, c, words, presence, r)
+        if let fault { return .faulted(fault, at: pc) }
+        if since != i.immediate { pc = b; continue }
+      case .jumpIfSinceLess:
+        let (since, fault) = sinceFact(a, c, words, presence, r)
+        if let fault { return .faulted(fault, at: pc) }
+        if since < i.immediate { pc = b; continue }
+      case .jumpIfSinceLessEqual:
+        let (since, fault) = sinceFact(a, c, words, presence, r)
+        if let fault { return .faulted(fault, at: pc) }
+        if since <= i.immediate { pc = b; continue }
+      case .jumpIfSinceGreater:
+        let (since, fault) = sinceFact(a, c, words, presence, r)
+        if let fault { return .faulted(fault, at: pc) }
+        if since > i.immediate { pc = b; continue }
+      case .jumpIfSinceGreaterEqual:
+        let (since, fault) = sinceFact(a, c, words, presence, r)
+        if let fault { return .faulted(fault, at: pc) }
+        if since >= i.immediate { pc = b; continue }
       case .jumpIfFactTrue: if words[a] != 0 { pc = b; continue }
       case .jumpIfFactFalse: if words[a] == 0 { pc = b; continue }
       case .jumpIfPresent: if presence[a >> 6] & (1 << UInt64(a & 63)) != 0 { pc = b; continue }
@@ -164,6 +188,16 @@ enum Evaluator {
       }
       pc += 1
     }
+  }
+
+  /// `since(fact)`: `now - fact`, or infinite when the fact (slot `slot`, if it can be absent) is absent.
+  @inline(__always)
+  static func sinceFact(
+    _ word: Int, _ slot: Int, _ words: UnsafePointer<Int64>, _ presence: UnsafePointer<UInt64>,
+    _ r: UnsafeMutablePointer<Int64>
+  ) -> (Int64, FaultKind?) {
+    if slot >= 0 && presence[slot >> 6] & (1 << UInt64(slot & 63)) == 0 { return (ArithmeticKernel.infinite, nil) }
+    return ArithmeticKernel.apply(.subtractInstants, r[0], words[word])
   }
 
   @inline(__always)

@@ -16,6 +16,14 @@ enum Opcode: UInt8 {
   case jumpIfFactLessEqual
   case jumpIfFactGreater
   case jumpIfFactGreaterEqual
+  // `since(fact)` compared with `immediate` (a finite duration); jump to `b` when it holds. `a` is the
+  // fact's word; `c` its slot when it can be absent (then absent means infinite), else -1.
+  case jumpIfSinceEqual
+  case jumpIfSinceNotEqual
+  case jumpIfSinceLess
+  case jumpIfSinceLessEqual
+  case jumpIfSinceGreater
+  case jumpIfSinceGreaterEqual
   /// Jump to `b` when bool fact word `a` is true / false.
   case jumpIfFactTrue
   case jumpIfFactFalse

@@ -168,7 +168,13 @@ struct ProgramBuilder {
       emitJump(ProgramBuilder.registerImmediateJump(op), a: ordering, immediate: 0, to: label)
       return
     }
-    if case .fact(let slot) = lhs.node, let constant = constantWord(rhs) {
+    if let (slot, constant, swapped) = sinceOfFact(lhs, rhs) {
+      // `since(fact) OP constant` in one instruction (absent facts are infinitely long ago).
+      let fused = swapped ? op.swapped : op
+      emitJump(
+        ProgramBuilder.sinceJump(fused), a: layout.slots[slot].word, c: layout.slots[slot].isOptional ? slot : -1,
+        immediate: constant, to: label)
+    } else if case .fact(let slot) = lhs.node, let constant = constantWord(rhs) {
       emitJump(ProgramBuilder.factJump(op), a: layout.slots[slot].word, immediate: constant, to: label)
     } else if case .fact(let slot) = rhs.node, let constant = constantWord(lhs) {
       emitJump(ProgramBuilder.factJump(op.swapped), a: layout.slots[slot].word, immediate: constant, to: label)
@@ -207,6 +213,43 @@ struct ProgramBuilder {
       let location = Int64(program.setData.count) << 32 | Int64(set.count)
       program.setData += set
       emitJump(jumpIfIn ? .jumpIfIn : .jumpIfNotIn, a: register, immediate: location, to: label)
+    }
+  }
+
+  /// `since(fact)` against a constant duration, on either side: the fact's slot, the constant and
+  /// whether the operands were swapped.
+  private func sinceOfFact(_ lhs: TypedExpr, _ rhs: TypedExpr) -> (slot: Int, constant: Int64, swapped: Bool)? {
+    func slot(_ expr: TypedExpr) -> Int? {
+      switch expr.node {
+      case .since(let inner):
+        if case .fact(let slot) = ProgramBuilder.unparenthesized(inner).node { return slot }
+        return nil
+      case .parenthesized(let inner): return slot(inner)
+      default: return nil
+      }
+    }
+    if let slot = slot(lhs), let constant = constantWord(rhs), constant != TimeSpan.infinite.milliseconds {
+      return (slot, constant, false)
+    }
+    if let slot = slot(rhs), let constant = constantWord(lhs), constant != TimeSpan.infinite.milliseconds {
+      return (slot, constant, true)
+    }
+    return nil
+  }
+
+  static func unparenthesized(_ expr: TypedExpr) -> TypedExpr {
+    if case .parenthesized(let inner) = expr.node { return unparenthesized(inner) }
+    return expr
+  }
+
+  static func sinceJump(_ op: ComparisonOperator) -> Opcode {
+    switch op {
+    case .equal: .jumpIfSinceEqual
+    case .notEqual: .jumpIfSinceNotEqual
+    case .less: .jumpIfSinceLess
+    case .lessEqual: .jumpIfSinceLessEqual
+    case .greater: .jumpIfSinceGreater
+    case .greaterEqual: .jumpIfSinceGreaterEqual
     }
   }
 
