@@ -46,50 +46,45 @@ public struct CompiledPolicy: Sendable {
   /// register file lives on the stack; only a policy needing more than 512
   /// registers (about 150 `let`s) may put it on the heap.
   public func decide(_ facts: Facts) -> Decision {
-    guard facts.fingerprint == layout.fingerprint, facts.words.count >= layout.wordCount,
-      facts.presence.count >= storage.requiredMask.count
+    let counts = facts.storageCounts
+    guard facts.fingerprint == layout.fingerprint, counts.words >= layout.wordCount,
+      counts.presence >= storage.requiredMask.count
     else {
       return Decision.invalid(.foreignFacts)
     }
-    // Only the storage and the fact arrays go into the closures below: capturing `self` or
-    // `facts` would copy every field (one retain and release each) on every decision.
-    return CompiledPolicy.decide(
-      storage, words: facts.words, presence: facts.presence, now: facts.now.millisecondsSince1970)
+    let storage = self.storage
+    let now = facts.now.millisecondsSince1970
+    return facts.withStorage { words, presence in
+      CompiledPolicy.decide(storage, words: words, presence: presence, now: now)
+    }
   }
 
   private static func decide(
-    _ storage: ProgramStorage, words: [Int64], presence: [UInt64], now: Int64
+    _ storage: ProgramStorage, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>, now: Int64
   ) -> Decision {
-    words.withUnsafeBufferPointer { words in
-      presence.withUnsafeBufferPointer { presence in
-        guard let words = words.baseAddress, let presence = presence.baseAddress else {
-          return Decision.invalid(.foreignFacts)
-        }
-        var index = 0
-        while index < storage.requiredMask.count {
-          let mask = storage.requiredMask[index]
-          if presence[index] & mask != mask { return Decision.invalid(.missingFact) }
-          index += 1
-        }
-        if storage.registerCount <= RegisterFile.smallCapacity {
-          return withUnsafeTemporaryAllocation(of: Int64.self, capacity: RegisterFile.smallCapacity) { registers in
-            guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
-            return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
-          }
-        }
-        if storage.registerCount <= RegisterFile.largeCapacity {
-          var file = RegisterFile.zero
-          return withUnsafeMutableBytes(of: &file) { bytes in
-            guard let base = bytes.baseAddress else { return Decision.invalid(.foreignFacts) }
-            let registers = base.assumingMemoryBound(to: Int64.self)
-            return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
-          }
-        }
-        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: storage.registerCount) { registers in
-          guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
-          return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
-        }
+    var index = 0
+    while index < storage.requiredMask.count {
+      let mask = storage.requiredMask[index]
+      if presence[index] & mask != mask { return Decision.invalid(.missingFact) }
+      index += 1
+    }
+    if storage.registerCount <= RegisterFile.smallCapacity {
+      return withUnsafeTemporaryAllocation(of: Int64.self, capacity: RegisterFile.smallCapacity) { registers in
+        guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
+        return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
       }
+    }
+    if storage.registerCount <= RegisterFile.largeCapacity {
+      var file = RegisterFile.zero
+      return withUnsafeMutableBytes(of: &file) { bytes in
+        guard let base = bytes.baseAddress else { return Decision.invalid(.foreignFacts) }
+        let registers = base.assumingMemoryBound(to: Int64.self)
+        return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
+      }
+    }
+    return withUnsafeTemporaryAllocation(of: Int64.self, capacity: storage.registerCount) { registers in
+      guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
+      return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
     }
   }
 

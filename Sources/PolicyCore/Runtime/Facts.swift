@@ -4,30 +4,69 @@
 /// hash lookup, done once when the snapshot is built) or by slot, then pass it
 /// to ``CompiledPolicy/decide(_:)`` as often as needed: evaluation reads
 /// fixed storage words and never looks a name up.
-public struct Facts: Sendable {
-  /// The layout the snapshot follows.
-  public let layout: FactLayout
+///
+/// `@unchecked Sendable`: the storage buffer is a class, written only after ``Facts`` has made
+/// sure it holds the only reference (copy on write), so a buffer two threads can see is never written.
+public struct Facts: @unchecked Sendable {
   /// The instant of the evaluation: `now` in policies, the reference point of `since`.
   public var now: Timestamp
   let fingerprint: UInt64
-  var words: [Int64]
-  var presence: [UInt64]
-  /// Ids for strings that are not literals of the policy (negative, so they never equal a literal).
-  var otherStrings: [String: Int64] = [:]
-  /// The text of each string-valued slot, for explanations.
-  var stringTexts: [Int: String] = [:]
+  /// The layout, string tables, value words and presence bits, in one copy-on-write allocation:
+  /// copying a snapshot is one reference count, not one per array.
+  private var buffer: FactsBuffer
 
   init(layout: FactLayout, now: Timestamp) {
-    self.layout = layout
     self.fingerprint = layout.fingerprint
     self.now = now
-    self.words = Array(repeating: 0, count: max(layout.wordCount, 1))
-    self.presence = Array(repeating: 0, count: max((layout.slots.count + 63) / 64, 1))
+    self.buffer = FactsBuffer.make(layout: layout)
     for (slot, definition) in layout.slots.enumerated() {
       if let value = definition.defaultValue {
         store(value, at: slot)
       }
     }
+  }
+
+  /// The layout the snapshot follows.
+  public var layout: FactLayout { buffer.header.layout }
+
+  /// The number of value words, then of presence words, the snapshot holds.
+  var storageCounts: (words: Int, presence: Int) { (buffer.header.wordCount, buffer.header.presenceCount) }
+
+  /// Calls `body` with the value words and the presence bits (one bit per slot).
+  func withStorage<Result>(
+    _ body: (_ words: UnsafePointer<Int64>, _ presence: UnsafePointer<UInt64>) -> Result
+  ) -> Result {
+    let (wordCount, presenceCount) = (buffer.header.wordCount, buffer.header.presenceCount)
+    return buffer.withUnsafeMutablePointerToElements { elements in
+      (elements + wordCount).withMemoryRebound(to: UInt64.self, capacity: presenceCount) { presence in
+        body(UnsafePointer(elements), UnsafePointer(presence))
+      }
+    }
+  }
+
+  /// Makes the buffer this snapshot's own before a write.
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&buffer) { buffer = buffer.copy() }
+  }
+
+  private func word(_ index: Int) -> Int64 {
+    buffer.withUnsafeMutablePointerToElements { $0[index] }
+  }
+
+  private mutating func setWord(_ index: Int, to value: Int64) {
+    makeUnique()
+    buffer.withUnsafeMutablePointerToElements { $0[index] = value }
+  }
+
+  private func presenceWord(_ index: Int) -> UInt64 {
+    UInt64(bitPattern: word(buffer.header.wordCount + index))
+  }
+
+  private mutating func setPresent(_ slot: Int, _ present: Bool) {
+    let index = buffer.header.wordCount + (slot >> 6)
+    let bit = Int64(bitPattern: 1 << UInt64(slot & 63))
+    let old = word(index)
+    setWord(index, to: present ? old | bit : old & ~bit)
   }
 
   /// Why a value could not be set.
@@ -85,8 +124,8 @@ public struct Facts: Sendable {
       throw .unknownFact(name, suggestion: EditDistance.suggestion(for: name, among: layout.slots.map(\.name)))
     }
     guard layout.slots[slot].isOptional else { throw .notOptional(name) }
-    presence[slot >> 6] &= ~(1 << UInt64(slot & 63))
-    stringTexts[slot] = nil
+    setPresent(slot, false)
+    buffer.header.stringTexts[slot] = nil
   }
 
   /// Sets a family member, such as `events("purchase")`, if the policy reads it.
@@ -102,41 +141,42 @@ public struct Facts: Sendable {
   mutating func store(_ value: Value, at slot: Int) {
     let word = layout.slots[slot].word
     switch value {
-    case .bool(let flag): words[word] = flag ? 1 : 0
-    case .int(let integer): words[word] = integer
-    case .number(let number): words[word] = number.scaled
-    case .duration(let span): words[word] = span.milliseconds
-    case .instant(let instant): words[word] = instant.millisecondsSince1970
+    case .bool(let flag): setWord(word, to: flag ? 1 : 0)
+    case .int(let integer): setWord(word, to: integer)
+    case .number(let number): setWord(word, to: number.scaled)
+    case .duration(let span): setWord(word, to: span.milliseconds)
+    case .instant(let instant): setWord(word, to: instant.millisecondsSince1970)
     case .version(let version):
-      words[word] = Int64(bitPattern: version.high)
-      words[word + 1] = Int64(bitPattern: version.low)
+      setWord(word, to: Int64(bitPattern: version.high))
+      setWord(word + 1, to: Int64(bitPattern: version.low))
     case .string(let text):
-      if let id = layout.stringIDs[text] {
-        words[word] = id
-      } else if let id = otherStrings[text] {
-        words[word] = id
+      makeUnique()
+      if let id = buffer.header.layout.stringIDs[text] {
+        setWord(word, to: id)
+      } else if let id = buffer.header.otherStrings[text] {
+        setWord(word, to: id)
       } else {
-        let id = -Int64(otherStrings.count + 1)
-        otherStrings[text] = id
-        words[word] = id
+        let id = -Int64(buffer.header.otherStrings.count + 1)
+        buffer.header.otherStrings[text] = id
+        setWord(word, to: id)
       }
-      stringTexts[slot] = text
+      buffer.header.stringTexts[slot] = text
     }
-    presence[slot >> 6] |= 1 << UInt64(slot & 63)
+    setPresent(slot, true)
   }
 
   // MARK: - Reading
 
   /// Whether slot `slot` has a value.
   public func isPresent(slot: Int) -> Bool {
-    layout.slots.indices.contains(slot) && presence[slot >> 6] & (1 << UInt64(slot & 63)) != 0
+    layout.slots.indices.contains(slot) && presenceWord(slot >> 6) & (1 << UInt64(slot & 63)) != 0
   }
 
   /// The value in slot `slot`, or nil when it is absent or unset.
   public func value(atSlot slot: Int) -> Value? {
     guard isPresent(slot: slot) else { return nil }
     let definition = layout.slots[slot]
-    let word = words[definition.word]
+    let word = word(definition.word)
     switch definition.type {
     case .bool: return .bool(word != 0)
     case .int: return .int(word)
@@ -144,8 +184,8 @@ public struct Facts: Sendable {
     case .duration: return .duration(TimeSpan(milliseconds: word))
     case .instant: return .instant(Timestamp(millisecondsSince1970: word))
     case .version:
-      return .version(Version(high: UInt64(bitPattern: word), low: UInt64(bitPattern: words[definition.word + 1])))
-    case .string: return .string(stringTexts[slot] ?? "")
+      return .version(Version(high: UInt64(bitPattern: word), low: UInt64(bitPattern: self.word(definition.word + 1))))
+    case .string: return .string(buffer.header.stringTexts[slot] ?? "")
     }
   }
 
@@ -157,5 +197,44 @@ public struct Facts: Sendable {
   /// The names of facts that cannot be absent but have no value.
   public var missingFacts: [String] {
     layout.slots.indices.filter { !layout.slots[$0].isOptional && !isPresent(slot: $0) }.map { layout.slots[$0].name }
+  }
+}
+
+/// What a ``FactsBuffer`` holds besides its words.
+struct FactsHeader {
+  var layout: FactLayout
+  /// Value words; the presence words follow them.
+  var wordCount: Int
+  var presenceCount: Int
+  /// Ids for strings that are not literals of the policy (negative, so they never equal a literal).
+  var otherStrings: [String: Int64] = [:]
+  /// The text of each string-valued slot, for explanations.
+  var stringTexts: [Int: String] = [:]
+}
+
+/// The storage of one ``Facts`` snapshot: the header, then `wordCount` value words and
+/// `presenceCount` presence words. Written only through ``Facts``, which copies it first unless
+/// it holds the only reference.
+final class FactsBuffer: ManagedBuffer<FactsHeader, Int64> {
+  /// A zeroed buffer for `layout`.
+  static func make(layout: FactLayout) -> FactsBuffer {
+    let wordCount = max(layout.wordCount, 1)
+    let presenceCount = max((layout.slots.count + 63) / 64, 1)
+    let header = FactsHeader(layout: layout, wordCount: wordCount, presenceCount: presenceCount)
+    let buffer = unsafeDowncast(
+      FactsBuffer.create(minimumCapacity: wordCount + presenceCount) { _ in header }, to: FactsBuffer.self)
+    buffer.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: wordCount + presenceCount) }
+    return buffer
+  }
+
+  /// A buffer with the same header and words.
+  func copy() -> FactsBuffer {
+    let count = header.wordCount + header.presenceCount
+    let copied = header
+    let buffer = unsafeDowncast(FactsBuffer.create(minimumCapacity: count) { _ in copied }, to: FactsBuffer.self)
+    withUnsafeMutablePointerToElements { source in
+      buffer.withUnsafeMutablePointerToElements { $0.initialize(from: source, count: count) }
+    }
+    return buffer
   }
 }
