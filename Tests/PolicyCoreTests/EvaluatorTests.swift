@@ -94,6 +94,41 @@ struct AbsentValueTests {
     })
   }
 
+  @Test("`(fact ?? k) OP c` compiles to two jumps and agrees with the tree evaluator, on either side, negated or not")
+  func fusedDefaults() throws {
+    let operators = ["==", "!=", "<", "<=", ">", ">="]
+    for op in operators {
+      for fallback in [1, 2, 3] {
+        for value in [nil, 1, 2, 3] as [Int64?] {
+          for text in ["(sessions_since_prompt ?? \(fallback)) \(op) 2", "2 \(op) (sessions_since_prompt ?? \(fallback))"] {
+            for condition in [text, "not (\(text))", "\(text) or days > 1000"] {
+              let configure: (inout Facts) throws -> Void = { facts in
+                if let value { try facts.set("sessions_since_prompt", to: .int(value)) }
+              }
+              // `outcome` checks that the compiled program and the tree evaluator agree.
+              let result = try outcome(condition, configure)
+              let left = value ?? Int64(fallback)
+              let (lhs, rhs) = text.hasPrefix("(") ? (left, Int64(2)) : (Int64(2), left)
+              var expected =
+                switch op {
+                case "==": lhs == rhs
+                case "!=": lhs != rhs
+                case "<": lhs < rhs
+                case "<=": lhs <= rhs
+                case ">": lhs > rhs
+                default: lhs >= rhs
+                }
+              if condition.hasPrefix("not") { expected.toggle() }
+              #expect(result == (expected ? .held : .notHeld), "\(condition) with \(value.map(String.init) ?? "absent")")
+            }
+          }
+        }
+      }
+    }
+    let policy = try compiled("ask when (sessions_since_prompt ?? 5) > 4")
+    #expect(policy.instructionCount == 4, "jumpIfAbsent, jumpIfFact, returnTrue, returnFalse:\n\(policy.programListing)")
+  }
+
   @Test("a guarded `let` that can be absent")
   func optionalLet() throws {
     let declarations = "let previous = last_prompt_version"

@@ -174,6 +174,18 @@ struct ProgramBuilder {
       emitJump(
         ProgramBuilder.sinceJump(fused), a: layout.slots[slot].word, c: layout.slots[slot].isOptional ? slot : -1,
         immediate: constant, to: label)
+    } else if let (slot, fallback, constant, swapped) = coalescedFact(lhs, rhs) {
+      // `(fact ?? fallback) OP constant`: an absent fact decides at compile time, a present one in one jump.
+      let fused = swapped ? op.swapped : op
+      if ProgramBuilder.holds(fused, fallback, constant) {
+        emitJump(.jumpIfAbsent, a: slot, to: label)
+        emitJump(ProgramBuilder.factJump(fused), a: layout.slots[slot].word, immediate: constant, to: label)
+      } else {
+        let skip = newLabel()
+        emitJump(.jumpIfAbsent, a: slot, to: skip)
+        emitJump(ProgramBuilder.factJump(fused), a: layout.slots[slot].word, immediate: constant, to: label)
+        place(skip)
+      }
     } else if case .fact(let slot) = lhs.node, let constant = constantWord(rhs) {
       emitJump(ProgramBuilder.factJump(op), a: layout.slots[slot].word, immediate: constant, to: label)
     } else if case .fact(let slot) = rhs.node, let constant = constantWord(lhs) {
@@ -235,6 +247,35 @@ struct ProgramBuilder {
       return (slot, constant, true)
     }
     return nil
+  }
+
+  /// `(fact ?? constant)` against a constant, on either side: the optional fact's slot, the
+  /// fallback's word, the constant and whether the operands were swapped.
+  private func coalescedFact(
+    _ lhs: TypedExpr, _ rhs: TypedExpr
+  ) -> (slot: Int, fallback: Int64, constant: Int64, swapped: Bool)? {
+    func parts(_ expr: TypedExpr) -> (slot: Int, fallback: Int64)? {
+      guard case .coalesce(let value, let fallback) = ProgramBuilder.unparenthesized(expr).node,
+        case .fact(let slot) = ProgramBuilder.unparenthesized(value).node, layout.slots[slot].isOptional,
+        layout.slots[slot].type != .version, let word = constantWord(fallback)
+      else { return nil }
+      return (slot, word)
+    }
+    if let (slot, fallback) = parts(lhs), let constant = constantWord(rhs) { return (slot, fallback, constant, false) }
+    if let (slot, fallback) = parts(rhs), let constant = constantWord(lhs) { return (slot, fallback, constant, true) }
+    return nil
+  }
+
+  /// Whether `lhs OP rhs` holds for two storage words, as the fact-jump instructions compare them.
+  static func holds(_ op: ComparisonOperator, _ lhs: Int64, _ rhs: Int64) -> Bool {
+    switch op {
+    case .equal: lhs == rhs
+    case .notEqual: lhs != rhs
+    case .less: lhs < rhs
+    case .lessEqual: lhs <= rhs
+    case .greater: lhs > rhs
+    case .greaterEqual: lhs >= rhs
+    }
   }
 
   static func unparenthesized(_ expr: TypedExpr) -> TypedExpr {
@@ -453,6 +494,10 @@ struct ProgramBuilder {
       place(done)
     case .parenthesized(let inner):
       emitOptional(inner, into: register, absent: absent)
+    case .constant(.version(let version)):
+      emitVersionConstant(version, into: register)
+    case .constant(let value):
+      emit(Instruction(.loadImmediate, a: register, immediate: word(of: value) ?? 0))
     default:
       let mark = nextRegister
       let value = emitValue(expr)
