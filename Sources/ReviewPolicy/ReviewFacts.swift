@@ -17,19 +17,40 @@ public enum AppVersion {
 
 /// Fills a policy's ``Facts`` from a ``ReviewState``: the standard review facts.
 ///
-/// The slot of each standard fact is looked up once per compiled policy; filling a
-/// snapshot then sets slots directly.
+/// Everything that depends only on the policy is prepared once: the slot of each standard
+/// fact, a snapshot holding every default (copying it is one reference count), and the
+/// parsed app version. Filling a snapshot then computes each fact from the state and sets
+/// its slot; for a decision, only the facts the policy reads are computed.
 struct ReviewFactBinder: Sendable {
-  private var slots: [String: Int] = [:]
-  private var families: [(slot: Int, family: String, key: Value)] = []
+  /// A snapshot of the policy's defaults, the starting point of every fill.
+  private let template: Facts
+  /// Every standard fact with its slot.
+  private let standard: [(fact: StandardFact, slot: Int)]
+  /// The standard facts the policy's rules and `let`s read, with their slots.
+  private let read: [(fact: StandardFact, slot: Int)]
+  /// Every keyed fact the policy names, with its slot.
+  private let families: [(slot: Int, family: String, key: Value, isOptional: Bool)]
+  /// The keyed facts the policy reads.
+  private let readFamilies: [(slot: Int, family: String, key: Value, isOptional: Bool)]
+  /// The app version the binder was made for, parsed once.
+  private let appVersion: (text: String, version: Version?)
 
-  init(policy: CompiledPolicy) {
-    for fact in ReviewSchema.facts {
-      if let slot = policy.layout.slot(named: fact.name) { slots[fact.name] = slot }
+  init(policy: CompiledPolicy, appVersion: String = "") {
+    template = policy.makeFacts(now: Timestamp(millisecondsSince1970: 0))
+    let reads = Set(policy.readSlots)
+    var standard: [(fact: StandardFact, slot: Int)] = []
+    for fact in StandardFact.allCases {
+      if let slot = policy.layout.slot(named: fact.rawValue) { standard.append((fact, slot)) }
     }
+    var families: [(slot: Int, family: String, key: Value, isOptional: Bool)] = []
     for (index, slot) in policy.layout.slots.enumerated() {
-      if case .family(let family, let key) = slot.origin { families.append((index, family, key)) }
+      if case .family(let family, let key) = slot.origin { families.append((index, family, key, slot.isOptional)) }
     }
+    self.standard = standard
+    self.read = standard.filter { reads.contains($0.slot) }
+    self.families = families
+    self.readFamilies = families.filter { reads.contains($0.slot) }
+    self.appVersion = (appVersion, AppVersion.parse(appVersion))
   }
 
   /// Why a snapshot could not be filled.
@@ -38,69 +59,77 @@ struct ReviewFactBinder: Sendable {
     case unparsableVersion(String)
   }
 
-  /// The snapshot for `state` at `now` for the app running `version`.
+  /// The snapshot for `state` at `now`.
+  ///
+  /// With `complete` false only the facts the policy reads are set (enough to decide); with
+  /// `complete` true every standard fact is (for explanations and inspection).
   func facts(
-    for policy: CompiledPolicy, state: ReviewState, now: Timestamp, appFacts: [String: Value]
+    for policy: CompiledPolicy, state: ReviewState, now: Timestamp, appFacts: [String: Value], complete: Bool = true
   ) -> Result<Facts, Problem> {
-    var facts = policy.makeFacts(now: now)
     let versionText = state.version ?? ""
-    guard let version = AppVersion.parse(versionText) else { return .failure(.unparsableVersion(versionText)) }
-    let firstUse = state.firstUse ?? now
-    let installDate = state.installDate ?? firstUse
-    set(&facts, "days", .int(ReviewFactBinder.wholeDays(from: firstUse, to: now)))
-    set(&facts, "uses", .int(Int64(clamping: state.uses)))
-    set(&facts, "events", .int(Int64(clamping: state.events)))
-    set(&facts, "sessions", .int(Int64(clamping: state.sessions)))
-    set(&facts, "declined", .bool(state.declined))
-    set(&facts, "rated", .bool(state.rated))
-    set(&facts, "feedback", .bool(state.feedback))
-    set(&facts, "prompts", .int(Int64(clamping: state.prompts)))
-    set(&facts, "first_use", .instant(firstUse))
-    set(&facts, "version", .version(version))
-    set(&facts, "last_reminder", state.lastReminder.map(Value.instant))
-    set(&facts, "total_days", .int(ReviewFactBinder.wholeDays(from: installDate, to: now)))
-    set(&facts, "total_uses", .int(Int64(clamping: state.totalUses)))
-    set(&facts, "total_events", .int(Int64(clamping: state.totalEvents)))
-    set(&facts, "total_sessions", .int(Int64(clamping: state.totalSessions)))
-    set(&facts, "total_prompts", .int(Int64(clamping: state.totalPrompts)))
-    set(&facts, "declined_any", .bool(state.declinedAny))
-    set(&facts, "rated_any", .bool(state.ratedAny))
-    set(&facts, "install_date", .instant(installDate))
-    set(&facts, "previous_version", state.previousVersion.flatMap(AppVersion.parse).map(Value.version))
-    let lastPrompt = state.lastPrompt
-    set(&facts, "last_prompt", lastPrompt.map { .instant($0.date) })
-    set(&facts, "last_prompt_version", lastPrompt.flatMap { AppVersion.parse($0.version) }.map(Value.version))
-    set(
-      &facts, "sessions_since_prompt",
-      lastPrompt.map { .int(ReviewFactBinder.sessions(since: $0.session, total: state.totalSessions)) })
-    set(&facts, "last_decline", state.lastDecline.map(Value.instant))
-    set(&facts, "last_rating", state.lastRating.map(Value.instant))
-    set(&facts, "session_score", .number(state.currentSession?.score ?? Number(scaled: 0)))
-    set(&facts, "session_bad", .bool(state.currentSession?.isBad ?? false))
-    set(&facts, "last_bad_session", state.lastBadSession.map { .instant($0.start) })
-    set(
-      &facts, "sessions_since_bad",
-      state.lastBadSession.map { .int(ReviewFactBinder.sessions(since: $0.number, total: state.totalSessions)) })
-    for (slot, family, key) in families {
-      let value = ReviewFactBinder.member(family, key: key, state: state, now: now)
-      if let value {
+    guard let version = parse(versionText) else { return .failure(.unparsableVersion(versionText)) }
+    var facts = template
+    facts.now = now
+    for (fact, slot) in complete ? standard : read {
+      if let value = value(of: fact, state: state, now: now, version: version) {
         try? facts.set(slot: slot, to: value)
-      } else if policy.layout.slots[slot].isOptional {
-        try? facts.setAbsent(policy.layout.slots[slot].name)
+      } else {
+        try? facts.setAbsent(slot: slot)
       }
     }
-    for (name, value) in appFacts where slots[name] == nil {
+    for (slot, family, key, isOptional) in complete ? families : readFamilies {
+      if let value = ReviewFactBinder.member(family, key: key, state: state, now: now) {
+        try? facts.set(slot: slot, to: value)
+      } else if isOptional {
+        try? facts.setAbsent(slot: slot)
+      }
+    }
+    for (name, value) in appFacts where StandardFact(rawValue: name) == nil {
       try? facts.set(name, to: value)
     }
     return .success(facts)
   }
 
-  private func set(_ facts: inout Facts, _ name: String, _ value: Value?) {
-    guard let slot = slots[name] else { return }
-    if let value {
-      try? facts.set(slot: slot, to: value)
-    } else {
-      try? facts.setAbsent(name)
+  /// `text` as a version, from the binder's cache when it is the app version.
+  private func parse(_ text: String) -> Version? {
+    text == appVersion.text ? appVersion.version : AppVersion.parse(text)
+  }
+
+  /// The value of standard fact `fact`, or nil when it is absent.
+  private func value(of fact: StandardFact, state: ReviewState, now: Timestamp, version: Version) -> Value? {
+    switch fact {
+    case .days: return .int(ReviewFactBinder.wholeDays(from: state.firstUse ?? now, to: now))
+    case .uses: return .int(Int64(clamping: state.uses))
+    case .events: return .int(Int64(clamping: state.events))
+    case .sessions: return .int(Int64(clamping: state.sessions))
+    case .declined: return .bool(state.declined)
+    case .rated: return .bool(state.rated)
+    case .feedback: return .bool(state.feedback)
+    case .prompts: return .int(Int64(clamping: state.prompts))
+    case .firstUse: return .instant(state.firstUse ?? now)
+    case .version: return .version(version)
+    case .lastReminder: return state.lastReminder.map(Value.instant)
+    case .totalDays:
+      return .int(ReviewFactBinder.wholeDays(from: state.installDate ?? state.firstUse ?? now, to: now))
+    case .totalUses: return .int(Int64(clamping: state.totalUses))
+    case .totalEvents: return .int(Int64(clamping: state.totalEvents))
+    case .totalSessions: return .int(Int64(clamping: state.totalSessions))
+    case .totalPrompts: return .int(Int64(clamping: state.totalPrompts))
+    case .declinedAny: return .bool(state.declinedAny)
+    case .ratedAny: return .bool(state.ratedAny)
+    case .installDate: return .instant(state.installDate ?? state.firstUse ?? now)
+    case .previousVersion: return state.previousVersion.flatMap(parse).map(Value.version)
+    case .lastPrompt: return state.lastPrompt.map { .instant($0.date) }
+    case .lastPromptVersion: return state.lastPrompt.flatMap { parse($0.version) }.map(Value.version)
+    case .sessionsSincePrompt:
+      return state.lastPrompt.map { .int(ReviewFactBinder.sessions(since: $0.session, total: state.totalSessions)) }
+    case .lastDecline: return state.lastDecline.map(Value.instant)
+    case .lastRating: return state.lastRating.map(Value.instant)
+    case .sessionScore: return .number(state.currentSession?.score ?? Number(scaled: 0))
+    case .sessionBad: return .bool(state.currentSession?.isBad ?? false)
+    case .lastBadSession: return state.lastBadSession.map { .instant($0.start) }
+    case .sessionsSinceBad:
+      return state.lastBadSession.map { .int(ReviewFactBinder.sessions(since: $0.number, total: state.totalSessions)) }
     }
   }
 
@@ -144,4 +173,30 @@ struct ReviewFactBinder: Sendable {
       return nil
     }
   }
+}
+
+/// The standard review facts that are not keyed, by their names in policies.
+enum StandardFact: String, CaseIterable, Sendable {
+  case days, uses, events, sessions, declined, rated, feedback, prompts
+  case firstUse = "first_use"
+  case version
+  case lastReminder = "last_reminder"
+  case totalDays = "total_days"
+  case totalUses = "total_uses"
+  case totalEvents = "total_events"
+  case totalSessions = "total_sessions"
+  case totalPrompts = "total_prompts"
+  case declinedAny = "declined_any"
+  case ratedAny = "rated_any"
+  case installDate = "install_date"
+  case previousVersion = "previous_version"
+  case lastPrompt = "last_prompt"
+  case lastPromptVersion = "last_prompt_version"
+  case sessionsSincePrompt = "sessions_since_prompt"
+  case lastDecline = "last_decline"
+  case lastRating = "last_rating"
+  case sessionScore = "session_score"
+  case sessionBad = "session_bad"
+  case lastBadSession = "last_bad_session"
+  case sessionsSinceBad = "sessions_since_bad"
 }

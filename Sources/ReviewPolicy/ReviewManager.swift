@@ -119,11 +119,11 @@ public final class ReviewManager: @unchecked Sendable {
       state = fresh
       problems.append(problem.description)
     }
-    policy = ActivePolicy(bundledPolicy, origin: .bundled)
+    policy = ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
     if let source = state.policySource {
       let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
       if let compiled = update.policy {
-        policy = ActivePolicy(compiled, origin: .update)
+        policy = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
       } else {
         problems.append("the stored policy update no longer compiles; using the bundled policy")
       }
@@ -221,7 +221,7 @@ public final class ReviewManager: @unchecked Sendable {
       return PolicyUpdateResult(isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
     }
     lock.lock()
-    policy = ActivePolicy(compiled, origin: .update)
+    policy = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
     state.policySource = source
     let saveError = save()
     lock.unlock()
@@ -235,7 +235,7 @@ public final class ReviewManager: @unchecked Sendable {
     let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
     guard let compiled = bundled.policy else { return }
     lock.lock()
-    policy = ActivePolicy(compiled, origin: .bundled)
+    policy = ActivePolicy(compiled, origin: .bundled, appVersion: configuration.appVersion)
     state.policySource = nil
     let saveError = save()
     lock.unlock()
@@ -349,13 +349,14 @@ public final class ReviewManager: @unchecked Sendable {
     let forced = configuration.alwaysAsk
     let wantsLog = configuration.logger != nil
     let explanation: ReviewExplanation
-    switch ReviewManager.facts(policy, state, appFacts, now) {
+    // Deciding needs only the facts the policy reads; an explanation shows them all.
+    switch ReviewManager.facts(policy, state, appFacts, now, complete: false) {
     case .failure(let unusable):
       explanation = unusable
     case .success(let facts):
       let decision = policy.compiled.decide(facts)
       guard decision.shouldAsk || forced || wantsLog else { return (nil, nil) }
-      explanation = ReviewManager.explanation(policy, facts)
+      explanation = ReviewManager.explain(policy, state, appFacts, now)
     }
     let asks = explanation.decision?.shouldAsk ?? false
     let entry = ReviewLogEntry(
@@ -380,9 +381,9 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// The policy's snapshot for `state`, or the explanation of why there is none.
   private static func facts(
-    _ active: ActivePolicy, _ state: ReviewState, _ appFacts: [String: Value], _ now: Timestamp
+    _ active: ActivePolicy, _ state: ReviewState, _ appFacts: [String: Value], _ now: Timestamp, complete: Bool = true
   ) -> Result<Facts, ReviewExplanation> {
-    switch active.binder.facts(for: active.compiled, state: state, now: now, appFacts: appFacts) {
+    switch active.binder.facts(for: active.compiled, state: state, now: now, appFacts: appFacts, complete: complete) {
     case .success(let facts):
       return .success(facts)
     case .failure(.unparsableVersion(let text)):
@@ -428,9 +429,9 @@ struct ActivePolicy: Sendable {
   let binder: ReviewFactBinder
   let origin: PolicyOrigin
 
-  init(_ compiled: CompiledPolicy, origin: PolicyOrigin) {
+  init(_ compiled: CompiledPolicy, origin: PolicyOrigin, appVersion: String) {
     self.compiled = compiled
-    self.binder = ReviewFactBinder(policy: compiled)
+    self.binder = ReviewFactBinder(policy: compiled, appVersion: appVersion)
     self.origin = origin
   }
 }

@@ -33,6 +33,11 @@ struct LexerTests {
     #expect(result.tokens.map { result.source.text(in: $0.range) }.prefix(3) == ["days", "_x", "A9_b"])
     #expect(TokenKind.keywords.count == 12)
     #expect(TokenKind.keywords.allSatisfy { TokenKind.keyword(Substring($0).utf8)?.isKeyword == true })
+    // Keywords are matched as packed bytes: near misses, prefixes, longer words and zero bytes are names.
+    for word in ["as", "asks", "Ask", "neverx", "falsey", "nev", "o", "", "ask\0", "\0ask", "whenever", "i", "nota"] {
+      #expect(TokenKind.keyword(Substring(word).utf8) == nil, "`\(word)` is not a keyword")
+    }
+    #expect(Set(TokenKind.keywords.compactMap { TokenKind.keyword(Substring($0).utf8) }).count == 12)
   }
 
   @Test("numeric literals: integer, number, duration, version")

@@ -13,6 +13,14 @@ struct ReviewSchemaTests {
     #expect(ReviewSchema.standard.facts.count > 20)
   }
 
+  @Test("the binder computes exactly the schema's plain facts: none missing, none extra")
+  func binderCoversSchema() {
+    let bound = Set(StandardFact.allCases.map(\.rawValue))
+    let declared = Set(ReviewSchema.facts.map(\.name))
+    #expect(bound == declared)
+    #expect(StandardFact.allCases.count == ReviewSchema.facts.count)
+  }
+
   @Test("the facts the issue names are present with their types")
   func requiredFacts() throws {
     let expected: [(String, PolicyType, Bool)] = [

@@ -27,7 +27,9 @@ public struct Facts: @unchecked Sendable {
   }
 
   /// The layout the snapshot follows.
-  public var layout: FactLayout { buffer.header.layout }
+  public var layout: FactLayout {
+    _read { yield buffer.header.layout }  // borrowed: reading a slot copies nothing
+  }
 
   /// The number of value words, then of presence words, the snapshot holds.
   var storageCounts: (words: Int, presence: Int) { (buffer.header.wordCount, buffer.header.presenceCount) }
@@ -107,15 +109,23 @@ public struct Facts: @unchecked Sendable {
   /// Sets the fact in slot `slot` (see ``FactLayout/slot(named:)``).
   public mutating func set(slot: Int, to value: Value) throws(SetError) {
     guard layout.slots.indices.contains(slot) else { throw .unknownFact("#\(slot)", suggestion: nil) }
-    let definition = layout.slots[slot]
+    let type = layout.slots[slot].type
     var value = value
-    if definition.type == .number, case .int(let integer) = value, let number = Number(exactly: integer) {
+    if type == .number, case .int(let integer) = value, let number = Number(exactly: integer) {
       value = .number(number)
     }
-    guard value.type == definition.type else {
-      throw .typeMismatch(definition.name, expected: definition.type, found: value.type)
+    guard value.type == type else {
+      throw .typeMismatch(layout.slots[slot].name, expected: type, found: value.type)
     }
     store(value, at: slot)
+  }
+
+  /// Marks the fact in slot `slot` as absent (only for facts that can be absent).
+  public mutating func setAbsent(slot: Int) throws(SetError) {
+    guard layout.slots.indices.contains(slot) else { throw .unknownFact("#\(slot)", suggestion: nil) }
+    guard layout.slots[slot].isOptional else { throw .notOptional(layout.slots[slot].name) }
+    setPresent(slot, false)
+    buffer.header.stringTexts[slot] = nil
   }
 
   /// Marks the fact named `name` as absent (only for facts that can be absent).
@@ -175,16 +185,16 @@ public struct Facts: @unchecked Sendable {
   /// The value in slot `slot`, or nil when it is absent or unset.
   public func value(atSlot slot: Int) -> Value? {
     guard isPresent(slot: slot) else { return nil }
-    let definition = layout.slots[slot]
-    let word = word(definition.word)
-    switch definition.type {
+    let (type, first) = (layout.slots[slot].type, layout.slots[slot].word)
+    let word = word(first)
+    switch type {
     case .bool: return .bool(word != 0)
     case .int: return .int(word)
     case .number: return .number(Number(scaled: word))
     case .duration: return .duration(TimeSpan(milliseconds: word))
     case .instant: return .instant(Timestamp(millisecondsSince1970: word))
     case .version:
-      return .version(Version(high: UInt64(bitPattern: word), low: UInt64(bitPattern: self.word(definition.word + 1))))
+      return .version(Version(high: UInt64(bitPattern: word), low: UInt64(bitPattern: self.word(first + 1))))
     case .string: return .string(buffer.header.stringTexts[slot] ?? "")
     }
   }

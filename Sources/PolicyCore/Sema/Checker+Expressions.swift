@@ -58,14 +58,14 @@ extension Checker {
   }
 
   /// Checks a `bool` operand; `context` names what needs it, as in "`and`".
-  mutating func requireBool(_ expr: Expr, context: String) -> TypedExpr? {
+  mutating func requireBool(_ expr: Expr, context: @autoclosure () -> String) -> TypedExpr? {
     guard let typed = checkPresent(expr) else { return nil }
     guard typed.type == .bool else {
       var help = ["compare it, for example `\(written(expr)) \(typed.type == .string ? "==" : ">=") \(sampleLiteral(for: typed.type))`"]
       if typed.type == .instant { help = ["compare the time since it: `since(\(written(expr))) >= 30d`"] }
       report(
         .error(
-          .notBoolean, "\(context) must be a `bool`, but `\(written(expr))` is \(article(typed.type))",
+          .notBoolean, "\(context()) must be a `bool`, but `\(written(expr))` is \(article(typed.type))",
           at: expr.range, help: help))
       return nil
     }
@@ -512,7 +512,7 @@ extension Checker {
         return nil
       }
     }
-    let comparison = ComparisonOperator(rawValue: op.rawValue) ?? .equal
+    let comparison = ComparisonOperator(op) ?? .equal
     if comparison != .equal && comparison != .notEqual && !l.type.isOrdered {
       let help =
         l.type == .bool

@@ -68,6 +68,19 @@ public enum PresenceSource: Sendable, Hashable {
 
 /// A comparison operator.
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+  /// The comparison `op` is, or nil for an operator that does not compare.
+  public init?(_ op: BinaryOperator) {
+    switch op {
+    case .equal: self = .equal
+    case .notEqual: self = .notEqual
+    case .less: self = .less
+    case .lessEqual: self = .lessEqual
+    case .greater: self = .greater
+    case .greaterEqual: self = .greaterEqual
+    case .in, .notIn, .coalesce, .add, .subtract, .multiply, .divide, .remainder: return nil
+    }
+  }
+
   /// `==`
   case equal = "=="
   /// `!=`

@@ -129,9 +129,7 @@ struct Lexer {
       append(.invalid, from: start)
       return
     }
-    let kind = TokenKind.keyword(bytes[start..<position].withUnsafeBufferPointer { buffer in
-      Substring(decoding: buffer, as: UTF8.self).utf8
-    }) ?? .identifier
+    let kind = TokenKind.keyword(bytes: bytes[start..<position]) ?? .identifier
     append(kind, from: start)
   }
 
@@ -163,11 +161,15 @@ struct Lexer {
     // A trailing run of letters is a unit (duration) or a mistake.
     let suffixStart = position
     while Lexer.isIdentifierByte(peek()) { position += 1 }
-    let suffix = text(suffixStart, position)
-    let whole = text(start, position)
     let range = SourceRange(start: start, end: position)
 
-    if !suffix.isEmpty {
+    if position > suffixStart {
+      if !hasPrefix && parts == 1 && position - suffixStart == 1 && DurationUnit(byte: bytes[suffixStart]) != nil {
+        append(.duration, from: start)
+        return
+      }
+      let suffix = text(suffixStart, position)
+      let whole = text(start, position)
       if hasPrefix || parts > 2 {
         diagnostics.report(
           .error(
@@ -180,9 +182,6 @@ struct Lexer {
             .invalidDuration, "duration `\(LiteralText.abbreviated(whole))` is not a whole number",
             at: range,
             help: [DurationUnit.wholeNumberAdvice(for: text(start, numericEnd), unit: suffix)]))
-      } else if DurationUnit(suffix) != nil {
-        append(.duration, from: start)
-        return
       } else {
         diagnostics.report(
           .error(

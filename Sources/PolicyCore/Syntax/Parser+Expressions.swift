@@ -155,9 +155,7 @@ extension Parser {
     // `-9223372036854775808` is the one integer whose magnitude alone does not fit.
     var result: Expr
     if let start = starts.last, at(.integer) {
-      var token = advance()
-      token.range = SourceRange(start: start, end: token.range.end)
-      result = integerLiteral(token, negated: true)
+      result = integerLiteral(advance(), negatedFrom: start)
       starts.removeLast()
     } else {
       result = parsePrimary()
@@ -177,7 +175,7 @@ extension Parser {
     switch token.kind {
     case .integer:
       advance()
-      return integerLiteral(token, negated: false)
+      return integerLiteral(token)
     case .number:
       advance()
       return numberLiteral(token)
@@ -307,10 +305,14 @@ extension Parser {
 
   // MARK: - Literals
 
-  mutating func integerLiteral(_ token: Token, negated: Bool) -> Expr {
+  /// The literal of the digits `token`; `minus` is the offset of a `-` before it (spaces and
+  /// comments may come between), which makes the literal negative and starts its range.
+  mutating func integerLiteral(_ token: Token, negatedFrom minus: Int? = nil) -> Expr {
+    let negated = minus != nil
+    let range = SourceRange(start: minus ?? token.range.start, end: token.range.end)
     var magnitude: UInt64 = 0
     var overflow = false
-    for byte in source.bytes[token.range.start..<token.range.end] where byte != UInt8(ascii: "-") {
+    for byte in source.bytes[token.range.start..<token.range.end] {
       let (shifted, o1) = magnitude.multipliedReportingOverflow(by: 10)
       let (added, o2) = shifted.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
       if o1 || o2 { overflow = true; break }
@@ -321,13 +323,13 @@ extension Parser {
       let digits = token.range.length
       report(
         .error(
-          .integerTooLarge, "integer `\(LiteralText.abbreviated(text(of: token)))` does not fit in 64 bits",
-          at: token.range,
-          help: ["ints range from -9223372036854775808 to 9223372036854775807; this one has \(digits - (negated ? 1 : 0)) digits"]))
-      return Expr(.error, range: token.range)
+          .integerTooLarge, "integer `\(LiteralText.abbreviated(source.text(in: range)))` does not fit in 64 bits",
+          at: range,
+          help: ["ints range from -9223372036854775808 to 9223372036854775807; this one has \(digits) digits"]))
+      return Expr(.error, range: range)
     }
     let value: Int64 = negated ? (magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)) : Int64(magnitude)
-    return Expr(.literal(.int(value)), range: token.range)
+    return Expr(.literal(.int(value)), range: range)
   }
 
   mutating func numberLiteral(_ token: Token) -> Expr {
@@ -349,7 +351,7 @@ extension Parser {
 
   mutating func durationLiteral(_ token: Token) -> Expr {
     let written = text(of: token)
-    let unit = DurationUnit(String(written.suffix(1))) ?? .seconds
+    let unit = written.utf8.last.flatMap(DurationUnit.init(byte:)) ?? .seconds
     var count: Int64 = 0
     var valid = true
     for byte in written.utf8.dropLast() {

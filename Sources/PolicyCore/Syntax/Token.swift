@@ -86,21 +86,52 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
 
   /// The keyword spelled `text`, if `text` is a keyword.
   public static func keyword(_ text: Substring.UTF8View) -> TokenKind? {
-    switch String(decoding: text, as: UTF8.self) {
-    case "ask": .askKeyword
-    case "never": .neverKeyword
-    case "when": .whenKeyword
-    case "let": .letKeyword
-    case "fact": .factKeyword
-    case "and": .andKeyword
-    case "or": .orKeyword
-    case "not": .notKeyword
-    case "in": .inKeyword
-    case "has": .hasKeyword
-    case "true": .trueKeyword
-    case "false": .falseKeyword
-    default: nil
+    keyword(bytes: text)
+  }
+
+  /// The keyword spelled by `bytes`, or nil: compares the word packed into one integer, with
+  /// no string built (the lexer calls this for every word).
+  static func keyword<Bytes: Collection<UInt8>>(bytes: Bytes) -> TokenKind? {
+    var packed: UInt64 = 0
+    var shift: UInt64 = 0
+    for byte in bytes {
+      // Every keyword has at most 5 letters, and none has a zero byte (which would pack to nothing).
+      guard shift < 40, byte != 0 else { return nil }
+      packed |= UInt64(byte) << shift
+      shift += 8
     }
+    switch packed {
+    case Packed.ask: return .askKeyword
+    case Packed.never: return .neverKeyword
+    case Packed.when: return .whenKeyword
+    case Packed.let: return .letKeyword
+    case Packed.fact: return .factKeyword
+    case Packed.and: return .andKeyword
+    case Packed.or: return .orKeyword
+    case Packed.not: return .notKeyword
+    case Packed.in: return .inKeyword
+    case Packed.has: return .hasKeyword
+    case Packed.true: return .trueKeyword
+    case Packed.false: return .falseKeyword
+    default: return nil
+    }
+  }
+
+  /// Keywords packed little-endian into integers, as ``keyword(bytes:)`` packs words
+  /// (`ask` is 0x6b_7361: `a` in the low byte).
+  private enum Packed {
+    static let ask: UInt64 = 0x6b_7361  // "ask"
+    static let never: UInt64 = 0x72_6576_656e  // "never"
+    static let when: UInt64 = 0x6e65_6877  // "when"
+    static let `let`: UInt64 = 0x74_656c  // "let"
+    static let fact: UInt64 = 0x7463_6166  // "fact"
+    static let and: UInt64 = 0x64_6e61  // "and"
+    static let or: UInt64 = 0x726f  // "or"
+    static let not: UInt64 = 0x74_6f6e  // "not"
+    static let `in`: UInt64 = 0x6e69  // "in"
+    static let has: UInt64 = 0x73_6168  // "has"
+    static let `true`: UInt64 = 0x6575_7274  // "true"
+    static let `false`: UInt64 = 0x65_736c_6166  // "false"
   }
 
   /// Every keyword, as written.

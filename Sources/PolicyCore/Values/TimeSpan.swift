@@ -50,7 +50,7 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
       utf8 = utf8.dropFirst(digits.count)
       let unitText = utf8.prefix { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
       utf8 = utf8.dropFirst(unitText.count)
-      guard let unit = DurationUnit(String(decoding: unitText, as: UTF8.self)),
+      guard unitText.count == 1, let unit = unitText.first.flatMap(DurationUnit.init(byte:)),
         let amount = Number(parsing: String(decoding: digits, as: UTF8.self)), amount.scaled >= 0
       else { return nil }
       // Only seconds may have a fraction, and at most milliseconds.
@@ -115,6 +115,18 @@ public enum DurationUnit: String, Sendable, Hashable, CaseIterable {
   /// Creates the unit written `symbol`, if there is one.
   public init?(_ symbol: String) {
     self.init(rawValue: symbol)
+  }
+
+  /// Creates the unit whose one-letter symbol is the ASCII byte `symbol`, if there is one.
+  public init?(byte symbol: UInt8) {
+    switch symbol {
+    case UInt8(ascii: "s"): self = .seconds
+    case UInt8(ascii: "m"): self = .minutes
+    case UInt8(ascii: "h"): self = .hours
+    case UInt8(ascii: "d"): self = .days
+    case UInt8(ascii: "w"): self = .weeks
+    default: return nil
+    }
   }
 
   /// The symbol as written in literals.
