@@ -19,12 +19,13 @@ enum SimulateCommand {
   static let help = """
     OVERVIEW: simulate users meeting a policy, or two policies side by side
 
-    Runs the real review manager (in-memory store, simulated clock) for every
-    synthetic user, day by day, answers its prompts as the behaviour model
-    says, and reports who is asked, when and how often. Given two policies,
-    the same users meet both: each opens the app on the same days and gives
-    the same answer to their first, second, ... prompt; only the prompts
-    differ. The same seed gives the same report, byte for byte.
+    Runs the review manager's core (ReviewTracker: the manager's own tracking
+    and decisions, without its lock and store) for every synthetic user, day
+    by day, answers its prompts as the behaviour model says, and reports who
+    is asked, when and how often. Given two policies, the same users meet
+    both: each opens the app on the same days and gives the same answer to
+    their first, second, ... prompt; only the prompts differ. The same seed
+    gives the same report, byte for byte.
 
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
                             [--html FILE] [--format text|json] [--fact NAME=VALUE]... [model options]

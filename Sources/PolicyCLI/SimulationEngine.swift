@@ -6,9 +6,9 @@ import ReviewPolicy
 struct SimulationPolicy: Sendable {
   /// The name shown in reports (the path as given).
   var name: String
-  /// The policy text the managers are created with.
+  /// The policy text.
   var text: String
-  /// Values for the app-specific facts the policy declares, set on every manager.
+  /// Values for the app-specific facts the policy declares, set for every user.
   var appFacts: [(name: String, value: Value)]
 }
 
@@ -69,7 +69,7 @@ struct SimulationPolicyTally: Sendable, Hashable {
   var dismissed = 0
   /// Users who answered "rate" at least once.
   var usersRated = 0
-  /// Managers that could not be created (their users are never asked); always 0 for a policy that compiles.
+  /// Users who could not be simulated because the policy does not compile (never asked); 0 for a policy that compiles.
   var managerFailures = 0
 
   /// An empty tally for a run of `days` days.
@@ -114,7 +114,7 @@ struct SimulationActivity: Sendable, Hashable {
   var badSessions = 0
   /// Prompt checks (session starts and significant events): the moments a policy can ask.
   var checks = 0
-  /// App versions picked up after the first (manager re-creations).
+  /// App versions picked up after the first.
   var updates = 0
 
   /// Adds `other`'s counts.
@@ -161,7 +161,10 @@ final class SimulationProgress: @unchecked Sendable {
   }
 }
 
-/// Runs the real ``ReviewManager`` over a synthetic population (see ``SimulationModel``).
+/// Runs the review runtime over a synthetic population (see ``SimulationModel``).
+///
+/// Each user is a ``ReviewTracker``: the core of ``ReviewManager`` (the same tracking and
+/// the same decision, without the lock and the store), driven with the calls an app makes.
 enum SimulationEngine {
   /// Simulates every user under every policy, on all cores.
   ///
@@ -241,8 +244,9 @@ private struct SimulationPlan: Sendable {
   let decline: UInt64
   /// The version string of each release, `1.0`, `1.1`, ...
   let versions: [String]
-  /// The prompt texts (English), resolved once.
-  let texts: PromptTexts
+  /// Per policy: a tracker for a new user on the first release, with the app facts set; nil
+  /// when the policy does not compile (its users are never asked).
+  let trackers: [ReviewTracker?]
 
   /// Prepares the constants of `setup`.
   init(_ setup: SimulationSetup) {
@@ -258,28 +262,22 @@ private struct SimulationPlan: Sendable {
     remind = SimulationProbability(model.rateShare + model.remindShare).threshold
     decline = SimulationProbability(model.rateShare + model.remindShare + model.declineShare).threshold
     let releases = model.releaseEvery == 0 ? 1 : setup.days / model.releaseEvery + 2
-    versions = (0..<releases).map { "1.\($0)" }
-    texts = PromptTexts.defaults(for: "en")
+    let versions = (0..<releases).map { "1.\($0)" }
+    self.versions = versions
+    trackers = setup.policies.map { policy in
+      let compilation = PolicyCompiler.compile(policy.text, path: policy.name, schema: ReviewSchema.standard)
+      guard let compiled = compilation.policy else { return nil }
+      var tracker = ReviewTracker(policy: compiled, appVersion: versions[0])
+      for fact in policy.appFacts { tracker.setFact(fact.name, fact.value) }
+      return tracker
+    }
   }
 }
 
-/// The simulated clock the managers read: whole seconds, changed only by the worker's thread.
-private final class SimulationClock: @unchecked Sendable {
-  // @unchecked: one worker thread owns each clock; the manager reads it on that thread.
-  /// The current instant, in seconds since 1970.
-  var seconds: Int64 = SimulationSetup.installInstant
-}
-
-/// Simulates users one at a time on one thread; answers prompts as the presenter of its managers.
-private final class SimulationWorker: ReviewPresenter, @unchecked Sendable {
-  // @unchecked: a worker and the managers it creates are used by one thread only; the managers
-  // call `present` synchronously on that thread.
+/// Simulates users one at a time on one thread, answering each prompt as the user would.
+private final class SimulationWorker {
   /// The run's constants.
   let plan: SimulationPlan
-  /// The clock the worker's managers read.
-  let clock = SimulationClock()
-  /// `clock` as the managers' clock function.
-  let readClock: @Sendable () -> Date
   /// Counts of this worker's users.
   var activity = SimulationActivity()
   /// One tally per policy.
@@ -305,8 +303,6 @@ private final class SimulationWorker: ReviewPresenter, @unchecked Sendable {
   /// A worker for `plan`.
   init(_ plan: SimulationPlan) {
     self.plan = plan
-    let clock = clock
-    readClock = { Date(timeIntervalSince1970: Double(clock.seconds)) }
     tallies = plan.setup.policies.map { _ in SimulationPolicyTally(days: plan.setup.days) }
     askTimes.reserveCapacity(64)
   }
@@ -327,7 +323,7 @@ private final class SimulationWorker: ReviewPresenter, @unchecked Sendable {
     }
   }
 
-  /// Drives managers through the user's days; returns whether the user is a heavy user.
+  /// Drives a tracker through the user's days; returns whether the user is a heavy user.
   private func live(user: Int, countsActivity: Bool) -> Bool {
     let setup = plan.setup
     var behaviour = SimulationRandom(seed: setup.seed, user: user, stream: 0)
@@ -335,8 +331,10 @@ private final class SimulationWorker: ReviewPresenter, @unchecked Sendable {
     let openRate = isHeavy ? plan.heavyOpen : plan.lightOpen
     let cadence = setup.model.releaseEvery
     let phase = cadence == 0 ? 0 : Int(behaviour.below(UInt64(cadence)))
-    let store = InMemoryReviewStore()
-    var manager: ReviewManager?
+    guard var tracker = plan.trackers[policyIndex] else {
+      tallies[policyIndex].managerFailures += 1
+      return isHeavy
+    }
     var release = -1
     var activity = SimulationActivity()
     if isHeavy { activity.heavyUsers = 1 }
@@ -351,40 +349,39 @@ private final class SimulationWorker: ReviewPresenter, @unchecked Sendable {
       let sessions = 1 + behaviour.geometric(plan.extraSession, limit: 19)
       for session in 0..<sessions {
         if time > lastStart { break }
-        clock.seconds = time
         if session == 0 {
           // A launch: pick up a release that shipped since the last one.
           let current = cadence == 0 ? 0 : (day + phase) / cadence
           if current != release {
             if release >= 0 { activity.updates += 1 }
+            if current > 0 { tracker = tracker.moving(to: plan.versions[min(current, plan.versions.count - 1)]) }
             release = current
-            manager = makeManager(store: store, release: current)
           }
         }
-        guard let manager else { return isHeavy }
-        if session == 0 { manager.appLaunched() } else { manager.appEnteredForeground() }
-        manager.sessionStarted()
-        manager.promptIfAppropriate()
+        var now = Timestamp(millisecondsSince1970: time * 1000)
+        // A launch or a return to the foreground, then the session and a prompt check.
+        tracker.countUse(at: now)
+        tracker.startSession(at: now)
+        promptIfAppropriate(&tracker, at: time)
         let actions = 1 + Int(behaviour.below(4))
         let isBad = behaviour.chance(plan.badSession)
         for action in 0..<actions {
           time += 30 + Int64(behaviour.below(270))
-          clock.seconds = time
+          now = Timestamp(millisecondsSince1970: time * 1000)
           if isBad && action == actions - 1 {
-            manager.action(score: -40, isBad: true)
+            tracker.addAction(score: -40, isBad: true, at: now)
           } else {
-            manager.action(score: 30)
+            tracker.addAction(score: 30, isBad: false, at: now)
           }
         }
         let events = behaviour.geometric(plan.event, limit: 50)
         for _ in 0..<events {
           time += 30 + Int64(behaviour.below(270))
-          clock.seconds = time
-          manager.significantEvent("export")
+          tracker.countEvent(named: "export", at: Timestamp(millisecondsSince1970: time * 1000))
+          promptIfAppropriate(&tracker, at: time)
         }
         time += 30
-        clock.seconds = time
-        manager.sessionEnded()
+        tracker.endSession(at: Timestamp(millisecondsSince1970: time * 1000))
         activity.sessions += 1
         activity.events += events
         activity.checks += 1 + events
@@ -396,23 +393,11 @@ private final class SimulationWorker: ReviewPresenter, @unchecked Sendable {
     return isHeavy
   }
 
-  /// A manager for release `release` over `store`, with the policy's app facts; nil if it cannot be created.
-  private func makeManager(store: InMemoryReviewStore, release: Int) -> ReviewManager? {
-    let policy = plan.setup.policies[policyIndex]
-    let configuration = ReviewManager.Configuration(
-      appVersion: plan.versions[min(release, plan.versions.count - 1)], bundledPolicy: policy.text,
-      appName: "the app", store: store, clock: readClock, texts: plan.texts, presenter: self)
-    guard let manager = try? ReviewManager(configuration: configuration) else {
-      tallies[policyIndex].managerFailures += 1
-      return nil
-    }
-    for fact in policy.appFacts { manager.setFact(fact.name, fact.value) }
-    return manager
-  }
-
-  /// Answers a prompt: counts the ask, draws the answer from the user's answer stream and responds.
-  func present(_ request: PromptRequest, respond: @escaping @Sendable (ReviewResponse) -> Void) {
-    respond(recordAsk(at: clock.seconds, in: &tallies[policyIndex]))
+  /// Asks `tracker`'s policy at `seconds`; on a prompt, counts it and records the user's answer.
+  private func promptIfAppropriate(_ tracker: inout ReviewTracker, at seconds: Int64) {
+    let now = Timestamp(millisecondsSince1970: seconds * 1000)
+    guard tracker.promptIfAppropriate(at: now) else { return }
+    tracker.record(recordAsk(at: seconds, in: &tallies[policyIndex]), at: now)
   }
 
   /// Counts an ask at `now` in `tally` (in place: no copy of its arrays) and returns the user's answer.

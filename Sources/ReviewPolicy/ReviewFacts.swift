@@ -29,11 +29,11 @@ struct ReviewFactBinder: Sendable {
   /// The standard facts the policy's rules and `let`s read, with their slots.
   private let read: [(fact: StandardFact, slot: Int)]
   /// Every keyed fact the policy names, with its slot.
-  private let families: [(slot: Int, family: String, key: Value, isOptional: Bool)]
+  private let families: [(slot: Int, member: FamilyMember, isOptional: Bool)]
   /// The keyed facts the policy reads.
-  private let readFamilies: [(slot: Int, family: String, key: Value, isOptional: Bool)]
+  private let readFamilies: [(slot: Int, member: FamilyMember, isOptional: Bool)]
   /// The app version the binder was made for, parsed once.
-  private let appVersion: (text: String, version: Version?)
+  private var appVersion: (text: String, version: Version?)
 
   init(policy: CompiledPolicy, appVersion: String = "") {
     template = policy.makeFacts(now: Timestamp(millisecondsSince1970: 0))
@@ -42,15 +42,24 @@ struct ReviewFactBinder: Sendable {
     for fact in StandardFact.allCases {
       if let slot = policy.layout.slot(named: fact.rawValue) { standard.append((fact, slot)) }
     }
-    var families: [(slot: Int, family: String, key: Value, isOptional: Bool)] = []
+    var families: [(slot: Int, member: FamilyMember, isOptional: Bool)] = []
     for (index, slot) in policy.layout.slots.enumerated() {
-      if case .family(let family, let key) = slot.origin { families.append((index, family, key, slot.isOptional)) }
+      if case .family(let family, let key) = slot.origin {
+        families.append((index, FamilyMember(family: family, key: key), slot.isOptional))
+      }
     }
     self.standard = standard
     self.read = standard.filter { reads.contains($0.slot) }
     self.families = families
     self.readFamilies = families.filter { reads.contains($0.slot) }
     self.appVersion = (appVersion, AppVersion.parse(appVersion))
+  }
+
+  /// This binder for another app version (everything else is shared, not recomputed).
+  func with(appVersion text: String) -> ReviewFactBinder {
+    var binder = self
+    binder.appVersion = (text, AppVersion.parse(text))
+    return binder
   }
 
   /// Why a snapshot could not be filled.
@@ -63,40 +72,56 @@ struct ReviewFactBinder: Sendable {
   ///
   /// With `complete` false only the facts the policy reads are set (enough to decide); with
   /// `complete` true every standard fact is (for explanations and inspection).
+  ///
+  /// - Parameters:
+  ///   - prepared: The starting snapshot: ``prepared(appFacts:)`` of the app facts.
+  ///   - versions: Versions of the state already parsed (a stale entry is only a cache miss).
   func facts(
-    for policy: CompiledPolicy, state: ReviewState, now: Timestamp, appFacts: [String: Value], complete: Bool = true
+    from prepared: Facts, state: ReviewState, now: Timestamp, complete: Bool = true,
+    versions: ParsedVersions = ParsedVersions()
   ) -> Result<Facts, Problem> {
     let versionText = state.version ?? ""
-    guard let version = parse(versionText) else { return .failure(.unparsableVersion(versionText)) }
-    var facts = template
+    guard let version = parse(versionText, versions) else { return .failure(.unparsableVersion(versionText)) }
+    var facts = prepared
     facts.now = now
     for (fact, slot) in complete ? standard : read {
-      if let value = value(of: fact, state: state, now: now, version: version) {
+      if let value = value(of: fact, state: state, now: now, version: version, versions: versions) {
         try? facts.set(slot: slot, to: value)
       } else {
         try? facts.setAbsent(slot: slot)
       }
     }
-    for (slot, family, key, isOptional) in complete ? families : readFamilies {
-      if let value = ReviewFactBinder.member(family, key: key, state: state, now: now) {
+    for (slot, member, isOptional) in complete ? families : readFamilies {
+      if let value = member.value(state: state, now: now) {
         try? facts.set(slot: slot, to: value)
       } else if isOptional {
         try? facts.setAbsent(slot: slot)
       }
     }
-    for (name, value) in appFacts where StandardFact(rawValue: name) == nil {
-      try? facts.set(name, to: value)
-    }
     return .success(facts)
   }
 
-  /// `text` as a version, from the binder's cache when it is the app version.
-  private func parse(_ text: String) -> Version? {
-    text == appVersion.text ? appVersion.version : AppVersion.parse(text)
+  /// The defaults with the app facts in `values` set: the starting point of ``facts(from:state:now:complete:)``,
+  /// made once per change of app facts so that a decision hashes no names.
+  ///
+  /// Standard names, names the policy does not declare and values of the wrong type are skipped.
+  func prepared(appFacts values: [String: Value]) -> Facts {
+    var facts = template
+    for (name, value) in values where StandardFact(rawValue: name) == nil {
+      if let slot = template.layout.slot(named: name) { try? facts.set(slot: slot, to: value) }
+    }
+    return facts
+  }
+
+  /// `text` as a version, from the app version or `versions` when it is one of them.
+  private func parse(_ text: String, _ versions: ParsedVersions) -> Version? {
+    text == appVersion.text ? appVersion.version : (versions.version(of: text) ?? AppVersion.parse(text))
   }
 
   /// The value of standard fact `fact`, or nil when it is absent.
-  private func value(of fact: StandardFact, state: ReviewState, now: Timestamp, version: Version) -> Value? {
+  private func value(
+    of fact: StandardFact, state: ReviewState, now: Timestamp, version: Version, versions: ParsedVersions
+  ) -> Value? {
     switch fact {
     case .days: return .int(ReviewFactBinder.wholeDays(from: state.firstUse ?? now, to: now))
     case .uses: return .int(Int64(clamping: state.uses))
@@ -118,9 +143,9 @@ struct ReviewFactBinder: Sendable {
     case .declinedAny: return .bool(state.declinedAny)
     case .ratedAny: return .bool(state.ratedAny)
     case .installDate: return .instant(state.installDate ?? state.firstUse ?? now)
-    case .previousVersion: return state.previousVersion.flatMap(parse).map(Value.version)
+    case .previousVersion: return state.previousVersion.flatMap { parse($0, versions) }.map(Value.version)
     case .lastPrompt: return state.lastPrompt.map { .instant($0.date) }
-    case .lastPromptVersion: return state.lastPrompt.flatMap { parse($0.version) }.map(Value.version)
+    case .lastPromptVersion: return state.lastPrompt.flatMap { parse($0.version, versions) }.map(Value.version)
     case .sessionsSincePrompt:
       return state.lastPrompt.map { .int(ReviewFactBinder.sessions(since: $0.session, total: state.totalSessions)) }
     case .lastDecline: return state.lastDecline.map(Value.instant)
@@ -146,15 +171,66 @@ struct ReviewFactBinder: Sendable {
     guard !overflow, elapsed > 0 else { return overflow && end > start ? .max / 86_400_000 : 0 }
     return elapsed / 86_400_000
   }
+}
 
-  /// The value of a keyed fact, nil when absent.
-  static func member(_ family: String, key: Value, state: ReviewState, now: Timestamp) -> Value? {
-    switch (family, key) {
-    case ("events", .string(let name)):
-      return .int(Int64(clamping: state.eventsByName[ReviewState.eventKey(name)] ?? 0))
-    case ("total_events", .string(let name)):
-      return .int(Int64(clamping: state.totalEventsByName[ReviewState.eventKey(name)] ?? 0))
-    case ("average_score", .int(let count)):
+/// The previous version and the last prompt's version of a state, parsed (an app version
+/// string takes a thousand instructions to parse; these change a few times a year).
+struct ParsedVersions: Sendable {
+  /// The state's previous version and its parse.
+  private var previous: (text: String, version: Version?)?
+  /// The version of the state's last prompt and its parse.
+  private var lastPrompt: (text: String, version: Version?)?
+
+  /// No versions parsed.
+  init() {}
+
+  /// Parses the versions of `state` that differ from the ones held.
+  mutating func update(for state: ReviewState) {
+    if let text = state.previousVersion, previous?.text != text { previous = (text, AppVersion.parse(text)) }
+    if let text = state.lastPrompt?.version, lastPrompt?.text != text { lastPrompt = (text, AppVersion.parse(text)) }
+  }
+
+  /// The parse of `text` if it is held: `.some(nil)` for a held text that does not parse, nil if not held.
+  func version(of text: String) -> Version?? {
+    if let previous, previous.text == text { return .some(previous.version) }
+    if let lastPrompt, lastPrompt.text == text { return .some(lastPrompt.version) }
+    return nil
+  }
+}
+
+/// A keyed fact a policy names, with its key prepared once (event names are cut to their
+/// stored length when the binder is made, not at every decision).
+enum FamilyMember: Sendable {
+  /// `events(name)`: the key as stored.
+  case events(String)
+  /// `total_events(name)`: the key as stored.
+  case totalEvents(String)
+  /// `average_score(count)`.
+  case averageScore(Int64)
+  /// `prompts_within(window)`.
+  case promptsWithin(TimeSpan)
+  /// A family or key type the binder does not know: always absent.
+  case unknown
+
+  /// The member of `family` at `key`.
+  init(family: String, key: Value) {
+    switch (StandardFamily(rawValue: family), key) {
+    case (.events, .string(let name)): self = .events(ReviewState.eventKey(name))
+    case (.totalEvents, .string(let name)): self = .totalEvents(ReviewState.eventKey(name))
+    case (.averageScore, .int(let count)): self = .averageScore(count)
+    case (.promptsWithin, .duration(let window)): self = .promptsWithin(window)
+    default: self = .unknown
+    }
+  }
+
+  /// The value in `state` at `now`, nil when absent.
+  func value(state: ReviewState, now: Timestamp) -> Value? {
+    switch self {
+    case .events(let key):
+      return .int(Int64(clamping: state.eventsByName[key] ?? 0))
+    case .totalEvents(let key):
+      return .int(Int64(clamping: state.totalEventsByName[key] ?? 0))
+    case .averageScore(let count):
       let sessions = state.recentSessions.suffix(Int(clamping: max(count, 0)))
       guard !sessions.isEmpty else { return nil }
       var total = Number(scaled: 0)
@@ -163,16 +239,26 @@ struct ReviewFactBinder: Sendable {
         total = sum
       }
       return Number(exactly: Int64(sessions.count)).flatMap { total.divided(by: $0) }.map(Value.number)
-    case ("prompts_within", .duration(let window)):
+    case .promptsWithin(let window):
       // Prompts at instants after `now - window` (prompts recorded in the future count too).
       guard let start = now.adding(TimeSpan(milliseconds: 0 - window.milliseconds)) else {
         return .int(Int64(state.promptHistory.count))
       }
-      return .int(Int64(state.promptHistory.filter { $0.date > start }.count))
-    default:
+      var count: Int64 = 0
+      for prompt in state.promptHistory where prompt.date > start { count += 1 }
+      return .int(count)
+    case .unknown:
       return nil
     }
   }
+}
+
+/// The keyed review fact families, by their names in policies.
+enum StandardFamily: String, CaseIterable, Sendable {
+  case events
+  case totalEvents = "total_events"
+  case averageScore = "average_score"
+  case promptsWithin = "prompts_within"
 }
 
 /// The standard review facts that are not keyed, by their names in policies.

@@ -17,14 +17,11 @@ import PolicyCore
 /// manager.record(.rated)                      // the user's answer
 /// ```
 public final class ReviewManager: @unchecked Sendable {
-  // @unchecked: `state`, `policy` and `appFacts` are only touched while holding `lock`;
+  // @unchecked: `tracker` is only touched while holding `lock`;
   // `configuration` is immutable.
   private let lock = NSLock()
-  private var state: ReviewState
-  private var policy: ActivePolicy
-  private var appFacts: [String: Value] = [:]
+  private var tracker: ReviewTracker
   private let configuration: Configuration
-  private let scoreBounds: ClosedRange<Number>?
 
   /// Everything a manager is configured with. Only `appVersion` and `bundledPolicy` are required.
   public struct Configuration: Sendable {
@@ -96,15 +93,12 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not compile.
   public init(configuration: Configuration) throws(ReviewManagerError) {
     self.configuration = configuration
-    self.scoreBounds = configuration.scoreBounds.flatMap { bounds in
-      guard let lower = Number(bounds.lowerBound), let upper = Number(bounds.upperBound) else { return nil }
-      return lower...upper
-    }
     let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
     guard let bundledPolicy = bundled.policy else {
       throw .invalidBundledPolicy(DiagnosticRenderer().render(bundled.diagnostics, in: bundled.source))
     }
     var problems: [String] = []
+    let state: ReviewState
     switch configuration.store.load() {
     case .empty:
       var fresh = ReviewState()
@@ -119,7 +113,7 @@ public final class ReviewManager: @unchecked Sendable {
       state = fresh
       problems.append(problem.description)
     }
-    policy = ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
+    var policy = ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
     if let source = state.policySource {
       let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
       if let compiled = update.policy {
@@ -128,6 +122,9 @@ public final class ReviewManager: @unchecked Sendable {
         problems.append("the stored policy update no longer compiles; using the bundled policy")
       }
     }
+    tracker = ReviewTracker(
+      active: policy, appVersion: configuration.appVersion, state: state,
+      scoreBounds: ReviewTracker.numberBounds(configuration.scoreBounds))
     for problem in problems {
       log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
     }
@@ -147,19 +144,19 @@ public final class ReviewManager: @unchecked Sendable {
 
   private func countUse(_ kind: UseKind) {
     let counts = configuration.shouldCountUse?(kind) ?? true
-    _ = perform(kind == .launch ? .launch : .foreground, prompting: false) { state, _ in
-      if counts { state.countUse() }
+    _ = perform(kind == .launch ? .launch : .foreground, prompting: false) { tracker, now in
+      if counts { tracker.countUse(at: now) }
     }
   }
 
   /// Starts a session (ending the one in progress).
   public func sessionStarted() {
-    _ = perform(.sessionStart, prompting: false) { state, now in state.startSession(at: now) }
+    _ = perform(.sessionStart, prompting: false) { tracker, now in tracker.startSession(at: now) }
   }
 
   /// Ends the session in progress.
   public func sessionEnded() {
-    _ = perform(.sessionEnd, prompting: false) { state, _ in state.endSession() }
+    _ = perform(.sessionEnd, prompting: false) { tracker, now in tracker.endSession(at: now) }
   }
 
   /// Counts a significant event, by name if given, then prompts if the policy says so
@@ -168,7 +165,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func significantEvent(_ name: String? = nil, mayPrompt: Bool = true) -> Bool {
-    perform(.significantEvent, prompting: mayPrompt) { state, _ in state.countEvent(named: name) }
+    perform(.significantEvent, prompting: mayPrompt) { tracker, now in tracker.countEvent(named: name, at: now) }
   }
 
   /// Adds an action's score to the current session (starting one if needed); `isBad` marks
@@ -177,10 +174,8 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = false) -> Bool {
-    // A NaN score adds nothing; an infinite one saturates.
-    let points = score.isNaN ? Number(scaled: 0) : (Number(score) ?? Number(scaled: score < 0 ? .min : .max))
-    return perform(.action, prompting: mayPrompt) { [scoreBounds] state, now in
-      state.addAction(score: points, isBad: isBad, bounds: scoreBounds, at: now)
+    perform(.action, prompting: mayPrompt) { tracker, now in
+      tracker.addAction(score: score, isBad: isBad, at: now)
     }
   }
 
@@ -194,7 +189,7 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Records the user's answer to the latest prompt.
   public func record(_ response: ReviewResponse) {
-    _ = perform(.response, prompting: false) { state, now in state.record(response, at: now) }
+    _ = perform(.response, prompting: false) { tracker, now in tracker.record(response, at: now) }
   }
 
   // MARK: - App facts and policy updates
@@ -204,7 +199,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// Names of standard facts are ignored: those come from the tracked state.
   public func setFact(_ name: String, _ value: Value?) {
     lock.lock()
-    appFacts[name] = value
+    tracker.setFact(name, value)
     lock.unlock()
   }
 
@@ -221,8 +216,8 @@ public final class ReviewManager: @unchecked Sendable {
       return PolicyUpdateResult(isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
     }
     lock.lock()
-    policy = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
-    state.policySource = source
+    tracker.active = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
+    tracker.state.policySource = source
     let saveError = save()
     lock.unlock()
     if let saveError { logStoreProblem(saveError) }
@@ -235,8 +230,8 @@ public final class ReviewManager: @unchecked Sendable {
     let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
     guard let compiled = bundled.policy else { return }
     lock.lock()
-    policy = ActivePolicy(compiled, origin: .bundled, appVersion: configuration.appVersion)
-    state.policySource = nil
+    tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: configuration.appVersion)
+    tracker.state.policySource = nil
     let saveError = save()
     lock.unlock()
     if let saveError { logStoreProblem(saveError) }
@@ -270,21 +265,21 @@ public final class ReviewManager: @unchecked Sendable {
   public var currentState: ReviewState {
     lock.lock()
     defer { lock.unlock() }
-    return state
+    return tracker.state
   }
 
   /// The running policy.
   public var currentPolicy: CompiledPolicy {
     lock.lock()
     defer { lock.unlock() }
-    return policy.compiled
+    return tracker.policy
   }
 
   /// Whether the running policy is the bundled one or a stored update.
   public var policyOrigin: PolicyOrigin {
     lock.lock()
     defer { lock.unlock() }
-    return policy.origin
+    return tracker.active.origin
   }
 
   /// The running policy and its snapshot of facts now (nil when the app version does not
@@ -292,39 +287,35 @@ public final class ReviewManager: @unchecked Sendable {
   public func currentFacts() -> (policy: CompiledPolicy, facts: Facts)? {
     let now = Timestamp(configuration.clock())
     lock.lock()
-    var snapshot = state
-    let active = policy
-    let facts = appFacts
+    var snapshot = tracker
     lock.unlock()
-    snapshot.enter(version: configuration.appVersion, at: now)
-    guard case .success(let built) = ReviewManager.facts(active, snapshot, facts, now) else { return nil }
-    return (active.compiled, built)
+    snapshot.enter(at: now)
+    guard case .success(let built) = snapshot.facts(at: now) else { return nil }
+    return (snapshot.policy, built)
   }
 
   /// The decision the policy would make now, explained, without recording anything.
   public func explainCurrentDecision() -> ReviewExplanation {
     let now = Timestamp(configuration.clock())
     lock.lock()
-    var snapshot = state
-    let active = policy
-    let facts = appFacts
+    var snapshot = tracker
     lock.unlock()
-    snapshot.enter(version: configuration.appVersion, at: now)
-    return ReviewManager.explain(active, snapshot, facts, now)
+    snapshot.enter(at: now)
+    return snapshot.explanation(at: now)
   }
 
   // MARK: - Core
 
   /// Applies `change` under the lock, decides if `prompting`, saves, then presents and logs.
   private func perform(
-    _ trigger: ReviewLogEntry.Event, prompting: Bool, _ change: (inout ReviewState, Timestamp) -> Void
+    _ trigger: ReviewLogEntry.Event, prompting: Bool, _ change: (inout ReviewTracker, Timestamp) -> Void
   ) -> Bool {
     let now = Timestamp(configuration.clock())
     var entry: ReviewLogEntry?
     var request: PromptRequest?
     lock.lock()
-    state.enter(version: configuration.appVersion, at: now)
-    change(&state, now)
+    tracker.enter(at: now)
+    change(&tracker, now)
     if prompting {
       (request, entry) = decide(trigger, now)
     }
@@ -350,64 +341,31 @@ public final class ReviewManager: @unchecked Sendable {
     let wantsLog = configuration.logger != nil
     let explanation: ReviewExplanation
     // Deciding needs only the facts the policy reads; an explanation shows them all.
-    switch ReviewManager.facts(policy, state, appFacts, now, complete: false) {
+    tracker.refreshVersions()
+    switch tracker.facts(at: now, complete: false) {
     case .failure(let unusable):
       explanation = unusable
     case .success(let facts):
-      let decision = policy.compiled.decide(facts)
+      let decision = tracker.policy.decide(facts)
       guard decision.shouldAsk || forced || wantsLog else { return (nil, nil) }
-      explanation = ReviewManager.explain(policy, state, appFacts, now)
+      explanation = tracker.explanation(at: now)
     }
     let asks = explanation.decision?.shouldAsk ?? false
     let entry = ReviewLogEntry(
       event: trigger, date: Date(now), summary: explanation.summary + (forced && !asks ? " (forced by alwaysAsk)" : ""),
       details: explanation.text, decision: explanation.decision)
     guard asks || forced else { return (nil, wantsLog ? entry : nil) }
-    if !forced { state.recordPrompt(at: now, outcome: .pending) }
+    if !forced { tracker.state.recordPrompt(at: now, outcome: .pending) }
     let request = PromptRequest(
       texts: configuration.texts.resolved(appName: configuration.appName), reviewURL: configuration.reviewURL,
       explanation: explanation, isForced: forced && !asks)
     return (request, wantsLog ? entry : nil)
   }
 
-  private static func explain(
-    _ active: ActivePolicy, _ state: ReviewState, _ appFacts: [String: Value], _ now: Timestamp
-  ) -> ReviewExplanation {
-    switch facts(active, state, appFacts, now) {
-    case .failure(let unusable): unusable
-    case .success(let facts): explanation(active, facts)
-    }
-  }
-
-  /// The policy's snapshot for `state`, or the explanation of why there is none.
-  private static func facts(
-    _ active: ActivePolicy, _ state: ReviewState, _ appFacts: [String: Value], _ now: Timestamp, complete: Bool = true
-  ) -> Result<Facts, ReviewExplanation> {
-    switch active.binder.facts(for: active.compiled, state: state, now: now, appFacts: appFacts, complete: complete) {
-    case .success(let facts):
-      return .success(facts)
-    case .failure(.unparsableVersion(let text)):
-      let summary = "don't ask: the app version `\(text)` does not start with a number"
-      return .failure(ReviewExplanation(decision: nil, summary: summary, text: "decision: \(summary)\n"))
-    }
-  }
-
-  private static func explanation(_ active: ActivePolicy, _ facts: Facts) -> ReviewExplanation {
-    let explanation = active.compiled.explain(facts)
-    let renderer = ExplanationRenderer()
-    var text = renderer.render(explanation, of: active.compiled)
-    let missing = facts.missingFacts
-    if !missing.isEmpty {
-      text += "missing facts: " + missing.map { "`\($0)`" }.joined(separator: ", ") + " (set them with `setFact`)\n"
-    }
-    return ReviewExplanation(
-      decision: explanation.decision, summary: renderer.summary(explanation.decision, active.compiled), text: text)
-  }
-
   /// Saves under the lock; returns the error, if any, to report after unlocking.
   private func save() -> StoreSaveError? {
     do {
-      try configuration.store.save(state)
+      try configuration.store.save(tracker.state)
       return nil
     } catch {
       return error
@@ -430,9 +388,18 @@ struct ActivePolicy: Sendable {
   let origin: PolicyOrigin
 
   init(_ compiled: CompiledPolicy, origin: PolicyOrigin, appVersion: String) {
+    self.init(compiled, origin: origin, binder: ReviewFactBinder(policy: compiled, appVersion: appVersion))
+  }
+
+  private init(_ compiled: CompiledPolicy, origin: PolicyOrigin, binder: ReviewFactBinder) {
     self.compiled = compiled
-    self.binder = ReviewFactBinder(policy: compiled, appVersion: appVersion)
+    self.binder = binder
     self.origin = origin
+  }
+
+  /// The same policy bound for another app version.
+  func with(appVersion: String) -> ActivePolicy {
+    ActivePolicy(compiled, origin: origin, binder: binder.with(appVersion: appVersion))
   }
 }
 

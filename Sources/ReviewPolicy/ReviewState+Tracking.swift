@@ -47,11 +47,17 @@ extension ReviewState {
     totalEvents = ReviewState.incremented(totalEvents)
     guard let name, !name.isEmpty else { return }
     let key = ReviewState.eventKey(name)
-    if eventsByName[key] != nil || eventsByName.count < ReviewLimits.eventNames {
-      eventsByName[key] = ReviewState.incremented(eventsByName[key] ?? 0)
-    }
-    if totalEventsByName[key] != nil || totalEventsByName.count < ReviewLimits.eventNames {
-      totalEventsByName[key] = ReviewState.incremented(totalEventsByName[key] ?? 0)
+    ReviewState.count(key, in: &eventsByName)
+    ReviewState.count(key, in: &totalEventsByName)
+  }
+
+  /// Adds one to `key`'s count in `counts` (one hash when the name is known); a new name
+  /// is counted only while there are fewer than ``ReviewLimits/eventNames``.
+  private static func count(_ key: String, in counts: inout [String: Int]) {
+    if let index = counts.index(forKey: key) {
+      counts.values[index] = incremented(counts.values[index])
+    } else if counts.count < ReviewLimits.eventNames {
+      counts[key] = 1
     }
   }
 
@@ -140,6 +146,8 @@ extension ReviewState {
   }
 
   static func eventKey(_ name: String) -> String {
+    // A name that fits is its own key (the loop below would copy every character).
+    if name.utf8.count <= ReviewLimits.eventNameLength { return name }
     var key = ""
     for character in name {
       if key.utf8.count + character.utf8.count > ReviewLimits.eventNameLength { break }

@@ -19,6 +19,7 @@ struct ReviewSchemaTests {
     let declared = Set(ReviewSchema.facts.map(\.name))
     #expect(bound == declared)
     #expect(StandardFact.allCases.count == ReviewSchema.facts.count)
+    #expect(Set(StandardFamily.allCases.map(\.rawValue)) == Set(ReviewSchema.families.map(\.name)))
   }
 
   @Test("the facts the issue names are present with their types")

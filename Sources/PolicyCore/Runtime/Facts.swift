@@ -26,19 +26,29 @@ public struct Facts: @unchecked Sendable {
     }
   }
 
+  /// The buffer's header, reached through its address: `ManagedBuffer.header` is a class's
+  /// stored property, and every access to one is checked for exclusivity at run time (about
+  /// 80 instructions, more than the write it guards). Valid while `buffer` is not replaced.
+  private var header: UnsafeMutablePointer<FactsHeader> {
+    buffer.withUnsafeMutablePointerToHeader { $0 }
+  }
+
   /// The layout the snapshot follows.
   public var layout: FactLayout {
-    _read { yield buffer.header.layout }  // borrowed: reading a slot copies nothing
+    _read { yield header.pointee.layout }  // borrowed: reading a slot copies nothing
   }
 
   /// The number of value words, then of presence words, the snapshot holds.
-  var storageCounts: (words: Int, presence: Int) { (buffer.header.wordCount, buffer.header.presenceCount) }
+  var storageCounts: (words: Int, presence: Int) {
+    let header = header
+    return (header.pointee.wordCount, header.pointee.presenceCount)
+  }
 
   /// Calls `body` with the value words and the presence bits (one bit per slot).
   func withStorage<Result>(
     _ body: (_ words: UnsafePointer<Int64>, _ presence: UnsafePointer<UInt64>) -> Result
   ) -> Result {
-    let (wordCount, presenceCount) = (buffer.header.wordCount, buffer.header.presenceCount)
+    let (wordCount, presenceCount) = storageCounts
     return buffer.withUnsafeMutablePointerToElements { elements in
       (elements + wordCount).withMemoryRebound(to: UInt64.self, capacity: presenceCount) { presence in
         body(UnsafePointer(elements), UnsafePointer(presence))
@@ -61,11 +71,11 @@ public struct Facts: @unchecked Sendable {
   }
 
   private func presenceWord(_ index: Int) -> UInt64 {
-    UInt64(bitPattern: word(buffer.header.wordCount + index))
+    UInt64(bitPattern: word(header.pointee.wordCount + index))
   }
 
   private mutating func setPresent(_ slot: Int, _ present: Bool) {
-    let index = buffer.header.wordCount + (slot >> 6)
+    let index = header.pointee.wordCount + (slot >> 6)
     let bit = Int64(bitPattern: 1 << UInt64(slot & 63))
     let old = word(index)
     setWord(index, to: present ? old | bit : old & ~bit)
@@ -124,8 +134,7 @@ public struct Facts: @unchecked Sendable {
   public mutating func setAbsent(slot: Int) throws(SetError) {
     guard layout.slots.indices.contains(slot) else { throw .unknownFact("#\(slot)", suggestion: nil) }
     guard layout.slots[slot].isOptional else { throw .notOptional(layout.slots[slot].name) }
-    setPresent(slot, false)
-    buffer.header.stringTexts[slot] = nil
+    forget(slot)
   }
 
   /// Marks the fact named `name` as absent (only for facts that can be absent).
@@ -134,8 +143,16 @@ public struct Facts: @unchecked Sendable {
       throw .unknownFact(name, suggestion: EditDistance.suggestion(for: name, among: layout.slots.map(\.name)))
     }
     guard layout.slots[slot].isOptional else { throw .notOptional(name) }
+    forget(slot)
+  }
+
+  /// Marks slot `slot` absent, dropping its text if it holds a string.
+  private mutating func forget(_ slot: Int) {
     setPresent(slot, false)
-    buffer.header.stringTexts[slot] = nil
+    if layout.slots[slot].type == .string {
+      makeUnique()
+      header.pointee.stringTexts[slot] = nil
+    }
   }
 
   /// Sets a family member, such as `events("purchase")`, if the policy reads it.
@@ -148,31 +165,35 @@ public struct Facts: @unchecked Sendable {
     return true
   }
 
+  /// Writes `value` (of the slot's type) into slot `slot` and marks it present: one uniqueness
+  /// check, then plain stores through the buffer's pointers.
   mutating func store(_ value: Value, at slot: Int) {
-    let word = layout.slots[slot].word
-    switch value {
-    case .bool(let flag): setWord(word, to: flag ? 1 : 0)
-    case .int(let integer): setWord(word, to: integer)
-    case .number(let number): setWord(word, to: number.scaled)
-    case .duration(let span): setWord(word, to: span.milliseconds)
-    case .instant(let instant): setWord(word, to: instant.millisecondsSince1970)
-    case .version(let version):
-      setWord(word, to: Int64(bitPattern: version.high))
-      setWord(word + 1, to: Int64(bitPattern: version.low))
-    case .string(let text):
-      makeUnique()
-      if let id = buffer.header.layout.stringIDs[text] {
-        setWord(word, to: id)
-      } else if let id = buffer.header.otherStrings[text] {
-        setWord(word, to: id)
-      } else {
-        let id = -Int64(buffer.header.otherStrings.count + 1)
-        buffer.header.otherStrings[text] = id
-        setWord(word, to: id)
+    makeUnique()
+    buffer.withUnsafeMutablePointers { header, words in
+      let word = header.pointee.layout.slots[slot].word
+      switch value {
+      case .bool(let flag): words[word] = flag ? 1 : 0
+      case .int(let integer): words[word] = integer
+      case .number(let number): words[word] = number.scaled
+      case .duration(let span): words[word] = span.milliseconds
+      case .instant(let instant): words[word] = instant.millisecondsSince1970
+      case .version(let version):
+        words[word] = Int64(bitPattern: version.high)
+        words[word + 1] = Int64(bitPattern: version.low)
+      case .string(let text):
+        if let id = header.pointee.layout.stringIDs[text] {
+          words[word] = id
+        } else if let id = header.pointee.otherStrings[text] {
+          words[word] = id
+        } else {
+          let id = -Int64(header.pointee.otherStrings.count + 1)
+          header.pointee.otherStrings[text] = id
+          words[word] = id
+        }
+        header.pointee.stringTexts[slot] = text
       }
-      buffer.header.stringTexts[slot] = text
+      words[header.pointee.wordCount + (slot >> 6)] |= Int64(bitPattern: 1 << UInt64(slot & 63))
     }
-    setPresent(slot, true)
   }
 
   // MARK: - Reading
@@ -195,7 +216,7 @@ public struct Facts: @unchecked Sendable {
     case .instant: return .instant(Timestamp(millisecondsSince1970: word))
     case .version:
       return .version(Version(high: UInt64(bitPattern: word), low: UInt64(bitPattern: self.word(first + 1))))
-    case .string: return .string(buffer.header.stringTexts[slot] ?? "")
+    case .string: return .string(header.pointee.stringTexts[slot] ?? "")
     }
   }
 
@@ -239,12 +260,12 @@ final class FactsBuffer: ManagedBuffer<FactsHeader, Int64> {
 
   /// A buffer with the same header and words.
   func copy() -> FactsBuffer {
-    let count = header.wordCount + header.presenceCount
-    let copied = header
-    let buffer = unsafeDowncast(FactsBuffer.create(minimumCapacity: count) { _ in copied }, to: FactsBuffer.self)
-    withUnsafeMutablePointerToElements { source in
+    withUnsafeMutablePointers { header, source in
+      let count = header.pointee.wordCount + header.pointee.presenceCount
+      let copied = header.pointee
+      let buffer = unsafeDowncast(FactsBuffer.create(minimumCapacity: count) { _ in copied }, to: FactsBuffer.self)
       buffer.withUnsafeMutablePointerToElements { $0.initialize(from: source, count: count) }
+      return buffer
     }
-    return buffer
   }
 }
