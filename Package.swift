@@ -19,7 +19,7 @@ let package = Package(
     .target(name: "PolicyCLI", dependencies: ["PolicyCore", "ReviewPolicy"]),
     .executableTarget(name: "policyc", dependencies: ["PolicyCLI"]),
     // Benchmarks against hand-written Swift: `swift run -c release policy-bench`.
-    .executableTarget(name: "policy-bench", dependencies: ["PolicyCore", "ReviewPolicy", "AllocationCounter"]),
+    .executableTarget(name: "policy-bench", dependencies: ["PolicyCore", "ReviewPolicy", "PolicyCLI", "AllocationCounter"]),
     // A simulated user driving a ReviewManager: `swift run review-demo`.
     .executableTarget(name: "review-demo", dependencies: ["ReviewPolicy"], path: "Examples/Demo"),
     // Counts heap allocations on Linux (interposes malloc); test support only.

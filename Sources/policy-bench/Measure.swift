@@ -31,6 +31,9 @@ enum Measure {
     return median(results)
   }
 
+  /// The number of cores the process may use.
+  static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
   /// The process's peak resident memory in kibibytes.
   static func peakMemoryKiB() -> Int {
     var usage = rusage()

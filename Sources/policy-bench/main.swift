@@ -45,6 +45,7 @@ do {
   results += try workloads.w3Examples()
   results.append(try workloads.w3Large())
   results += try workloads.w4()
+  results.append(try workloads.w5())
 } catch {
   FileHandle.standardError.write(Data("policy-bench: error: \(error)\n".utf8))
   exit(1)
@@ -73,14 +74,14 @@ if json {
 } else {
   print("policy-bench: median of \(samples) samples per workload\n")
   func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
-  print(pad("workload", 48) + pad("median", 13) + pad("baseline", 13) + pad("ratio", 8) + pad("allocs", 8) + "target")
+  print(pad("workload", 48) + pad("median", 20) + pad("baseline", 13) + pad("ratio", 8) + pad("allocs", 8) + "target")
   for result in results {
     let value = "\(format(result.value)) \(result.unit)"
     let baseline = result.baseline.map { "\(format($0)) \(result.unit)" } ?? "-"
     let ratio = result.baseline.map { String(format: "%.2fx", result.value / $0) } ?? "-"
     let allocations = result.allocations.map { String(format: "%.0f", $0) } ?? "-"
     print(
-      pad(result.name, 48) + pad(value, 13) + pad(baseline, 13) + pad(ratio, 8) + pad(allocations, 8)
+      pad(result.name, 48) + pad(value, 20) + pad(baseline, 13) + pad(ratio, 8) + pad(allocations, 8)
         + result.target + (result.met ? "  ok" : "  MISSED"))
   }
   print("\npeak memory: \(peak / 1024) MiB")
