@@ -5,8 +5,8 @@ import PolicyCore
 /// review, and keeps every answer.
 ///
 /// Safe to call from any thread: every change to the state happens under one
-/// lock and is saved through the injected store before the call returns, so
-/// concurrent calls never lose an increment. The presenter and the logger are
+/// lock and is saved through the injected store before the call returns (a call
+/// that changes nothing writes nothing), so concurrent calls never lose an increment. The presenter and the logger are
 /// called after the lock is released, on the calling thread.
 ///
 /// ```swift
@@ -21,6 +21,9 @@ public final class ReviewManager: @unchecked Sendable {
   // `configuration` is immutable.
   private let lock = NSLock()
   private var tracker: ReviewTracker
+  /// Whether the store may not hold `tracker.state`: a save failed, or the state was not loaded
+  /// from the store (fresh, recovered or imported). A call that changes nothing saves only then.
+  private var isUnsaved = false
   private let configuration: Configuration
 
   /// Everything a manager is configured with. Only `appVersion` and `bundledPolicy` are required.
@@ -107,10 +110,12 @@ public final class ReviewManager: @unchecked Sendable {
         fresh = LegacyImport.importing(source, into: fresh, at: now)
       }
       state = fresh
+      isUnsaved = true
     case .loaded(let loaded):
       state = loaded
     case .recovered(let fresh, let problem):
       state = fresh
+      isUnsaved = true
       problems.append(problem.description)
     }
     var policy = ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
@@ -314,12 +319,14 @@ public final class ReviewManager: @unchecked Sendable {
     var entry: ReviewLogEntry?
     var request: PromptRequest?
     lock.lock()
+    let before = tracker.state
     tracker.enter(at: now)
     change(&tracker, now)
     if prompting {
       (request, entry) = decide(trigger, now)
     }
-    let saveError = save()
+    // A prompt check that asks nothing changes nothing: no write (the disk already holds it).
+    let saveError = isUnsaved || tracker.state != before ? save() : nil
     lock.unlock()
     if let saveError { logStoreProblem(saveError) }
     if let entry { log(entry) }
@@ -366,8 +373,10 @@ public final class ReviewManager: @unchecked Sendable {
   private func save() -> StoreSaveError? {
     do {
       try configuration.store.save(tracker.state)
+      isUnsaved = false
       return nil
     } catch {
+      isUnsaved = true
       return error
     }
   }

@@ -122,6 +122,73 @@ struct RuntimeStoreTests {
     #expect(log.entries(.problem).first?.summary.hasPrefix("cannot save the review state: cannot create `") == true)
   }
 
+  @Test("a prompt check that asks nothing writes nothing; a change, a prompt or an earlier failed save writes")
+  func savesOnlyChanges() throws {
+    let store = InMemoryReviewStore()
+    let clock = RuntimeTestClock()
+    let manager = try F.manager(policy: "ask later when uses >= 3", store: store, clock: clock)
+    manager.appLaunched()
+    #expect(store.saveCount == 1)
+    // Nothing changes: the disk already holds this state.
+    #expect(manager.promptIfAppropriate() == false)
+    clock.advance(days: 1)
+    #expect(manager.promptIfAppropriate() == false)
+    #expect(store.saveCount == 1)
+    #expect(store.storedState == manager.currentState)
+    manager.appLaunched()
+    manager.appLaunched()
+    #expect(store.saveCount == 3)
+    // Asking records a pending prompt: saved before the prompt is shown.
+    #expect(manager.promptIfAppropriate())
+    #expect(store.saveCount == 4)
+    #expect(store.storedState?.promptHistory.count == 1)
+    #expect(store.storedState == manager.currentState)
+  }
+
+  @Test("a state not loaded from the store (fresh or imported) is written by the first call, even one that changes nothing")
+  func firstCallSavesFreshState() throws {
+    let seeded = InMemoryReviewStore()
+    let clock = RuntimeTestClock()
+    let first = try F.manager(policy: "ask later when uses >= 3", store: seeded, clock: clock)
+    first.appLaunched()
+    #expect(seeded.saveCount == 1)
+    // Loaded from the store: an unchanged prompt check writes nothing.
+    let again = try F.manager(policy: "ask later when uses >= 3", store: seeded, clock: clock)
+    #expect(again.promptIfAppropriate() == false)
+    #expect(seeded.saveCount == 1)
+    // A fresh state that the first call leaves as it is still reaches the store.
+    let empty = InMemoryReviewStore()
+    let fresh = try F.manager(policy: "ask later when uses >= 3", store: empty, clock: clock)
+    #expect(fresh.promptIfAppropriate() == false)
+    #expect(empty.saveCount == 1)
+    #expect(empty.storedState == fresh.currentState)
+  }
+
+  @Test("after a failed save, the next call retries even when it changes nothing")
+  func retriesFailedSave() throws {
+    final class FlakyStore: ReviewStore, @unchecked Sendable {
+      // @unchecked: touched by one test thread only.
+      var failuresLeft = 1
+      var saved: ReviewState?
+      func load() -> StoreLoadResult { saved.map { .loaded($0) } ?? .empty }
+      func save(_ state: ReviewState) throws(StoreSaveError) {
+        if failuresLeft > 0 {
+          failuresLeft -= 1
+          throw StoreSaveError(detail: "disk full")
+        }
+        saved = state
+      }
+    }
+    let store = FlakyStore()
+    store.saved = ReviewState()
+    let manager = try F.manager(policy: "ask later when uses >= 3", store: store)
+    manager.appLaunched()  // fails
+    #expect(store.saved?.uses == 0)
+    #expect(manager.promptIfAppropriate() == false)  // changes nothing, but retries
+    #expect(store.saved?.uses == 1)
+    #expect(store.saved == manager.currentState)
+  }
+
   /// Bytes that no store can use, with the kind of problem they are.
   static var unusableInputs: [(name: String, bytes: [UInt8], kind: StoreProblem.Kind)] {
     let valid = (try? ReviewStateCoding.encode(fullState)) ?? Data()
