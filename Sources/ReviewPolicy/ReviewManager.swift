@@ -353,7 +353,7 @@ public final class ReviewManager: @unchecked Sendable {
     case .failure(let unusable):
       explanation = unusable
     case .success(let facts):
-      let decision = tracker.policy.decide(facts)
+      let decision = tracker.active.compiled.decide(facts)
       guard decision.shouldAsk || forced || wantsLog else { return (nil, nil) }
       explanation = tracker.explanation(at: now)
     }

@@ -136,7 +136,7 @@ public struct ReviewTracker: Sendable {
     enter(at: now)
     refreshVersions()
     let snapshot = active.binder.facts(from: prepared, state: state, now: now, complete: false, versions: versions)
-    guard case .success(let facts) = snapshot, policy.decide(facts).shouldAsk else {
+    guard case .success(let facts) = snapshot, active.compiled.decide(facts).shouldAsk else {
       return false
     }
     state.recordPrompt(at: now, outcome: .pending)
