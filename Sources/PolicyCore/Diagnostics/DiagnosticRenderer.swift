@@ -53,54 +53,71 @@ public struct DiagnosticRenderer: Sendable {
   private func excerpt(for range: SourceRange, in source: SourceFile) -> String {
     let lineIndex = source.lineIndex(of: min(range.start, source.bytes.count))
     let lineBytes = source.lineRange(lineIndex)
-    var cells: [String] = []  // one entry per display column
-    var offsets: [Int] = []  // byte offset where each cell starts
+    // First pass, building no text: the caret's columns (one column per scalar, or per byte
+    // that starts none) and the line's width in columns. The scan stops one window past the
+    // caret, so a line of megabytes costs no more than its part up to the caret; the window
+    // below comes out the same as with the full width.
+    let endLimit = min(range.end, lineBytes.upperBound)
+    var count = 0
+    var caretStart: Int?
+    var caretEnd: Int?
     var position = lineBytes.lowerBound
     while position < lineBytes.upperBound {
-      offsets.append(position)
-      if let (scalar, length) = UTF8Scanner.decode(source.bytes, at: position) {
-        if scalar == "\t" {
-          cells.append("\t")
-        } else if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFEFF {
-          cells.append("\u{FFFD}")
-        } else {
-          cells.append(String(Character(scalar)))
-        }
-        position += length
-      } else {
-        cells.append("\u{FFFD}")
-        position += 1
-      }
+      if caretStart == nil && position >= range.start { caretStart = count }
+      if caretEnd == nil && position >= endLimit { caretEnd = count }
+      if let caretStart, count > caretStart + maximumLineWidth { break }
+      position += UTF8Scanner.scalarLength(in: source.bytes, at: position)
+      count += 1
     }
     // Column span of the caret, clamped to this line (a multi-line range is shown on its first line).
-    let startColumn = offsets.firstIndex { $0 >= range.start } ?? cells.count
-    let endLimit = min(range.end, lineBytes.upperBound)
-    var endColumn = offsets.firstIndex { $0 >= endLimit } ?? cells.count
+    let startColumn = caretStart ?? count
+    var endColumn = caretEnd ?? count
     if endColumn <= startColumn { endColumn = startColumn + 1 }
 
     // Cut long lines to a window around the caret.
     var windowStart = 0
-    var windowEnd = cells.count
-    if cells.count > maximumLineWidth {
-      windowStart = max(0, min(startColumn - maximumLineWidth / 3, cells.count - maximumLineWidth))
-      windowEnd = min(cells.count, windowStart + maximumLineWidth)
+    var windowEnd = count
+    if count > maximumLineWidth {
+      windowStart = max(0, min(startColumn - maximumLineWidth / 3, count - maximumLineWidth))
+      windowEnd = min(count, windowStart + maximumLineWidth)
     }
     let prefix = windowStart > 0 ? "..." : ""
-    let suffix = windowEnd < cells.count ? "..." : ""
-    let shown = cells[windowStart..<windowEnd].joined()
+    let suffix = windowEnd < count ? "..." : ""
+
+    // Second pass: the text of the window's columns, and the padding up to the caret.
+    var shown = ""
+    var padding = String(repeating: " ", count: prefix.count)
+    var column = 0
+    position = lineBytes.lowerBound
+    while position < lineBytes.upperBound && column < windowEnd {
+      if column < windowStart {
+        position += UTF8Scanner.scalarLength(in: source.bytes, at: position)
+      } else {
+        let (text, length) = Self.cell(in: source.bytes, at: position)
+        shown += text
+        if column < startColumn { padding += text == "\t" ? "\t" : " " }
+        position += length
+      }
+      column += 1
+    }
 
     let number = String(lineIndex + 1)
     let gutter = String(repeating: " ", count: number.count)
     var output = " \(paint(number, .blue)) \(paint("|", .blue)) \(prefix)\(shown)\(suffix)\n"
-    var padding = String(repeating: " ", count: prefix.count)
-    for column in windowStart..<min(startColumn, windowEnd) {
-      padding += cells[column] == "\t" ? "\t" : " "
-    }
-    let caretStart = max(startColumn, windowStart)
-    let caretEnd = max(min(endColumn, windowEnd), caretStart + 1)
-    let marker = "^" + String(repeating: "~", count: caretEnd - caretStart - 1)
+    let markerStart = max(startColumn, windowStart)
+    let markerEnd = max(min(endColumn, windowEnd), markerStart + 1)
+    let marker = "^" + String(repeating: "~", count: markerEnd - markerStart - 1)
     output += " \(gutter) \(paint("|", .blue)) \(padding)\(paint(marker, .green))\n"
     return output
+  }
+
+  /// The text shown for the column at `position`: its scalar (U+FFFD for a control character, a
+  /// byte-order mark or a byte that starts no scalar; tabs are kept) and its length in bytes.
+  private static func cell(in bytes: [UInt8], at position: Int) -> (text: String, length: Int) {
+    guard let (scalar, length) = UTF8Scanner.decode(bytes, at: position) else { return ("\u{FFFD}", 1) }
+    if scalar == "\t" { return ("\t", length) }
+    if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFEFF { return ("\u{FFFD}", length) }
+    return (String(Character(scalar)), length)
   }
 
   // MARK: - Colour

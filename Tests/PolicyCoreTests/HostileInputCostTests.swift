@@ -1,0 +1,46 @@
+import Dispatch
+import PolicyCore
+import ReviewPolicy
+import Testing
+
+/// The cost of hostile policy text found by the reliability tests (`ReliabilityPolicyUpdateTests`,
+/// `review-stress updates`): each once held the caller of `ReviewManager.updatePolicy(_:)` for
+/// seconds. The bounds are loose (any build, a loaded machine); the fixed cost is far below them.
+@Suite("hostile input cost")
+struct HostileInputCostTests {
+  /// A 2 MB line of 290,001 unknown names: `ask when zz and zz and ... zz`.
+  static let unknownNames = "ask when " + String(repeating: "zz and ", count: 290_000) + "zz"
+
+  /// Seconds taken by `body`.
+  static func seconds(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+  }
+
+  @Test("a 2 MB line of unknown names: the checker stops suggesting names once the report is full")
+  func unknownNamesCompileFast() {
+    // The checker computed a "did you mean" suggestion (an edit distance per known name) for
+    // every unknown name, also after the 100-error report was full: 1.3 s in a release build.
+    var compilation: Compilation?
+    let seconds = Self.seconds {
+      compilation = PolicyCompiler.compile(Self.unknownNames, path: "update.policy", schema: ReviewSchema.standard)
+    }
+    #expect(seconds < 5, "\(seconds) s")
+    #expect(compilation?.diagnostics.count == Limits.maximumErrors + 1)
+    #expect(compilation?.diagnostics.last?.code == .tooManyErrors)
+  }
+
+  @Test("a 2 MB line of unknown names: its 101 diagnostics render without going through the whole line each")
+  func unknownNamesRenderFast() {
+    // The renderer built one string per column of the whole line for each diagnostic: 101 times
+    // 2 million strings, 15 s in a release build (33 s in debug).
+    let compilation = PolicyCompiler.compile(Self.unknownNames, path: "update.policy", schema: ReviewSchema.standard)
+    var rendered = ""
+    let seconds = Self.seconds {
+      rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
+    }
+    #expect(seconds < 2, "\(seconds) s")
+    #expect(rendered.hasPrefix("update.policy:1:10: error: unknown name `zz` [PC201]\n 1 | ask when zz and zz"))
+  }
+}
