@@ -10,7 +10,9 @@ extension ReviewState {
   /// A new version never freezes tracking: per-version facts start again at
   /// zero, lifetime facts go on, and the previous version is remembered.
   @discardableResult
-  public mutating func enter(version newVersion: String, at now: Timestamp) -> Bool {
+  public mutating func enter(version appVersion: String, at now: Timestamp) -> Bool {
+    // Stored as loading would bound it, so a relaunch sees the same version.
+    let newVersion = ReviewState.prefix(appVersion, bytes: ReviewLimits.versionLength)
     if installDate == nil { installDate = firstUse ?? now }
     guard let tracked = version else {
       version = newVersion
@@ -146,14 +148,19 @@ extension ReviewState {
   }
 
   static func eventKey(_ name: String) -> String {
-    // A name that fits is its own key (the loop below would copy every character).
-    if name.utf8.count <= ReviewLimits.eventNameLength { return name }
-    var key = ""
-    for character in name {
-      if key.utf8.count + character.utf8.count > ReviewLimits.eventNameLength { break }
-      key.append(character)
+    prefix(name, bytes: ReviewLimits.eventNameLength)
+  }
+
+  /// The longest prefix of `text`, in whole characters, of at most `bytes` UTF-8 bytes.
+  static func prefix(_ text: String, bytes: Int) -> String {
+    // A text that fits is its own prefix (the loop below would copy every character).
+    guard text.utf8.count > bytes else { return text }
+    var result = ""
+    for character in text {
+      if result.utf8.count + character.utf8.count > bytes { break }
+      result.append(character)
     }
-    return key
+    return result
   }
 
   static func outcome(for response: ReviewResponse) -> PromptOutcome {
@@ -168,7 +175,13 @@ extension ReviewState {
   }
 
   /// The state with every value brought within its bounds: negative counts become 0,
-  /// histories are trimmed and sorted. Applied to everything loaded from a store.
+  /// histories are trimmed, version strings cut and oversized text dropped, so a stored state
+  /// stays small whatever it held. Applied to everything loaded from a store.
+  ///
+  /// A state the manager wrote comes back unchanged: histories keep their stored order (the
+  /// order they were recorded in, which their dates need not follow once the device clock
+  /// went back), so a relaunch sees the same last prompt, last answer and sessions as the
+  /// running manager, and its policy decides the same.
   public func sanitized() -> ReviewState {
     var state = self
     for keyPath in [
@@ -179,9 +192,10 @@ extension ReviewState {
     }
     state.eventsByName = ReviewState.sanitized(state.eventsByName)
     state.totalEventsByName = ReviewState.sanitized(state.totalEventsByName)
-    state.recentSessions = Array(state.recentSessions.sorted { $0.number < $1.number }.suffix(ReviewLimits.sessionHistory))
-    state.promptHistory = Array(state.promptHistory.sorted { $0.date < $1.date }.suffix(ReviewLimits.promptHistory))
-    state.responses = Array(state.responses.sorted { $0.date < $1.date }.suffix(ReviewLimits.responseHistory))
+    state.recentSessions = Array(state.recentSessions.suffix(ReviewLimits.sessionHistory))
+    state.promptHistory = Array(state.promptHistory.suffix(ReviewLimits.promptHistory))
+    state.responses = Array(state.responses.suffix(ReviewLimits.responseHistory))
+    state.boundTexts()
     if let current = state.currentSession, current.number > state.totalSessions {
       state.totalSessions = current.number
     }
@@ -194,10 +208,31 @@ extension ReviewState {
       bad.number = min(max(bad.number, 0), total)
       state.lastBadSession = bad
     }
-    if let firstUse = state.firstUse, state.installDate == nil || state.installDate.map({ $0 > firstUse }) == true {
+    // A missing install date is the first use. One after the first use stays: the manager records
+    // that when a new version starts after the clock went back, and the facts allow for it.
+    if state.installDate == nil, let firstUse = state.firstUse {
       state.installDate = firstUse
     }
     return state
+  }
+
+  /// Cuts every version string to ``ReviewLimits/versionLength``, drops a policy update too large
+  /// to compile, and keeps at most ``ReviewLimits/legacyImports`` distinct, short legacy names.
+  private mutating func boundTexts() {
+    func cut(_ text: String) -> String { ReviewState.prefix(text, bytes: ReviewLimits.versionLength) }
+    version = version.map(cut)
+    previousVersion = previousVersion.map(cut)
+    if let session = currentSession { currentSession?.version = cut(session.version) }
+    if let session = lastBadSession { lastBadSession?.version = cut(session.version) }
+    for index in recentSessions.indices { recentSessions[index].version = cut(recentSessions[index].version) }
+    for index in promptHistory.indices { promptHistory[index].version = cut(promptHistory[index].version) }
+    for index in responses.indices { responses[index].version = cut(responses[index].version) }
+    if let source = policySource, source.utf8.count > Limits.maximumFileSize { policySource = nil }
+    var legacy: [String] = []
+    for name in importedLegacy where legacy.count < ReviewLimits.legacyImports {
+      if name.utf8.count <= ReviewLimits.legacyNameLength && !legacy.contains(name) { legacy.append(name) }
+    }
+    importedLegacy = legacy
   }
 
   private static func sanitized(_ counts: [String: Int]) -> [String: Int] {

@@ -201,4 +201,10 @@ public enum ReviewLimits {
   public static let eventNames = 200
   /// The longest event name kept, in bytes; longer names are cut.
   public static let eventNameLength = 128
+  /// The longest app version string kept, in bytes; longer versions are cut.
+  public static let versionLength = 256
+  /// Legacy managers remembered as imported (``ReviewState/importedLegacy``).
+  public static let legacyImports = 16
+  /// The longest legacy manager name remembered, in bytes; longer names are dropped.
+  public static let legacyNameLength = 64
 }
