@@ -24,8 +24,12 @@ let package = Package(
     .executableTarget(name: "review-demo", dependencies: ["ReviewPolicy"], path: "Examples/Demo"),
     // Counts heap allocations on Linux (interposes malloc); test support only.
     .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+    // Reliability checks that need a real process or a release build: `swift run -c release review-stress kill-test`.
+    .executableTarget(name: "review-stress", dependencies: ["ReviewPolicy", "ReliabilitySupport"]),
+    // The stress workload and hostile-update corpus shared by the reliability tests and review-stress.
+    .target(name: "ReliabilitySupport", dependencies: ["PolicyCore", "ReviewPolicy"], path: "Tests/ReliabilitySupport"),
     .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "ReviewPolicy", "AllocationCounter"]),
-    .testTarget(name: "ReviewPolicyTests", dependencies: ["ReviewPolicy"]),
+    .testTarget(name: "ReviewPolicyTests", dependencies: ["ReviewPolicy", "ReliabilitySupport"]),
     .testTarget(
       name: "PolicyCLITests", dependencies: ["PolicyCLI", "PolicyCore", "ReviewPolicy"], exclude: ["Golden"]),
   ],

@@ -1,0 +1,59 @@
+// review-stress: reliability checks of ReviewManager that need a real process or a release build.
+//
+//   review-stress kill-test [--kills N] [--seed S] [--state-file PATH] [--keep] [--unsafe-in-place-store]
+//   review-stress stress [--threads T] [--calls C] [--store memory|file]
+//   review-stress updates
+//   review-stress child <state-file>
+//
+// `kill-test` starts itself as `child` again and again, kills each child with SIGKILL at a
+// random instant while it records events, and checks the state file after every kill.
+// `stress` runs the concurrency workload of the reliability tests at full size; `updates` times
+// the reliability tests' hostile policy updates in this build.
+// Exit status: 0 all checks held, 1 a check failed, 2 usage or setup errors.
+
+import Foundation
+
+/// The usage text.
+let usage = """
+  USAGE: review-stress kill-test [--kills N] [--seed S] [--state-file PATH] [--keep] [--unsafe-in-place-store]
+         review-stress stress [--threads T] [--calls C] [--store memory|file]
+         review-stress updates
+         review-stress child <state-file>
+
+  kill-test  Starts `review-stress child` N times (default 200) on one state file, kills each
+             child with SIGKILL 1-50 ms (seeded) after it is ready, and checks that the file
+             loads, that no total went backwards and that at most the event in flight is missing.
+             --unsafe-in-place-store makes the children save with a store that rewrites the
+             file in place (not atomic): the kill test must then fail.
+  stress     T threads (default 8) make C mixed calls each (default 100,000) on one manager;
+             the totals must be exact.
+  updates    Times each hostile policy update of the reliability tests; each must be rejected.
+  child      Records significant events in a loop, printing each durable total (used by kill-test).
+  """
+
+/// Writes `message` to standard error and exits with status 2.
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("review-stress: error: \(message)\n\n\(usage)\n".utf8))
+  exit(2)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { usageError("missing command") }
+arguments.removeFirst()
+switch command {
+case "child":
+  let inPlace = arguments.count == 2 && arguments[1] == "--unsafe-in-place-store"
+  guard arguments.count == 1 || inPlace else { usageError("`child` takes exactly one state file") }
+  exit(ChildProcess.run(statePath: arguments[0], inPlace: inPlace))
+case "kill-test":
+  exit(KillTest(arguments: arguments).run())
+case "stress":
+  exit(StressCommand(arguments: arguments).run())
+case "updates":
+  exit(UpdatesCommand(arguments: arguments).run())
+case "--help", "-h", "help":
+  print(usage)
+  exit(0)
+default:
+  usageError("unknown command `\(command)`")
+}
