@@ -8,8 +8,12 @@ import PolicyCore
 /// old state or the new one, never a mix. A file that cannot be used (truncated,
 /// random bytes, wrong types, a newer format) is renamed aside to
 /// `<name>.corrupt-<milliseconds>` or `<name>.unsupported-<milliseconds>` and
-/// reported; the manager starts from a fresh state.
+/// reported; the manager starts from a fresh state. A save killed before its rename leaves its
+/// temporary file behind; a later load removes those more than a minute old.
 public struct JSONFileStore: ReviewStore {
+  /// How old a temporary file of a save must be for a load to remove it as left by a killed save.
+  public static let abandonedSaveAge: TimeInterval = 60
+
   /// The state file.
   public let url: URL
   /// Whether each save also flushes the file to the disk (`fsync`) before renaming it.
@@ -30,8 +34,9 @@ public struct JSONFileStore: ReviewStore {
     return JSONFileStore(url: base.appendingPathComponent("ReviewPolicy").appendingPathComponent("review-state.json"))
   }
 
-  /// Loads the state file.
+  /// Loads the state file (and removes the temporary files of killed saves).
   public func load() -> StoreLoadResult {
+    removeAbandonedSaves()
     let data: Data
     do {
       let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -75,6 +80,21 @@ public struct JSONFileStore: ReviewStore {
       let reason = String(cString: strerror(errno))
       try? FileManager.default.removeItem(at: temporary)
       throw StoreSaveError(detail: "cannot replace `\(url.path)`: \(reason)")
+    }
+  }
+
+  /// Removes the temporary files (`.<name>.<random>.tmp`) that saves killed before their rename
+  /// left beside the state file, once they are ``abandonedSaveAge`` old: a younger one may belong
+  /// to a save in progress in another process.
+  private func removeAbandonedSaves() {
+    let directory = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent)."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    let cutoff = Date().addingTimeInterval(-JSONFileStore.abandonedSaveAge)
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let path = directory.appendingPathComponent(name).path
+      let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+      if let modified, modified < cutoff { try? FileManager.default.removeItem(atPath: path) }
     }
   }
 

@@ -168,7 +168,9 @@ struct KillTest {
       print("  \(grouped(landings[landing] ?? 0).padding(toLength: 7, withPad: " ", startingAt: 0)) \(landing.rawValue)")
     }
     print("max in-flight difference (file total - last printed total): \(maxInFlight)")
-    print("temporary files left beside the state file: \(temporaryFiles.count) (JSONFileStore does not remove those of killed saves)")
+    print(
+      "temporary files of killed saves beside the state file: \(temporaryFiles.count) "
+        + "(a load removes them once \(Int(JSONFileStore.abandonedSaveAge)) s old)")
     if keep || stateFile != nil { print("state folder kept: \(folder.path)") }
     if violations.isEmpty {
       print("kill test passed: every kill left a loadable file, no total went backwards, at most the event in flight missing")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ReviewPolicy
+
 /// The kill test, run through the `review-stress` executable built beside the tests: children
 /// recording events are killed with SIGKILL at random instants; the state file must always load,
 /// no total may go backwards, and at most the event in flight may be missing. The full run is
@@ -48,6 +50,33 @@ struct ReliabilityKillTests {
     #expect(output.contains("kills: 25,"))
     #expect(output.contains("kills after the child had recorded at least one event: "))
     #expect(output.contains("max in-flight difference (file total - last printed total): 0") || output.contains("max in-flight difference (file total - last printed total): 1"))
+  }
+
+  @Test("a load removes the temporary files that killed saves left, once they are a minute old")
+  func abandonedSavesRemoved() throws {
+    // Found by the kill test: each kill between a save's write and its rename left a
+    // `.review-state.json.<random>.tmp` file, and nothing ever removed them.
+    let directory = try RuntimeTemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
+    let store = JSONFileStore(url: directory.file("review-state.json"))
+    var state = ReviewState()
+    state.uses = 3
+    try store.save(state)
+    let old = ".review-state.json.123.tmp"
+    let young = ".review-state.json.456.tmp"
+    let other = ".other.json.789.tmp"
+    for name in [old, young, other] { try Data("{\"uses\":1}".utf8).write(to: directory.file(name)) }
+    for name in [old, other] {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(-JSONFileStore.abandonedSaveAge - 5)],
+        ofItemAtPath: directory.file(name).path)
+    }
+    guard case .loaded(let loaded) = store.load() else {
+      Issue.record("expected the saved state")
+      return
+    }
+    #expect(loaded.uses == 3)
+    #expect(try Set(directory.contents()) == ["review-state.json", young, other])
   }
 
   @Test(
