@@ -221,8 +221,18 @@ public enum PolicyCompiler {
   }
 
   /// Compiles policy text; `path` is the name shown in diagnostics.
+  ///
+  /// Text over ``Limits/maximumFileSize`` is rejected from its size alone: its source keeps only
+  /// the start, for the excerpt (a 10 MB update of newlines used to build an 80 MB line table first).
   public static func compile(_ text: String, path: String = "<policy>", schema: FactSchema) -> Compilation {
-    compile(SourceFile(path: path, text: text), schema: schema)
+    let size = text.utf8.count
+    guard size <= Limits.maximumFileSize else {
+      let source = SourceFile(path: path, bytes: Array(text.utf8.prefix(4096)))
+      return Compilation(
+        source: source, syntax: PolicyFile(declarations: [], comments: []), diagnostics: [Parser.fileTooLarge(size: size)],
+        policy: nil)
+    }
+    return compile(SourceFile(path: path, text: text), schema: schema)
   }
 }
 

@@ -29,11 +29,7 @@ public struct Parser {
   public static func parse(_ source: SourceFile) -> ParsedPolicy {
     var bag = DiagnosticBag()
     guard source.bytes.count <= Limits.maximumFileSize else {
-      bag.report(
-        .error(
-          .fileTooLarge,
-          "file is \(source.bytes.count) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
-          at: .empty(at: 0), help: ["split the policy or remove unused parts"]))
+      bag.report(fileTooLarge(size: source.bytes.count))
       return ParsedPolicy(source: source, file: PolicyFile(declarations: [], comments: []), diagnostics: bag.diagnostics)
     }
     var lexer = Lexer(source: source)
@@ -43,6 +39,13 @@ public struct Parser {
     return ParsedPolicy(
       source: source, file: PolicyFile(declarations: declarations, comments: lexer.comments),
       diagnostics: parser.bag.diagnostics)
+  }
+
+  /// The error for a file of `size` bytes, over ``Limits/maximumFileSize``.
+  static func fileTooLarge(size: Int) -> Diagnostic {
+    .error(
+      .fileTooLarge, "file is \(size) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
+      at: .empty(at: 0), help: ["split the policy or remove unused parts"])
   }
 
   init(source: SourceFile, tokens: [Token], bag: DiagnosticBag) {
