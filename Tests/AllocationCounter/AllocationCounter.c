@@ -1,5 +1,12 @@
 #include "AllocationCounter.h"
-#if defined(__linux__) && defined(__GLIBC__)
+// A sanitizer (`swift test --sanitize=thread`) intercepts malloc itself: interposing it as well
+// crashes the test binary at start-up, so under one the counter is unavailable.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define ALLOCATION_COUNTER_SANITIZED 1
+#endif
+#endif
+#if defined(__linux__) && defined(__GLIBC__) && !defined(ALLOCATION_COUNTER_SANITIZED)
 #include <stddef.h>
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
