@@ -5,7 +5,7 @@ import Testing
 
 /// The cost of hostile policy text found by the reliability tests (`ReliabilityPolicyUpdateTests`,
 /// `review-stress updates`): each once held the caller of `ReviewManager.updatePolicy(_:)` for
-/// seconds. The bounds are loose (any build, a loaded machine); the fixed cost is far below them.
+/// seconds. The bounds are loose (any build, a sanitizer, a loaded machine); the fixed cost is far below them.
 @Suite("hostile input cost")
 struct HostileInputCostTests {
   /// A 2 MB line of 290,001 unknown names: `ask when zz and zz and ... zz`.
@@ -18,15 +18,25 @@ struct HostileInputCostTests {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 
-  @Test("a 2 MB line of unknown names: the checker stops suggesting names once the report is full")
+  @Test("a line of unknown names: the checker stops suggesting names once the report is full")
   func unknownNamesCompileFast() {
     // The checker computed a "did you mean" suggestion (an edit distance per known name) for
-    // every unknown name, also after the 100-error report was full: 1.3 s in a release build.
+    // every unknown name, also after the 100-error report was full: a 2 MB line took 1.3 s in a
+    // release build, about 9 times a clean line of the same length. Timed against that clean line
+    // (so the bound holds in any build, under a sanitizer too); the best of three tries.
+    let unknown = "ask when " + String(repeating: "zz and ", count: 60_000) + "zz"
+    let clean = "ask when " + String(repeating: "rated and ", count: 42_000) + "rated"
+    let schema = ReviewSchema.standard
     var compilation: Compilation?
-    let seconds = Self.seconds {
-      compilation = PolicyCompiler.compile(Self.unknownNames, path: "update.policy", schema: ReviewSchema.standard)
+    let baseline = Self.seconds { compilation = PolicyCompiler.compile(clean, schema: schema) }
+    #expect(compilation?.hasErrors == false)
+    var ratios: [Double] = []
+    for _ in 0..<3 {
+      let seconds = Self.seconds { compilation = PolicyCompiler.compile(unknown, schema: schema) }
+      ratios.append(seconds / max(baseline, 1e-6))
+      if ratios.last.map({ $0 < 3 }) == true { break }
     }
-    #expect(seconds < 5, "\(seconds) s")
+    #expect(ratios.contains { $0 < 3 }, "unknown names over a clean line: \(ratios)")
     #expect(compilation?.diagnostics.count == Limits.maximumErrors + 1)
     #expect(compilation?.diagnostics.last?.code == .tooManyErrors)
   }
@@ -40,7 +50,7 @@ struct HostileInputCostTests {
     let seconds = Self.seconds {
       rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
     }
-    #expect(seconds < 2, "\(seconds) s")
+    #expect(seconds < 10, "\(seconds) s")
     #expect(rendered.hasPrefix("update.policy:1:10: error: unknown name `zz` [PC201]\n 1 | ask when zz and zz"))
   }
 
