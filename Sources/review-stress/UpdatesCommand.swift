@@ -5,7 +5,7 @@ import ReviewPolicy
 
 /// `review-stress updates`: the reliability tests' hostile policy updates (``HostileUpdateCorpus``)
 /// timed in this build, to measure how long `updatePolicy(_:)` can hold its caller.
-/// Each must be rejected and leave the running update in place.
+/// Each must be rejected, with the diagnostic the corpus names if any, and leave the running update in place.
 struct UpdatesCommand {
   /// Reads the options of `updates` (there are none).
   init(arguments: [String]) {
@@ -37,6 +37,9 @@ struct UpdatesCommand {
       let result = manager.updatePolicy(hostile.source)
       let took = seconds(since: start)
       if result.isAccepted || !result.diagnostics.hasErrors { failures.append("\(hostile.name): accepted") }
+      if let code = hostile.code, !result.diagnostics.contains(where: { $0.code == code }) {
+        failures.append("\(hostile.name): no \(code.rawValue) among its diagnostics")
+      }
       if manager.policyOrigin != .update
         || String(decoding: manager.currentPolicy.source.bytes, as: UTF8.self) != HostileUpdateCorpus.goodUpdate
       {
