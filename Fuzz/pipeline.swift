@@ -7,7 +7,8 @@
 // - decide and explain agree: the same decision, and the decision the rule traces imply (never
 //   rules that held or faulted decide "don't ask"; else ask rules that held decide "ask");
 // - a faulted rule never makes the decision ask;
-// - formatting is idempotent and the reformatted text parses to the same tree (SyntaxDump);
+// - formatting is idempotent and the reformatted text parses to the same tree (SyntaxDump) with
+//   the same comments, at the default width and at a width from 40 to 120 picked by the input;
 // - the formatted policy checks with the same diagnostic codes and decides the same way.
 //
 // Built together with Sources/PolicyCore, Sources/ReviewPolicy/ReviewSchema.swift and
@@ -227,6 +228,42 @@ func summary(_ decision: Decision) -> String {
     + "\(decision.firstFault.map { "\($0.kind) \($0.rule.map(String.init) ?? "-")" } ?? "none")"
 }
 
+/// The text of every comment, split at `#` and trimmed, sorted: the formatter keeps them all
+/// (comments within one condition may share a line).
+func commentFragments(_ parsed: ParsedPolicy) -> [String] {
+  parsed.file.comments.flatMap { comment in
+    parsed.source.text(in: comment.range).split(separator: "#").map {
+      String($0.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()
+        .drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().map(Character.init))
+    }.filter { !$0.isEmpty }
+  }.sorted()
+}
+
+/// Formats `parsed` (which has no syntax errors) at `width`: the text reparses to the same tree
+/// with the same comments, and formatting it again at that width changes nothing.
+@discardableResult
+func checkFormatting(_ parsed: ParsedPolicy, width: Int) -> String {
+  let formatter = PolicyFormatter(lineWidth: width)
+  guard case .success(let text) = formatter.format(parsed) else {
+    fuzzFail("formatting at width \(width) failed")
+  }
+  let reparsed = Parser.parse(SourceFile(path: "fuzz.policy", text: text))
+  if reparsed.diagnostics.hasErrors { fuzzFail("the text formatted at width \(width) has syntax errors:\n\(text)") }
+  if SyntaxDump.dump(reparsed.file) != SyntaxDump.dump(parsed.file) {
+    fuzzFail("the text formatted at width \(width) parses to another tree:\n\(text)")
+  }
+  if commentFragments(reparsed) != commentFragments(parsed) {
+    fuzzFail("formatting at width \(width) lost or changed comments: \(commentFragments(parsed)) -> \(commentFragments(reparsed))\n\(text)")
+  }
+  switch formatter.format(reparsed) {
+  case .success(let again):
+    if again != text { fuzzFail("formatting at width \(width) is not idempotent:\n--- once\n\(text)--- twice\n\(again)") }
+  case .failure(let failure):
+    fuzzFail("formatting the formatted text at width \(width) failed: \(failure)\n\(text)")
+  }
+  return text
+}
+
 func codes(_ diagnostics: [Diagnostic]) -> [String] {
   diagnostics.map { "\($0.severity) \($0.code)" }.sorted()
 }
@@ -283,6 +320,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .failure(let failure):
       fuzzFail("formatting the formatted text failed: \(failure)\n\(text)")
     }
+    if commentFragments(reparsed) != commentFragments(parsed) {
+      fuzzFail("formatting lost or changed comments: \(commentFragments(parsed)) -> \(commentFragments(reparsed))\n\(text)")
+    }
+    // Another width, picked by the input: line breaking must keep the same properties.
+    checkFormatting(parsed, width: 40 + Int(fuzzSeed(bytes) % 81))
     // The formatted policy means the same: same diagnostics, same decisions.
     let recompiled = PolicyCompiler.compile(formattedSource, schema: schema)
     if codes(recompiled.diagnostics) != codes(compilation.diagnostics) {
