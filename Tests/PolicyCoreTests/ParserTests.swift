@@ -283,6 +283,20 @@ struct ParserExpressionTests {
     #expect(expr.range == SourceRange(start: 0, end: 5))
   }
 
+  /// Fuzz/regressions/pipeline/minus-space-integer.policy: the digits were read from the `-`
+  /// onwards, and the space between (byte 0x20 minus "0") trapped on UInt8 overflow.
+  @Test("unary: a minus separated from its integer by spaces or a comment folds into the literal (fuzz regression)")
+  func minusSpaceInteger() throws {
+    #expect(try sexp("days > - 4") == "(> days -4)")
+    #expect(try sexp("days > -  # four\n 4") == "(> days -4)")
+    #expect(try sexp("days > - 9223372036854775808") == "(> days -9223372036854775808)")
+    let expr = try parseExpression("- 4")
+    #expect(expr.range == SourceRange(start: 0, end: 3))
+    let tooLarge = try onlyDiagnostic("ask when days > - 9223372036854775809")
+    #expect(tooLarge.code == .integerTooLarge)
+    #expect(tooLarge.message == "integer `- 9223372036854775809` does not fit in 64 bits")
+  }
+
   @Test("unary: -9223372036854775808 is the one integer whose magnitude alone does not fit")
   func minimumInteger() throws {
     let expr = try parseExpression("-9223372036854775808")
