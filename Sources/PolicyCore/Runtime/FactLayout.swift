@@ -44,9 +44,12 @@ public struct FactLayout: Sendable, Hashable {
   mutating func computeFingerprint() {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     func mix(_ text: String) {
-      for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x100_0000_01b3
+      var text = text
+      text.withUTF8 { bytes in  // contiguous bytes: no per-byte index checks
+        for byte in bytes {
+          hash ^= UInt64(byte)
+          hash = hash &* 0x100_0000_01b3
+        }
       }
       hash ^= 0xff
       hash = hash &* 0x100_0000_01b3

@@ -147,7 +147,7 @@ public struct Expr: Sendable, Hashable {
   public init(_ kind: Kind, range: SourceRange) {
     self.kind = kind
     self.range = range
-    self.depth = 1 + kind.children.reduce(0) { max($0, $1.depth) }
+    self.depth = 1 + kind.deepestChild
   }
 
   /// The kinds of expression node.
@@ -172,6 +172,17 @@ public struct Expr: Sendable, Hashable {
     case parenthesized(Expr)
     /// A placeholder where parsing failed; the error was already reported.
     case error
+
+    /// The greatest depth of the direct children, 0 for a leaf (no array is built: this runs for every node).
+    var deepestChild: Int {
+      switch self {
+      case .literal, .name, .has, .error: 0
+      case .call(_, let operands), .list(let operands), .logical(_, let operands):
+        operands.reduce(0) { max($0, $1.depth) }
+      case .unary(_, let operand), .parenthesized(let operand): operand.depth
+      case .binary(_, let lhs, let rhs): max(lhs.depth, rhs.depth)
+      }
+    }
 
     /// The direct children, left to right.
     public var children: [Expr] {
