@@ -91,6 +91,21 @@ struct FormatterTests {
     #expect(try formatted("# only a comment") == "# only a comment\n")
   }
 
+  @Test("a comment ending in a carriage return formats the same twice (found by the pipeline fuzzer)")
+  func commentEndingInCarriageReturn() throws {
+    // Fuzz/regressions/pipeline/comment-trailing-carriage-return.policy: a lone CR before the
+    // trailing blank used to be kept, became a CRLF line end, and the next run trimmed more.
+    let input = "# \r\u{0}\u{0}#\u{0}\u{0}  # \r "
+    let once = try formatted(input)
+    #expect(once == "# \r\u{0}\u{0}#\u{0}\u{0}  #\n")
+    #expect(try formatted(once) == once)
+    for comment in ["# note\r", "# note \r\t", "ask when days >= 30  # note\r \r"] {
+      let first = try formatted(comment)
+      #expect(try formatted(first) == first, "\(comment.debugDescription)")
+      #expect(!first.contains("\r"), "\(comment.debugDescription)")
+    }
+  }
+
   @Test("a file with syntax errors is not formatted")
   func errors() {
     let result = PolicyFormatter().format(SourceFile(path: "f.policy", text: "ask when days >= \n"))

@@ -134,7 +134,11 @@ private struct Printer {
 
   func text(of comment: Comment) -> String {
     var text = source.text(in: comment.range)
-    while text.hasSuffix(" ") || text.hasSuffix("\t") { text.removeLast() }
+    // Trailing blanks go; so does a carriage return left at the end, which the newline after
+    // it would turn into a CRLF line end (and the next run would trim what preceded it).
+    while let last = text.unicodeScalars.last, last == " " || last == "\t" || last == "\r" {
+      text.unicodeScalars.removeLast()
+    }
     return text
   }
 
