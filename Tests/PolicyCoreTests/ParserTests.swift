@@ -297,6 +297,28 @@ struct ParserExpressionTests {
     #expect(tooLarge.message == "integer `- 9223372036854775809` does not fit in 64 bits")
   }
 
+  @Test("unary: `-0` stays a negation of the literal 0, so `--0` prints and reparses as the same tree (pipeline fuzzer)")
+  func negativeZero() throws {
+    // Fuzz/regressions/pipeline/negated-negative-zero.policy: `a---0` formatted to `a - -0`,
+    // which reparsed as `a - 0`; the formatter refused it as a change of meaning.
+    #expect(try sexp("-0") == "(neg 0)")
+    #expect(try sexp("days - --0") == "(- days (neg (neg 0)))")
+    #expect(try sexp("days > -00") == "(> days (neg 0))")
+    #expect(try sexp("days > -10") == "(> days -10)")
+    let formatter = PolicyFormatter()
+    for text in ["a---nuemrb--------0-s", "ask when days - ---0 > -0\n", "ask when uses > --0\n"] {
+      let parsed = Parser.parse(SourceFile(path: "p.policy", text: text))
+      guard case .success(let once) = formatter.format(parsed) else {
+        // The fuzzer's input has unknown names: it parses without syntax errors, so it formats.
+        Issue.record("\(text.debugDescription) did not format")
+        continue
+      }
+      let reparsed = Parser.parse(SourceFile(path: "p.policy", text: once))
+      #expect(SyntaxDump.dump(reparsed.file) == SyntaxDump.dump(parsed.file), "\(once)")
+      #expect(formatter.format(reparsed) == .success(once))
+    }
+  }
+
   @Test("unary: -9223372036854775808 is the one integer whose magnitude alone does not fit")
   func minimumInteger() throws {
     let expr = try parseExpression("-9223372036854775808")

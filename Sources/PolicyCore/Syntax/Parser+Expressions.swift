@@ -152,9 +152,11 @@ extension Parser {
         return Expr(.error, range: tokens[index - 1].range)
       }
     }
-    // `-9223372036854775808` is the one integer whose magnitude alone does not fit.
+    // `-9223372036854775808` is the one integer whose magnitude alone does not fit. Zero is not
+    // folded: a folded `-0` would be the literal `0`, so `--0` (negate that literal) would print
+    // as `-0` and reparse as the literal alone, a different tree (found by the pipeline fuzzer).
     var result: Expr
-    if let start = starts.last, at(.integer) {
+    if let start = starts.last, at(.integer), !source.bytes[current.range.start..<current.range.end].allSatisfy({ $0 == UInt8(ascii: "0") }) {
       result = integerLiteral(advance(), negatedFrom: start)
       starts.removeLast()
     } else {
