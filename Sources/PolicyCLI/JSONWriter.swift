@@ -55,8 +55,13 @@ struct JSONWriter {
 
   /// Writes `null`.
   mutating func null() {
+    raw("null")
+  }
+
+  /// Writes `text`, which must be one JSON value (for extensions that add value kinds).
+  mutating func raw(_ text: String) {
     separate()
-    output += "null"
+    output += text
   }
 
   /// A JSON string literal for `text`.

@@ -227,7 +227,7 @@ extension SimulationReport {
   /// The JSON report (one line). Keys, in order: `users`, `days`, `seed`, `model`, `activity`, `policies`;
   /// see ``SimulateCommand/help`` for each policy's keys.
   func json() -> String {
-    var writer = SimulationJSONWriter()
+    var writer = JSONWriter()
     let model = setup.model
     let activity = outcome.activity
     writer.object {
@@ -267,7 +267,7 @@ extension SimulationReport {
   }
 
   /// Writes one policy's object.
-  private func writePolicy(_ summary: SimulationPolicySummary, _ writer: inout SimulationJSONWriter) {
+  private func writePolicy(_ summary: SimulationPolicySummary, _ writer: inout JSONWriter) {
     let tally = summary.tally
     writer.object {
       $0.key("name"); $0.string(summary.name)
@@ -325,75 +325,9 @@ extension SimulationReport {
   }
 }
 
-/// A compact JSON writer like ``JSONWriter``, plus decimal numbers (rates and shares).
-struct SimulationJSONWriter {
-  /// The JSON written so far.
-  private(set) var output = ""
-  /// Whether the next value at each nesting level needs a comma before it.
-  private var needsComma = [false]
-
-  /// Writes a comma if the current container already has a value.
-  private mutating func separate() {
-    if needsComma[needsComma.count - 1] { output += "," }
-    needsComma[needsComma.count - 1] = true
-  }
-
-  /// Writes an object; `body` writes key-value pairs.
-  mutating func object(_ body: (inout SimulationJSONWriter) -> Void) {
-    separate()
-    output += "{"
-    needsComma.append(false)
-    body(&self)
-    needsComma.removeLast()
-    output += "}"
-  }
-
-  /// Writes an array; `body` writes the elements.
-  mutating func array(_ body: (inout SimulationJSONWriter) -> Void) {
-    separate()
-    output += "["
-    needsComma.append(false)
-    body(&self)
-    needsComma.removeLast()
-    output += "]"
-  }
-
-  /// Writes a key; the next call writes its value.
-  mutating func key(_ name: String) {
-    separate()
-    output += JSONWriter.quoted(name) + ":"
-    needsComma[needsComma.count - 1] = false
-  }
-
-  /// Writes a string value.
-  mutating func string(_ value: String) {
-    separate()
-    output += JSONWriter.quoted(value)
-  }
-
-  /// Writes an integer value.
-  mutating func number(_ value: Int) {
-    raw(String(value))
-  }
-
-  /// Writes a decimal value with at most 6 decimals, trailing zeros removed (`0.25`, `1`).
+extension JSONWriter {
+  /// Writes a decimal value with at most 6 decimals, trailing zeros removed (`0.25`, `1`); `null` if not finite.
   mutating func decimal(_ value: Double) {
     raw(value.isFinite ? SimulationFormat.trimmed(value, places: 6) : "null")
-  }
-
-  /// Writes a Boolean value.
-  mutating func bool(_ value: Bool) {
-    raw(value ? "true" : "false")
-  }
-
-  /// Writes `null`.
-  mutating func null() {
-    raw("null")
-  }
-
-  /// Writes `text`, which must be a JSON value.
-  mutating func raw(_ text: String) {
-    separate()
-    output += text
   }
 }

@@ -292,9 +292,9 @@ public final class ReviewManager: @unchecked Sendable {
   public func currentFacts() -> (policy: CompiledPolicy, facts: Facts)? {
     let now = Timestamp(configuration.clock())
     lock.lock()
-    var snapshot = tracker
+    let snapshot = tracker
     lock.unlock()
-    snapshot.enter(at: now)
+    // `facts(at:)` sees the state as of the app version without recording anything.
     guard case .success(let built) = snapshot.facts(at: now) else { return nil }
     return (snapshot.policy, built)
   }
@@ -303,9 +303,8 @@ public final class ReviewManager: @unchecked Sendable {
   public func explainCurrentDecision() -> ReviewExplanation {
     let now = Timestamp(configuration.clock())
     lock.lock()
-    var snapshot = tracker
+    let snapshot = tracker
     lock.unlock()
-    snapshot.enter(at: now)
     return snapshot.explanation(at: now)
   }
 
