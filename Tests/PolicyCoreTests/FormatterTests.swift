@@ -106,6 +106,17 @@ struct FormatterTests {
     }
   }
 
+  @Test("a trailing comment after two rules on one line is printed once, after the second")
+  func trailingCommentAfterTwoRulesOnOneLine() throws {
+    // Fuzz/regressions/pipeline/two-rules-one-trailing-comment.policy: the first rule also took
+    // the comment, so `fmt --write` duplicated it.
+    let once = try formatted("ask when (e) ask when a # d")
+    #expect(once == "ask when (e)\nask when a  # d\n")
+    #expect(try formatted(once) == once)
+    let three = try formatted("never when x ask when y ask when z # last\n# standalone\n")
+    #expect(three == "never when x\nask when y\nask when z  # last\n# standalone\n")
+  }
+
   @Test("a file with syntax errors is not formatted")
   func errors() {
     let result = PolicyFormatter().format(SourceFile(path: "f.policy", text: "ask when days >= \n"))

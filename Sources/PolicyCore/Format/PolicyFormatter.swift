@@ -80,8 +80,12 @@ private struct Printer {
     }
 
     var commentIndex = 0
-    for declaration in file.declarations {
+    for (position, declaration) in file.declarations.enumerated() {
       let range = declaration.range
+      // A trailing comment belongs to the last declaration before it on its line, so the
+      // comment of `ask when a ask when b  # c` trails `b` only and is printed once.
+      let nextStart =
+        position + 1 < file.declarations.count ? file.declarations[position + 1].range.start : Int.max
       // Standalone comments before this declaration.
       while commentIndex < comments.count && comments[commentIndex].range.start < range.start {
         if !used[commentIndex] {
@@ -97,7 +101,7 @@ private struct Printer {
       let lastLine = source.lineIndex(of: max(range.end - 1, range.start))
       var end = range.end
       if let trailing = comments.indices.first(where: {
-        comments[$0].range.start >= range.end && comments[$0].isTrailing
+        comments[$0].range.start >= range.end && comments[$0].range.start < nextStart && comments[$0].isTrailing
           && source.lineIndex(of: comments[$0].range.start) == lastLine
       }) {
         inner.append(trailing)
