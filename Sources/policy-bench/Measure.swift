@@ -34,6 +34,18 @@ enum Measure {
   /// The number of cores the process may use.
   static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
+  /// The machine, as `Linux x86_64, 2 cores`.
+  static var machine: String {
+    var name = utsname()
+    guard uname(&name) == 0 else { return "\(cores) cores" }
+    func text<T>(_ field: T) -> String {
+      withUnsafeBytes(of: field) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+    }
+    return "\(text(name.sysname)) \(text(name.machine)), \(cores) cores"
+  }
+
   /// The process's peak resident memory in kibibytes.
   static func peakMemoryKiB() -> Int {
     var usage = rusage()
