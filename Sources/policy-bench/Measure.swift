@@ -17,7 +17,8 @@ enum Measure {
   static func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+      ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
   }
 
   /// Runs `body` `batch` times per sample, `samples` times, and returns the median nanoseconds per call.
@@ -44,6 +45,12 @@ enum Measure {
       }
     }
     return "\(text(name.sysname)) \(text(name.machine)), \(cores) cores"
+  }
+
+  /// The system's load average over the last minute, or nil where it cannot be read.
+  static func loadAverage() -> Double? {
+    var loads = [0.0, 0.0, 0.0]
+    return getloadavg(&loads, 3) >= 1 ? loads[0] : nil
   }
 
   /// The process's peak resident memory in kibibytes.

@@ -42,9 +42,11 @@ while !arguments.isEmpty {
 }
 
 #if DEBUG
-  FileHandle.standardError.write(Data("policy-bench: warning: a debug build; run with `-c release` for real figures\n".utf8))
+  FileHandle.standardError.write(
+    Data("policy-bench: warning: a debug build; run with `-c release` for real figures\n".utf8))
 #endif
 
+let loadAtStart = Measure.loadAverage()
 let examples = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Examples")
 let workloads = Workloads(samples: samples, examples: examples)
 var results: [BenchResult] = []
@@ -83,10 +85,14 @@ case .json:
   }
   print("{\"samples\":\(samples),\"peakMemoryKiB\":\(peak),\"results\":[" + rows.joined(separator: ",") + "]}")
 case .markdown:
-  print(MarkdownReport(results: results, samples: samples, peakMemoryKiB: peak).text, terminator: "")
+  print(
+    MarkdownReport(results: results, samples: samples, peakMemoryKiB: peak, loadAverage: loadAtStart).text,
+    terminator: "")
 case .text:
   print("policy-bench: median of \(samples) samples per workload\n")
-  func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
+  func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
   print(pad("workload", 48) + pad("median", 20) + pad("baseline", 13) + pad("ratio", 8) + pad("allocs", 8) + "target")
   for result in results {
     let value = "\(format(result.value)) \(result.unit)"
