@@ -17,7 +17,8 @@ enum Measure {
   static func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+      ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
   }
 
   /// Runs `body` `batch` times per sample, `samples` times, and returns the median nanoseconds per call.
@@ -33,6 +34,24 @@ enum Measure {
 
   /// The number of cores the process may use.
   static var cores: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+  /// The machine, as `Linux x86_64, 2 cores`.
+  static var machine: String {
+    var name = utsname()
+    guard uname(&name) == 0 else { return "\(cores) cores" }
+    func text<T>(_ field: T) -> String {
+      withUnsafeBytes(of: field) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+    }
+    return "\(text(name.sysname)) \(text(name.machine)), \(cores) cores"
+  }
+
+  /// The system's load average over the last minute, or nil where it cannot be read.
+  static func loadAverage() -> Double? {
+    var loads = [0.0, 0.0, 0.0]
+    return getloadavg(&loads, 3) >= 1 ? loads[0] : nil
+  }
 
   /// The process's peak resident memory in kibibytes.
   static func peakMemoryKiB() -> Int {

@@ -1,14 +1,22 @@
 // policy-bench: policy evaluation measured side by side with hand-written Swift, in one run.
 //
-//   swift run -c release policy-bench [--iterations N] [--json]
+//   swift run -c release policy-bench [--iterations N] [--json | --markdown]
 //
 // Each workload reports the median time per operation over N samples and, where there is
 // one, the ratio to a hand-written baseline measured in the same process on the same data.
+// `--markdown` prints docs/performance-figures.md, the one place the documentation keeps figures.
 
 import Foundation
 
 var samples = 15
-var json = false
+/// How the results are printed.
+enum OutputFormat {
+  case text
+  case json
+  case markdown
+}
+
+var outputFormat = OutputFormat.text
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
   let argument = arguments.removeFirst()
@@ -21,9 +29,11 @@ while !arguments.isEmpty {
     samples = value
     arguments.removeFirst()
   case "--json":
-    json = true
+    outputFormat = .json
+  case "--markdown":
+    outputFormat = .markdown
   case "--help", "-h":
-    print("USAGE: swift run -c release policy-bench [--iterations N] [--json]")
+    print("USAGE: swift run -c release policy-bench [--iterations N] [--json | --markdown]")
     exit(0)
   default:
     FileHandle.standardError.write(Data("policy-bench: error: unknown argument `\(argument)`\n".utf8))
@@ -32,9 +42,11 @@ while !arguments.isEmpty {
 }
 
 #if DEBUG
-  FileHandle.standardError.write(Data("policy-bench: warning: a debug build; run with `-c release` for real figures\n".utf8))
+  FileHandle.standardError.write(
+    Data("policy-bench: warning: a debug build; run with `-c release` for real figures\n".utf8))
 #endif
 
+let loadAtStart = Measure.loadAverage()
 let examples = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Examples")
 let workloads = Workloads(samples: samples, examples: examples)
 var results: [BenchResult] = []
@@ -56,7 +68,8 @@ func format(_ value: Double) -> String {
   value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
 }
 
-if json {
+switch outputFormat {
+case .json:
   var rows: [String] = []
   for result in results {
     var fields = [
@@ -71,9 +84,15 @@ if json {
     rows.append("{" + fields.joined(separator: ",") + "}")
   }
   print("{\"samples\":\(samples),\"peakMemoryKiB\":\(peak),\"results\":[" + rows.joined(separator: ",") + "]}")
-} else {
+case .markdown:
+  print(
+    MarkdownReport(results: results, samples: samples, peakMemoryKiB: peak, loadAverage: loadAtStart).text,
+    terminator: "")
+case .text:
   print("policy-bench: median of \(samples) samples per workload\n")
-  func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
+  func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
   print(pad("workload", 48) + pad("median", 20) + pad("baseline", 13) + pad("ratio", 8) + pad("allocs", 8) + "target")
   for result in results {
     let value = "\(format(result.value)) \(result.unit)"
