@@ -133,5 +133,8 @@ struct DiagnosticCodeTests {
     #expect(DiagnosticCode.unusedLet.isWarning && !DiagnosticCode.unknownName.isWarning)
     #expect(Diagnostic.warning(.unusedLet, "x", at: .empty(at: 0)) == Diagnostic(PolicyCoreCode.unusedLet, "x", at: .empty(at: 0)))
     #expect(Diagnostic.error(.unknownName, "x", at: .empty(at: 0)).severity == .error)
+    #expect(Diagnostic(.warning, .unusedLet, "x", at: .empty(at: 0)) == Diagnostic(.unusedLet, "x", at: .empty(at: 0)))
+    #expect(DiagnosticCode(rawValue: "PC201") == .unknownName)
+    #expect(DiagnosticCode(rawValue: "PC901") == nil)
   }
 }

@@ -8,6 +8,12 @@ extension DiagnosticCode {
   /// PolicyCore's codes (transitional: use `PolicyCoreCode.allCases`).
   public static var allCases: [DiagnosticCode] { PolicyCoreCode.allCases.map(\.code) }
 
+  /// PolicyCore's code spelled `rawValue`, such as `PC201` (transitional: use `PolicyCoreCode(rawValue:)`).
+  public init?(rawValue: String) {
+    guard let code = PolicyCoreCode(rawValue: rawValue) else { return nil }
+    self.init(code)
+  }
+
   /// Whether diagnostics with this code are warnings (transitional: compare ``severity``).
   public var isWarning: Bool { severity == .warning }
 

@@ -38,10 +38,12 @@ public struct DiagnosticCode: Sendable, Hashable, CustomStringConvertible {
   /// `String(describing: code)`, as it did when codes were one enum; it should read ``name``.
   public var description: String { name }
 
+  /// Whether two codes have the same domain and spelling.
   public static func == (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool {
     lhs.rawValue == rhs.rawValue && lhs.domain == rhs.domain
   }
 
+  /// Hashes the domain and the spelling.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(domain)
     hasher.combine(rawValue)
