@@ -28,7 +28,8 @@ struct CheckerMessagesTests {
 
   /// An operand that is a name.
   static func name(_ written: String, _ type: PolicyType) -> CheckerMessages.Operand {
-    .init(expr: Expr(.name(Identifier(written, range: .empty(at: 0))), range: .empty(at: 0)), written: written, type: type)
+    let expr = Expr(.name(Identifier(written, range: .empty(at: 0))), range: .empty(at: 0))
+    return CheckerMessages.Operand(expr: expr, written: written, type: type)
   }
 
   /// An operand that is a literal.

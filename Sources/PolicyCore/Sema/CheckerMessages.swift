@@ -327,8 +327,8 @@ enum CheckerMessages {
       ? "compare `bool` values with `==` or `!=`, or use `not`"
       : "strings can only be compared with `==`, `!=` and `in`"
     return Diagnostic(
-      PolicyCoreCode.unorderedType, "`\(op.rawValue)` needs ordered values, but `\(lhs.written)` is \(article(lhs.type))",
-      at: range, help: [help])
+      PolicyCoreCode.unorderedType,
+      "`\(op.rawValue)` needs ordered values, but `\(lhs.written)` is \(article(lhs.type))", at: range, help: [help])
   }
 
   /// `PC212`: the right of `in` (or `not in`) is not a list.

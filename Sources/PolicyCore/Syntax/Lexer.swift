@@ -121,7 +121,8 @@ struct Lexer {
     let length = position - start
     if length > Limits.maximumIdentifierLength {
       diagnostics.report(
-        LexerMessages.identifierTooLong(text(start, position), length: length, at: SourceRange(start: start, end: position)))
+        LexerMessages.identifierTooLong(
+          text(start, position), length: length, at: SourceRange(start: start, end: position)))
       append(.invalid, from: start)
       return
     }
@@ -292,7 +293,8 @@ struct Lexer {
       var end = position
       while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && bytes[end] != UInt8(ascii: "'") { end += 1 }
       if end < bytes.count && bytes[end] == UInt8(ascii: "'") { position = end + 1 }
-      diagnostics.report(LexerMessages.singleQuotes(text(start, position), at: SourceRange(start: start, end: position)))
+      diagnostics.report(
+        LexerMessages.singleQuotes(text(start, position), at: SourceRange(start: start, end: position)))
       append(.invalid, from: start)
     default:
       return false

@@ -77,7 +77,8 @@ extension Parser {
       let middle = source.text(in: rhs.range)
       let chain = source.text(in: SourceRange(start: lhs.range.start, end: current.range.end))
       report(
-        ParserMessages.chainedComparison(chain, operator: op, middle: middle, next: text(of: current), at: current.range))
+        ParserMessages.chainedComparison(
+          chain, operator: op, middle: middle, next: text(of: current), at: current.range))
     }
     return result
   }

@@ -69,7 +69,8 @@ enum ParserMessages {
 
   /// `PC110`: `let NAME` without `=`; `foundEquals` when `==` was written instead.
   static func expectedAssign(name: String, found: String, foundEquals: Bool, at range: SourceRange) -> Diagnostic {
-    let help = foundEquals ? "a definition uses a single `=`: `let \(name) = ...`" : "write `let \(name) = <expression>`"
+    let help =
+      foundEquals ? "a definition uses a single `=`: `let \(name) = ...`" : "write `let \(name) = <expression>`"
     return Diagnostic(
       PolicyCoreCode.expectedToken, "expected `=` after `let \(name)`, found \(found)", at: range, help: [help])
   }
