@@ -23,7 +23,8 @@ struct SingleMistake: Sendable, CustomTestStringConvertible {
 
 /// Headers of the diagnostics in `output`: `line:column code`.
 func diagnosticPositions(in output: String, path: String) -> [String] {
-  output.split(separator: "\n").filter { $0.hasPrefix(path + ":") }.compactMap { line in
+  // Notes (`PATH:LINE:COL: note: ...`) locate their diagnostic; they are not diagnostics.
+  output.split(separator: "\n").filter { $0.hasPrefix(path + ":") && !$0.contains(": note: ") }.compactMap { line in
     let rest = line.dropFirst(path.count + 1)
     guard let space = rest.firstIndex(of: " ") else { return nil }
     let position = rest[..<space].dropLast()  // "1:10"

@@ -9,11 +9,12 @@ public enum Severity: String, Sendable, Hashable, Codable {
 /// One problem found in a policy, located by a ``SourceRange``.
 ///
 /// Messages are lowercase, have no final period and name the offending text
-/// in backticks. Advice goes into ``help`` lines, never into the message.
+/// in backticks. Advice goes into ``help`` lines, never into the message; other
+/// places that explain it (where a name was first defined) go into ``notes``.
+/// The ``severity`` follows from the ``code``. Each phase writes its messages in
+/// one file of factories (`LexerMessages`, `ParserMessages`, `CheckerMessages`).
 public struct Diagnostic: Sendable, Hashable {
-  /// Whether this is an error or a warning.
-  public var severity: Severity
-  /// The stable code, for example `PC201`.
+  /// The stable code, for example `PC201`, of any module's domain.
   public var code: DiagnosticCode
   /// The one-line message.
   public var message: String
@@ -21,31 +22,69 @@ public struct Diagnostic: Sendable, Hashable {
   public var range: SourceRange
   /// Advice lines shown after the source excerpt, each rendered as `help: ...`.
   public var help: [String]
+  /// Other places in the same file that explain the diagnostic, each rendered after it with
+  /// its own location and excerpt, as `PATH:LINE:COL: note: ...`.
+  public var notes: [DiagnosticNote]
+  /// Machine-applicable fixes, each a set of edits to the file. The renderer does not show them.
+  public var fixIts: [FixIt]
 
-  /// Creates a diagnostic.
+  /// Whether this is an error or a warning: the code's severity.
+  public var severity: Severity { code.severity }
+
+  /// Creates a diagnostic; its severity is the code's.
   public init(
-    _ severity: Severity, _ code: DiagnosticCode, _ message: String, at range: SourceRange,
-    help: [String] = []
+    _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = [],
+    notes: [DiagnosticNote] = [], fixIts: [FixIt] = []
   ) {
-    self.severity = severity
     self.code = code
     self.message = message
     self.range = range
     self.help = help
+    self.notes = notes
+    self.fixIts = fixIts
   }
 
-  /// Creates an error.
+  /// Creates a diagnostic with a code of any module, such as `PolicyCoreCode.unknownName`.
+  public init(
+    _ code: some DiagnosticCodeDefinition, _ message: String, at range: SourceRange, help: [String] = [],
+    notes: [DiagnosticNote] = [], fixIts: [FixIt] = []
+  ) {
+    self.init(code.code, message, at: range, help: help, notes: notes, fixIts: fixIts)
+  }
+
+  /// Creates a diagnostic, naming the severity its code already has.
+  ///
+  /// Transitional, from when the reporter chose the severity: a debug build stops when
+  /// `severity` is not the code's. New code uses the initializer without a severity.
+  public init(
+    _ severity: Severity, _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = []
+  ) {
+    assert(code.severity == severity, "\(code.rawValue) is not of severity \(severity.rawValue)")
+    self.init(code, message, at: range, help: help)
+  }
+
+  /// Creates a diagnostic whose code is an error.
+  ///
+  /// Transitional, from when the reporter chose the severity: the severity is the code's, and
+  /// a debug build stops when it is not `.error`. New code uses the initializer or a phase's
+  /// message factory.
   public static func error(
     _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = []
   ) -> Diagnostic {
-    Diagnostic(.error, code, message, at: range, help: help)
+    assert(code.severity == .error, "\(code.rawValue) is not an error")
+    return Diagnostic(code, message, at: range, help: help)
   }
 
-  /// Creates a warning.
+  /// Creates a diagnostic whose code is a warning.
+  ///
+  /// Transitional, from when the reporter chose the severity: the severity is the code's, and
+  /// a debug build stops when it is not `.warning`. New code uses the initializer or a phase's
+  /// message factory.
   public static func warning(
     _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = []
   ) -> Diagnostic {
-    Diagnostic(.warning, code, message, at: range, help: help)
+    assert(code.severity == .warning, "\(code.rawValue) is not a warning")
+    return Diagnostic(code, message, at: range, help: help)
   }
 }
 

@@ -2,7 +2,8 @@
 ///
 /// After ``Limits/maximumErrors`` errors it records one `PC199` and ignores the
 /// rest; after as many warnings, one `PC399` and no more warnings. A file of
-/// random bytes gives a bounded report.
+/// random bytes gives a bounded report. A diagnostic counts as an error or a warning by its
+/// code's severity, whatever module defined the code.
 struct DiagnosticBag: Sendable {
   private(set) var diagnostics: [Diagnostic] = []
   private(set) var errorCount = 0
@@ -16,9 +17,9 @@ struct DiagnosticBag: Sendable {
       warningCount += 1
       if warningCount == Limits.maximumErrors + 1 {
         diagnostics.append(
-          .warning(
-            .tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)", at: diagnostic.range,
-            help: ["fix the warnings above and check again"]))
+          Diagnostic(
+            PolicyCoreCode.tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)",
+            at: diagnostic.range, help: ["fix the warnings above and check again"]))
       }
       if warningCount > Limits.maximumErrors { return }
     }
@@ -26,8 +27,8 @@ struct DiagnosticBag: Sendable {
       if errorCount == Limits.maximumErrors {
         isFull = true
         diagnostics.append(
-          .error(
-            .tooManyErrors, "too many errors; stopped after \(Limits.maximumErrors)",
+          Diagnostic(
+            PolicyCoreCode.tooManyErrors, "too many errors; stopped after \(Limits.maximumErrors)",
             at: diagnostic.range, help: ["fix the errors above and check again"]))
         return
       }

@@ -1,148 +1,51 @@
-/// The stable code of every diagnostic the language reports.
+/// The stable code of a ``Diagnostic``, such as `PC201`, with what it implies: the module that
+/// defined it, its severity and its summary.
 ///
-/// Codes never change meaning once published. `PC1xx` are lexical and
-/// syntax errors, `PC2xx` are name and type errors from the checker, `PC3xx`
-/// are warnings, `PC4xx` are errors in facts and test files. Grammar.md lists
-/// each one with an example.
-public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
-  // MARK: - Lexical and syntax errors
+/// Each module defines its codes as an enum conforming to ``DiagnosticCodeDefinition``
+/// (PolicyCore's are ``PolicyCoreCode``); `DiagnosticCode` wraps one of its cases, so a
+/// diagnostic can carry a code of any module. It holds only the case, not copies of its
+/// strings, and is cheap to make.
+///
+/// Two codes are equal when they have the same ``domain`` and ``rawValue``.
+public struct DiagnosticCode: Sendable, Hashable, CustomStringConvertible {
+  /// The case that defines the code.
+  public let definition: any DiagnosticCodeDefinition
 
-  /// The file is larger than ``Limits/maximumFileSize``.
-  case fileTooLarge = "PC100"
-  /// A byte sequence that is not valid UTF-8.
-  case invalidUTF8 = "PC101"
-  /// A character that cannot start a token (for example `&`, `≥` or a NUL byte).
-  case unexpectedCharacter = "PC102"
-  /// A string literal without its closing quote on the same line.
-  case unterminatedString = "PC103"
-  /// A backslash escape other than `\"`, `\\`, `\n` and `\t`.
-  case invalidEscape = "PC104"
-  /// An integer literal that does not fit in 64 bits.
-  case integerTooLarge = "PC105"
-  /// A malformed or out-of-range number literal.
-  case invalidNumber = "PC106"
-  /// A malformed or out-of-range duration literal, or an unknown unit.
-  case invalidDuration = "PC107"
-  /// A malformed or out-of-range version literal.
-  case invalidVersion = "PC108"
-  /// A place where an expression is required but something else was found.
-  case expectedExpression = "PC109"
-  /// A required token (such as `when` or `=`) is missing.
-  case expectedToken = "PC110"
-  /// Text after a complete condition that does not continue it.
-  case unexpectedToken = "PC111"
-  /// An opening `(` or `[` without its closing partner.
-  case unclosedDelimiter = "PC112"
-  /// Expressions nested deeper than ``Limits/maximumNestingDepth``.
-  case nestingTooDeep = "PC113"
-  /// An identifier longer than ``Limits/maximumIdentifierLength``.
-  case identifierTooLong = "PC114"
-  /// A string literal longer than ``Limits/maximumStringLength``.
-  case stringTooLong = "PC115"
-  /// More declarations than ``Limits/maximumDeclarations``.
-  case tooManyDeclarations = "PC116"
-  /// A list literal with more than ``Limits/maximumListLength`` elements.
-  case listTooLong = "PC117"
-  /// Two comparisons chained without `and`, such as `1 < days < 5`.
-  case chainedComparison = "PC118"
-  /// A bare condition in a file that also has other rules.
-  case bareConditionNotAlone = "PC119"
-  /// A name is required (after `let`, `fact`, `has`) but a keyword or other token was found.
-  case expectedName = "PC120"
-  /// A type name in a `fact` declaration that is not one of the language's types.
-  case unknownType = "PC121"
-  /// More errors than ``Limits/maximumErrors``; the rest of the file was not reported on.
-  case tooManyErrors = "PC199"
+  /// Wraps a case of a module's codes.
+  public init(_ definition: some DiagnosticCodeDefinition) {
+    self.definition = definition
+  }
 
-  // MARK: - Name and type errors
+  /// The module that defines the code, such as `PolicyCore`.
+  public var domain: String { type(of: definition).domain }
 
-  /// A name that is not a fact, a `let` or `now`.
-  case unknownName = "PC201"
-  /// A call to a function that does not exist.
-  case unknownFunction = "PC202"
-  /// A comparison between values of types that cannot be compared.
-  case incomparableTypes = "PC203"
-  /// Arithmetic on operand types that the operator does not accept.
-  case invalidOperands = "PC204"
-  /// A value that must be a `bool` (a rule condition, an operand of `and`, `or`, `not`) is not.
-  case notBoolean = "PC205"
-  /// A fact or `let` that can be absent is used without a guard or a default.
-  case unguardedAbsentValue = "PC206"
-  /// Two rules with the same name.
-  case duplicateRuleName = "PC207"
-  /// A `let` or `fact` that reuses a name already defined.
-  case duplicateDefinition = "PC208"
-  /// A call with the wrong number of arguments.
-  case wrongArgumentCount = "PC209"
-  /// A call argument of the wrong type.
-  case wrongArgumentType = "PC210"
-  /// A list element that is not a literal, or elements of different types.
-  case invalidListElement = "PC211"
-  /// A list used anywhere but on the right of `in`.
-  case misplacedList = "PC212"
-  /// An ordering comparison (`<`, `>=`, ...) on a type that has no order.
-  case unorderedType = "PC213"
-  /// Division by a literal zero.
-  case divisionByZero = "PC214"
-  /// A `let` used before the line that defines it.
-  case useBeforeDefinition = "PC215"
-  /// A keyed fact used without its key, with a key of the wrong kind, or a plain fact called like a function.
-  case invalidFactKey = "PC216"
+  /// The stable spelling, such as `PC201`.
+  public var rawValue: String { definition.rawValue }
 
-  // MARK: - Warnings
+  /// The Swift name of the code's case, such as `unknownName`; SARIF writes it in Pascal case as
+  /// the rule's name.
+  public var name: String { String(describing: definition) }
 
-  /// A policy without any `ask` rule never asks.
-  case noAskRule = "PC301"
-  /// A `let` that no rule uses.
-  case unusedLet = "PC302"
-  /// A `fact` declared by the policy that nothing uses.
-  case unusedFact = "PC303"
-  /// `has x` where `x` is never absent: always true.
-  case alwaysPresent = "PC304"
-  /// `x ?? d` where `x` is never absent: the default is never used.
-  case needlessDefault = "PC305"
-  /// `x in []`: never true.
-  case emptyList = "PC306"
+  /// Whether diagnostics with this code are errors or warnings.
+  public var severity: Severity { definition.severity }
 
-  // MARK: - Warnings of the policy analyzer (`policyc analyze`)
+  /// A short title for the code, such as "unknown name" (for SARIF rules and documentation).
+  public var summary: String { definition.summary }
 
-  /// A rule whose condition no facts satisfy (literal `true`/`false` and empty lists aside).
-  case ruleNeverHolds = "PC310"
-  /// A rule whose condition every set of facts satisfies (literal `true`/`false` and empty lists aside).
-  case ruleAlwaysHolds = "PC311"
-  /// An `ask` rule that can hold, but only when a `never` rule holds too, so it never decides.
-  case shadowedAskRule = "PC312"
-  /// Two comparisons of one value that contradict each other in an `and` (it never holds) or
-  /// together cover every value in an `or` (it always holds).
-  case contradictoryComparisons = "PC313"
-  /// A comparison implied by another of the same `and` (or implying another of the same `or`).
-  case redundantComparison = "PC314"
-  /// The policy can ask a user who declined (`declined`) or rated (`rated`) this version.
-  case asksAfterAnswer = "PC320"
-  /// The policy can ask again within 7 days of the last prompt (`last_prompt`).
-  case asksTooSoon = "PC321"
-  /// The policy can ask a user who already saw 3 prompts in the last 365 days.
-  case asksTooOften = "PC322"
-  /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
-  case tooManyWarnings = "PC399"
+  /// The case ``name``, such as `unknownName`.
+  ///
+  /// Transitional: `PolicyCLI`'s SARIF writer spells the rule name from
+  /// `String(describing: code)`, as it did when codes were one enum; it should read ``name``.
+  public var description: String { name }
 
-  // MARK: - Facts and test files
+  /// Whether two codes have the same domain and spelling.
+  public static func == (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool {
+    lhs.rawValue == rhs.rawValue && lhs.domain == rhs.domain
+  }
 
-  /// A facts or test file that is not valid JSON.
-  case invalidJSON = "PC401"
-  /// A JSON value of the wrong shape where a particular one is required (an object of facts, a list of cases).
-  case unexpectedJSON = "PC402"
-  /// A facts file names a fact the policy does not know.
-  case unknownFact = "PC403"
-  /// A fact's value has the wrong type or does not parse (`"30"` for a duration, `"yesterday"` for an instant).
-  case invalidFactValue = "PC404"
-  /// A fact that cannot be absent has no value and no default.
-  case missingFact = "PC405"
-  /// A history step in a test file that is not one of the documented steps.
-  case invalidHistoryStep = "PC406"
-  /// A test file names a policy that cannot be read or compiled.
-  case unusablePolicy = "PC407"
-
-  /// Whether diagnostics with this code are warnings.
-  public var isWarning: Bool { rawValue.hasPrefix("PC3") }
+  /// Hashes the domain and the spelling.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(domain)
+    hasher.combine(rawValue)
+  }
 }

@@ -7,8 +7,20 @@
 /// help: did you mean `days`?
 /// ```
 ///
-/// Rendering is a pure function of the source and the diagnostics; colour is
-/// chosen by the caller.
+/// Each note follows with its own location and excerpt, as compilers print them:
+///
+/// ```
+/// review.policy:2:5: error: rule `loyal` is already defined [PC207]
+///  2 | ask loyal when uses >= 20
+///    |     ^~~~~
+/// help: give this rule another name
+/// review.policy:1:5: note: `loyal` is first defined here
+///  1 | ask loyal when days >= 30
+///    |     ^~~~~
+/// ```
+///
+/// Fix-its are not shown (an editor or `--fix` applies them). Rendering is a pure function of
+/// the source and the diagnostics; colour is chosen by the caller.
 public struct DiagnosticRenderer: Sendable {
   /// Whether to emit ANSI colour escapes.
   public var usesColor: Bool
@@ -30,7 +42,8 @@ public struct DiagnosticRenderer: Sendable {
     return output
   }
 
-  /// Renders one diagnostic: header, source excerpt with a caret, help lines.
+  /// Renders one diagnostic: header, source excerpt with a caret, help lines, then each note with
+  /// its location and excerpt.
   public func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
     let location = source.location(of: diagnostic.range.start)
     var output = ""
@@ -44,6 +57,12 @@ public struct DiagnosticRenderer: Sendable {
     output += excerpt(for: diagnostic.range, in: source)
     for line in diagnostic.help {
       output += "\(paint("help:", .cyan)) \(line)\n"
+    }
+    for note in diagnostic.notes {
+      let noteLocation = source.location(of: note.range.start)
+      output += paint("\(source.path):\(noteLocation.line):\(noteLocation.column):", .bold)
+      output += " \(paint("note:", .green)) \(note.message)\n"
+      output += excerpt(for: note.range, in: source)
     }
     return output
   }

@@ -92,10 +92,7 @@ struct Checker {
       case .rule(let rule):
         if let name = rule.name {
           if let first = ruleNames[name.name] {
-            report(
-              .error(
-                .duplicateRuleName, "rule `\(name.name)` is already defined", at: name.range,
-                help: ["the first `\(name.name)` is on line \(source.location(of: first.start).line); give this rule another name"]))
+            report(CheckerMessages.duplicateRuleName(name.name, first: first, at: name.range))
           } else {
             ruleNames[name.name] = name.range
           }
@@ -121,13 +118,14 @@ struct Checker {
       return
     }
     if let existing = layout.slot(named: name) {
-      let help: String
       if case .declaration(let range) = layout.slots[existing].origin {
-        help = "it is already declared on line \(source.location(of: range.start).line)"
+        report(
+          CheckerMessages.factDeclaredTwice(
+            name, first: declaredFactRanges[existing] ?? range, at: declaration.name.range))
       } else {
-        help = "`\(name)` is a fact of the schema (\(layout.slots[existing].type)); remove this declaration"
+        report(
+          CheckerMessages.factOfSchemaDeclared(name, type: layout.slots[existing].type, at: declaration.name.range))
       }
-      report(.error(.duplicateDefinition, "fact `\(name)` is already defined", at: declaration.name.range, help: [help]))
       return
     }
     if Builtin.reservedNames.contains(name) {
@@ -149,15 +147,15 @@ struct Checker {
     present = []
     let result = check(declaration.value)
     if layout.slot(named: name) != nil || Builtin.reservedNames.contains(name) || letsByName[name] != nil {
-      let help: String
       if let index = letsByName[name] {
-        help = "the first `let \(name)` is on line \(source.location(of: lets[index].range.start).line); choose another name"
+        report(
+          CheckerMessages.letDefinedTwice(
+            name, first: allLetPositions[name] ?? lets[index].range, at: declaration.name.range))
       } else if Builtin.reservedNames.contains(name) {
-        help = "`\(name)` is built in; choose another name"
+        report(CheckerMessages.builtinDefinedAsLet(name, at: declaration.name.range))
       } else {
-        help = "`\(name)` is already a fact; choose another name"
+        report(CheckerMessages.factDefinedAsLet(name, at: declaration.name.range))
       }
-      report(.error(.duplicateDefinition, "`\(name)` is already defined", at: declaration.name.range, help: [help]))
       return
     }
     var checked = CheckedLet(name: name, value: nil, listValues: nil, listType: nil, isUsed: false, range: declaration.range)

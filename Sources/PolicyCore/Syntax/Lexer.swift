@@ -121,11 +121,8 @@ struct Lexer {
     let length = position - start
     if length > Limits.maximumIdentifierLength {
       diagnostics.report(
-        .error(
-          .identifierTooLong,
-          "identifier `\(LiteralText.abbreviated(text(start, position)))` is \(length) bytes long; the limit is \(Limits.maximumIdentifierLength)",
-          at: SourceRange(start: start, end: position),
-          help: ["use a shorter name"]))
+        LexerMessages.identifierTooLong(
+          text(start, position), length: length, at: SourceRange(start: start, end: position)))
       append(.invalid, from: start)
       return
     }
@@ -171,23 +168,14 @@ struct Lexer {
       let suffix = text(suffixStart, position)
       let whole = text(start, position)
       if hasPrefix || parts > 2 {
-        diagnostics.report(
-          .error(
-            .invalidVersion, "version `\(LiteralText.abbreviated(whole))` has a suffix",
-            at: range,
-            help: ["versions are 1 to 4 numbers separated by dots, such as `v2.1` or `2.1.3`"]))
+        diagnostics.report(LexerMessages.versionWithSuffix(whole, at: range))
       } else if parts == 2 {
         diagnostics.report(
-          .error(
-            .invalidDuration, "duration `\(LiteralText.abbreviated(whole))` is not a whole number",
-            at: range,
-            help: [DurationUnit.wholeNumberAdvice(for: text(start, numericEnd), unit: suffix)]))
+          LexerMessages.fractionalDuration(whole, number: text(start, numericEnd), unit: suffix, at: range))
       } else {
         diagnostics.report(
-          .error(
-            .invalidDuration, "unknown duration unit `\(LiteralText.abbreviated(suffix))`",
-            at: SourceRange(start: suffixStart, end: position),
-            help: [DurationUnit.unitAdvice(for: text(start, numericEnd), suffix: suffix)]))
+          LexerMessages.unknownDurationUnit(
+            suffix, number: text(start, numericEnd), at: SourceRange(start: suffixStart, end: position)))
       }
       append(.invalid, from: start)
       return
@@ -215,11 +203,7 @@ struct Lexer {
       guard let byte = peek(), byte != UInt8(ascii: "\n") else {
         var end = position
         if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        diagnostics.report(
-          .error(
-            .unterminatedString, "string is missing its closing `\"`",
-            at: SourceRange(start: start, end: end),
-            help: ["strings end on the line where they start; add `\"` at the end"]))
+        diagnostics.report(LexerMessages.unterminatedString(at: SourceRange(start: start, end: end)))
         append(.invalid, from: start)
         return
       }
@@ -238,10 +222,7 @@ struct Lexer {
         default:
           let escapeEnd = position + 1 + UTF8Scanner.scalarLength(in: bytes, at: position + 1)
           diagnostics.report(
-            .error(
-              .invalidEscape, "unknown escape `\(text(position, escapeEnd))` in string",
-              at: SourceRange(start: position, end: escapeEnd),
-              help: ["the escapes are `\\\"`, `\\\\`, `\\n` and `\\t`"]))
+            LexerMessages.invalidEscape(text(position, escapeEnd), at: SourceRange(start: position, end: escapeEnd)))
           valid = false
           position = escapeEnd
         }
@@ -258,11 +239,7 @@ struct Lexer {
     }
     let range = SourceRange(start: start, end: position)
     if valid && range.length - 2 > Limits.maximumStringLength {
-      diagnostics.report(
-        .error(
-          .stringTooLong,
-          "string `\(LiteralText.abbreviated(text(start, position)))` is \(range.length - 2) bytes long; the limit is \(Limits.maximumStringLength)",
-          at: range, help: ["use a shorter string"]))
+      diagnostics.report(LexerMessages.stringTooLong(text(start, position), length: range.length - 2, at: range))
       valid = false
     }
     append(valid ? .string : .invalid, from: start)
@@ -316,13 +293,8 @@ struct Lexer {
       var end = position
       while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && bytes[end] != UInt8(ascii: "'") { end += 1 }
       if end < bytes.count && bytes[end] == UInt8(ascii: "'") { position = end + 1 }
-      let quoted = text(start, position)
-      let inner = position - start > 2 ? String(quoted.dropFirst().dropLast()) : "purchase"
       diagnostics.report(
-        .error(
-          .unexpectedCharacter, position - start > 1 ? "string `\(LiteralText.abbreviated(quoted))` uses single quotes" : "unexpected character `'`",
-          at: SourceRange(start: start, end: position),
-          help: ["strings use double quotes: `\"\(LiteralText.abbreviated(inner))\"`"]))
+        LexerMessages.singleQuotes(text(start, position), at: SourceRange(start: start, end: position)))
       append(.invalid, from: start)
     default:
       return false
@@ -336,9 +308,7 @@ struct Lexer {
     position += length
     let written = text(start, position)
     diagnostics.report(
-      .error(
-        .unexpectedCharacter, "unexpected `\(written)`", at: SourceRange(start: start, end: position),
-        help: ["write `\(replacement)` instead of `\(written)`"]))
+      LexerMessages.foreignOperator(written, replacement: replacement, at: SourceRange(start: start, end: position)))
     append(.invalid, from: start)
   }
 
@@ -377,22 +347,15 @@ struct Lexer {
       }
     }
     let range = SourceRange(start: start, end: position)
-    let message: String
-    let help: String
     if firstIsControl {
-      message = "unexpected control character \(LexerAdvice.codePoint(first))"
-      help = LexerAdvice.help(for: first)
+      diagnostics.report(LexerMessages.controlCharacter(first, at: range))
     } else if first.value == 0xFEFF {
-      message = "unexpected byte-order mark (U+FEFF)"
-      help = LexerAdvice.help(for: first)
+      diagnostics.report(LexerMessages.misplacedByteOrderMark(at: range))
     } else if isWord && (position - start > firstLength || firstPosition != start) {
-      message = "name `\(LiteralText.abbreviated(text(start, position)))` has characters other than ASCII letters, digits and `_`"
-      help = "names and keywords use ASCII letters, digits and `_`; other characters belong in strings and comments"
+      diagnostics.report(LexerMessages.nonASCIIName(text(start, position), at: range))
     } else {
-      message = "unexpected character `\(Character(first))` (\(LexerAdvice.codePoint(first)))"
-      help = LexerAdvice.help(for: first)
+      diagnostics.report(LexerMessages.unexpectedCharacter(first, at: range))
     }
-    diagnostics.report(.error(.unexpectedCharacter, message, at: range, help: [help]))
     append(.invalid, from: start)
   }
 
@@ -409,11 +372,7 @@ struct Lexer {
     }
     let written = text(start, position)
     let inner = String(written.unicodeScalars.dropFirst().prefix(while: { !LexerAdvice.isClosingQuote($0) }))
-    diagnostics.report(
-      .error(
-        .unexpectedCharacter, "`\(LiteralText.abbreviated(written))` uses curly quotes",
-        at: SourceRange(start: start, end: position),
-        help: ["use straight double quotes: `\"\(LiteralText.abbreviated(inner))\"`"]))
+    diagnostics.report(LexerMessages.curlyQuotes(written, inner: inner, at: SourceRange(start: start, end: position)))
     append(.invalid, from: start)
   }
 
@@ -424,12 +383,7 @@ struct Lexer {
     while position < bytes.count && bytes[position] >= 0x80 && UTF8Scanner.decode(bytes, at: position) == nil {
       position += 1
     }
-    let shown = bytes[start..<min(position, start + 4)].map { LexerAdvice.hex($0) }.joined(separator: " ")
-    diagnostics.report(
-      .error(
-        .invalidUTF8, "invalid UTF-8 byte\(position - start > 1 ? "s" : "") \(shown)\(position - start > 4 ? " ..." : "")",
-        at: SourceRange(start: start, end: position),
-        help: ["save the file as UTF-8"]))
+    diagnostics.report(LexerMessages.invalidUTF8(bytes[start..<position], at: SourceRange(start: start, end: position)))
   }
 }
 
@@ -464,28 +418,6 @@ enum LexerAdvice {
     case 0x00A0, 0x2009, 0x202F, 0x3000: " "
     default: nil
     }
-  }
-
-  static func help(for scalar: Unicode.Scalar) -> String {
-    if scalar.value == 0 { return "the file contains a NUL byte; is it a text file?" }
-    if scalar.value < 0x20 || scalar.value == 0x7F { return "remove the control character" }
-    if scalar.value == 0xFEFF { return "remove the byte-order mark; it is only allowed at the start of the file" }
-    if let replacement = replacement(for: scalar) {
-      if replacement == " " { return "replace it with a plain space" }
-      if replacement == "\"" { return "use straight double quotes `\"` around strings" }
-      return "write `\(replacement)` instead"
-    }
-    return "names and keywords use ASCII letters, digits and `_`; other characters belong in strings and comments"
-  }
-
-  static func codePoint(_ scalar: Unicode.Scalar) -> String {
-    let digits = String(scalar.value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-  }
-
-  static func hex(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return "0x" + (digits.count == 1 ? "0" : "") + digits
   }
 }
 

@@ -21,10 +21,7 @@ extension Parser {
         declarations.append(declaration)
       } else if !reportedTooMany {
         reportedTooMany = true
-        bag.report(
-          .error(
-            .tooManyDeclarations, "file has more than \(Limits.maximumDeclarations) declarations",
-            at: declaration.range, help: ["split the policy into smaller files"]))
+        bag.report(ParserMessages.tooManyDeclarations(at: declaration.range))
       }
     }
     reportMisplacedBareConditions(declarations)
@@ -67,10 +64,7 @@ extension Parser {
     if eat(.colon) != nil {
       (type, isOptional, typeRange) = parseTypeName()
     } else {
-      report(
-        .error(
-          .expectedToken, "expected `:` and a type after the fact name, found \(describe(current))",
-          at: current.range, help: ["declare a fact like `fact plan: string` or `fact trial_end: instant?`"]))
+      report(ParserMessages.expectedFactType(found: describe(current), at: current.range))
     }
     return FactDeclaration(
       name: name, type: type, isOptional: isOptional, typeRange: typeRange,
@@ -82,10 +76,7 @@ extension Parser {
   /// `type_name = "bool" | "int" | "number" | "duration" | "instant" | "version" | "string" ;`
   mutating func parseTypeName() -> (PolicyType?, Bool, SourceRange) {
     guard at(.identifier) else {
-      report(
-        .error(
-          .expectedToken, "expected a type after `:`, found \(describe(current))", at: current.range,
-          help: ["the types are \(PolicyType.allCases.map { "`\($0)`" }.joined(separator: ", "))"]))
+      report(ParserMessages.expectedTypeName(found: describe(current), at: current.range))
       return (nil, false, .empty(at: previousEnd))
     }
     let token = advance()
@@ -99,11 +90,7 @@ extension Parser {
       ]
       let suggestion = aliases[name.lowercased()]?.rawValue
         ?? EditDistance.suggestion(for: name, among: PolicyType.allCases.map(\.rawValue))
-      report(
-        .error(
-          .unknownType, "unknown type `\(name)`", at: token.range,
-          help: suggestion.map { ["did you mean `\($0)`?"] }
-            ?? ["the types are \(PolicyType.allCases.map { "`\($0)`" }.joined(separator: ", "))"]))
+      report(ParserMessages.unknownType(name, suggestion: suggestion, at: token.range))
       type = nil
     }
     let optional = eat(.questionMark) != nil
@@ -120,8 +107,9 @@ extension Parser {
     if eat(.assign) != nil {
       value = parseExpression()
     } else {
-      let help = at(.equal) ? "a definition uses a single `=`: `let \(name.name) = ...`" : "write `let \(name.name) = <expression>`"
-      report(.error(.expectedToken, "expected `=` after `let \(name.name)`, found \(describe(current))", at: current.range, help: [help]))
+      report(
+        ParserMessages.expectedAssign(
+          name: name.name, found: describe(current), foundEquals: at(.equal), at: current.range))
     }
     return LetDeclaration(name: name, value: value, range: SourceRange(start: keyword.range.start, end: previousEnd))
   }
@@ -138,16 +126,10 @@ extension Parser {
       name = Identifier(text(of: token), range: token.range)
     }
     guard eat(.whenKeyword) != nil else {
-      var help = "a rule reads `\(kind.rawValue) when <condition>` or `\(kind.rawValue) NAME when <condition>`"
-      if at(.string) {
-        help = "rule names are identifiers such as `loyal_users`, without quotes"
-      } else if at(.identifier), ["if", "unless", "where", "while"].contains(text(of: current)) {
-        help = "write `\(kind.rawValue) when` instead of `\(kind.rawValue) \(text(of: current))`"
-      }
       report(
-        .error(
-          .expectedToken, "expected `when` after `\(name?.name ?? kind.rawValue)`, found \(describe(current))",
-          at: current.range, help: [help]))
+        ParserMessages.expectedWhen(
+          after: name?.name ?? kind.rawValue, rule: kind, found: current.kind, text: text(of: current),
+          at: current.range))
       return Rule(
         kind: kind, name: name, condition: Expr(.error, range: .empty(at: previousEnd)), isBare: false,
         range: SourceRange(start: keyword.range.start, end: previousEnd))
@@ -173,22 +155,13 @@ extension Parser {
     }
     if current.kind.isKeyword {
       let token = current
-      report(
-        .error(
-          .expectedName, "`\(text(of: token))` is a keyword and cannot be used as a name", at: token.range,
-          help: [
-            keyword == "has"
-              ? "write the name of a fact that can be absent after `has`, as in `has last_prompt`"
-              : "choose another name, such as `\(text(of: token))_count`"
-          ]))
+      report(ParserMessages.keywordAsName(text(of: token), after: keyword, at: token.range))
       advance()
       return Identifier(text(of: token), range: token.range)
     }
     report(
-      .error(
-        .expectedName, "expected a name after `\(keyword)`, found \(describe(current))",
-        at: at(.endOfFile) ? .empty(at: previousEnd) : current.range,
-        help: ["names are ASCII letters, digits and `_`, such as `loyal_users`"]))
+      ParserMessages.expectedName(
+        after: keyword, found: describe(current), at: at(.endOfFile) ? .empty(at: previousEnd) : current.range))
     return Identifier("", range: .empty(at: previousEnd))
   }
 
@@ -204,34 +177,12 @@ extension Parser {
       let previousText = text(of: previous)
       if ["not", "has"].contains(previousText.lowercased()) {
         report(
-          .error(
-            .unexpectedToken, "unexpected \(describe(token)) after `\(previousText)`",
-            at: previous.range.union(token.range),
-            help: ["keywords are lowercase: write `\(previousText.lowercased()) \(written)`"]))
+          ParserMessages.uppercaseKeyword(
+            previousText, found: describe(token), text: written, at: previous.range.union(token.range)))
         return
       }
     }
-    var help: [String]
-    if token.kind == .identifier, let keyword = ["and", "or", "not"].first(where: { $0 == written.lowercased() }) {
-      help = ["keywords are lowercase: write `\(keyword)`"]
-    } else if token.kind == .whenKeyword {
-      help = ["a rule starts with `ask` or `never`: `ask when <condition>`"]
-    } else if token.kind == .rightParen {
-      help = ["remove the `)` or add the `(` it closes"]
-    } else if token.kind == .rightBracket {
-      help = ["remove the `]` or add the `[` it closes"]
-    } else if token.kind == .assign {
-      help = ["compare with `==`"]
-    } else {
-      help = ["join conditions with `and` or `or`; start a new rule with `ask` or `never`"]
-    }
-    let what: String
-    switch declaration {
-    case .fact: what = "the fact declaration"
-    case .let: what = "the definition"
-    case .rule: what = "the condition"
-    }
-    report(.error(.unexpectedToken, "unexpected \(describe(token)) after \(what)", at: token.range, help: help))
+    report(ParserMessages.unexpectedAfterDeclaration(declaration, found: token.kind, text: written, at: token.range))
   }
 
   /// Reports bare conditions in a file that has more than one rule.
@@ -240,10 +191,7 @@ extension Parser {
     for case .rule in declarations { ruleCount += 1 }
     guard ruleCount > 1 else { return }
     for case .rule(let rule) in declarations where rule.isBare && rule.condition.kind != .error {
-      bag.report(
-        .error(
-          .bareConditionNotAlone, "a condition without `ask when` must be the only rule in the file",
-          at: rule.condition.range, help: ["start it with `ask when` or `never when`"]))
+      bag.report(ParserMessages.bareConditionNotAlone(at: rule.condition.range))
     }
   }
 }

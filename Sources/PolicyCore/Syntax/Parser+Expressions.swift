@@ -40,7 +40,7 @@ extension Parser {
     while at(.notKeyword) && peek().kind != .inKeyword {
       starts.append(advance().range.start)
       if starts.count > Limits.maximumNestingDepth {
-        report(nestingTooDeep(at: tokens[index - 1].range))
+        report(ParserMessages.nestingTooDeep(at: tokens[index - 1].range))
         return Expr(.error, range: tokens[index - 1].range)
       }
     }
@@ -77,9 +77,8 @@ extension Parser {
       let middle = source.text(in: rhs.range)
       let chain = source.text(in: SourceRange(start: lhs.range.start, end: current.range.end))
       report(
-        .error(
-          .chainedComparison, "`\(LiteralText.abbreviated(chain, limit: 40))` chains two comparisons", at: current.range,
-          help: ["compare twice and join with `and`: `... \(op.rawValue) \(LiteralText.abbreviated(middle)) and \(LiteralText.abbreviated(middle)) \(text(of: current)) ...`"]))
+        ParserMessages.chainedComparison(
+          chain, operator: op, middle: middle, next: text(of: current), at: current.range))
     }
     return result
   }
@@ -148,7 +147,7 @@ extension Parser {
     while at(.minus) {
       starts.append(advance().range.start)
       if starts.count > Limits.maximumNestingDepth {
-        report(nestingTooDeep(at: tokens[index - 1].range))
+        report(ParserMessages.nestingTooDeep(at: tokens[index - 1].range))
         return Expr(.error, range: tokens[index - 1].range)
       }
     }
@@ -252,10 +251,7 @@ extension Parser {
       let start = index
       let element = parseExpression()
       if elements.count == Limits.maximumListLength {
-        report(
-          .error(
-            .listTooLong, "list has more than \(Limits.maximumListLength) elements", at: element.range,
-            help: ["use a shorter list"]))
+        report(ParserMessages.listTooLong(at: element.range))
       } else {
         elements.append(element)
       }
@@ -269,7 +265,7 @@ extension Parser {
   /// Counts one more level of parentheses, reporting `PC113` past the limit.
   mutating func enterNesting(at open: Token) -> Bool {
     guard nesting < Limits.maximumNestingDepth else {
-      report(nestingTooDeep(at: open.range))
+      report(ParserMessages.nestingTooDeep(at: open.range))
       return false
     }
     nesting += 1
@@ -279,30 +275,19 @@ extension Parser {
   /// Consumes the closing `)` or `]`, or reports which opener it would close.
   mutating func expectClosing(_ kind: TokenKind, opener: Token) {
     if eat(kind) != nil { return }
-    let closer = kind == .rightParen ? ")" : "]"
-    let opening = kind == .rightParen ? "(" : "["
-    let line = source.location(of: opener.range.start).line
-    let help = ["add `\(closer)`"]
     report(
-      .error(
-        .unclosedDelimiter, "expected `\(closer)` to close the `\(opening)` on line \(line), found \(describe(current))",
-        at: at(.endOfFile) ? .empty(at: previousEnd) : current.range, help: help))
+      ParserMessages.unclosedDelimiter(
+        kind, openedOnLine: source.location(of: opener.range.start).line, found: describe(current),
+        at: at(.endOfFile) ? .empty(at: previousEnd) : current.range))
   }
 
   /// Reports that an expression was expected at the current token.
   mutating func reportExpectedExpression() {
     let token = current
-    var help: [String] = []
-    switch token.kind {
-    case .endOfFile: help = ["finish the condition, for example `days >= 30`"]
-    case .askKeyword, .neverKeyword, .letKeyword, .factKeyword:
-      help = ["finish the condition before starting the next declaration"]
-    case .andKeyword, .orKeyword: help = ["put a condition on each side of `\(text(of: token))`"]
-    case .rightParen: help = ["put an expression inside the parentheses"]
-    case .assign: help = ["compare with `==`"]
-    default: help = ["an expression is a value such as `days`, `30d` or `since(last_prompt)`"]
-    }
-    report(.error(.expectedExpression, "expected an expression, found \(describe(token))", at: token.kind == .endOfFile ? .empty(at: previousEnd) : token.range, help: help))
+    report(
+      ParserMessages.expectedExpression(
+        found: token.kind, text: text(of: token),
+        at: token.kind == .endOfFile ? .empty(at: previousEnd) : token.range))
   }
 
   // MARK: - Literals
@@ -322,12 +307,7 @@ extension Parser {
     }
     let limit = negated ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
     if overflow || magnitude > limit {
-      let digits = token.range.length
-      report(
-        .error(
-          .integerTooLarge, "integer `\(LiteralText.abbreviated(source.text(in: range)))` does not fit in 64 bits",
-          at: range,
-          help: ["ints range from -9223372036854775808 to 9223372036854775807; this one has \(digits) digits"]))
+      report(ParserMessages.integerTooLarge(source.text(in: range), digits: token.range.length, at: range))
       return Expr(.error, range: range)
     }
     let value: Int64 = negated ? (magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)) : Int64(magnitude)
@@ -337,15 +317,7 @@ extension Parser {
   mutating func numberLiteral(_ token: Token) -> Expr {
     let written = text(of: token)
     guard let value = Number(parsing: written) else {
-      let fraction = written.split(separator: ".").last.map(\.count) ?? 0
-      let message =
-        fraction > Number.fractionDigits
-        ? "number `\(LiteralText.abbreviated(written))` has more than \(Number.fractionDigits) decimal places"
-        : "number `\(LiteralText.abbreviated(written))` is too large"
-      report(
-        .error(
-          .invalidNumber, message, at: token.range,
-          help: ["numbers have at most \(Number.fractionDigits) decimal places and range up to about 9.2 trillion"]))
+      report(ParserMessages.invalidNumber(written, at: token.range))
       return Expr(.error, range: token.range)
     }
     return Expr(.literal(.number(value)), range: token.range)
@@ -363,10 +335,7 @@ extension Parser {
       count = added
     }
     guard valid, let span = TimeSpan(count, unit) else {
-      report(
-        .error(
-          .invalidDuration, "duration `\(LiteralText.abbreviated(written))` is too long", at: token.range,
-          help: ["durations range up to about 292 million years"]))
+      report(ParserMessages.durationTooLong(written, at: token.range))
       return Expr(.error, range: token.range)
     }
     return Expr(.literal(.duration(span, unit)), range: token.range)
@@ -378,13 +347,7 @@ extension Parser {
     case .success(let version):
       return Expr(.literal(.version(version)), range: token.range)
     case .failure(let error):
-      let message: String
-      switch error {
-      case .tooManyParts: message = "version `\(LiteralText.abbreviated(written))` has more than \(Version.maximumParts) parts"
-      case .partTooLarge: message = "version `\(LiteralText.abbreviated(written))` has a part larger than 4294967295"
-      case .empty, .notNumeric: message = "version `\(LiteralText.abbreviated(written))` is malformed"
-      }
-      report(.error(.invalidVersion, message, at: token.range, help: ["versions are 1 to 4 numbers separated by dots, such as `v2.1` or `2.1.3`"]))
+      report(ParserMessages.invalidVersion(written, error, at: token.range))
       return Expr(.error, range: token.range)
     }
   }

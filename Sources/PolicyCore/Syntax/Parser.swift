@@ -29,7 +29,7 @@ public struct Parser {
   public static func parse(_ source: SourceFile) -> ParsedPolicy {
     var bag = DiagnosticBag()
     guard source.bytes.count <= Limits.maximumFileSize else {
-      bag.report(fileTooLarge(size: source.bytes.count))
+      bag.report(ParserMessages.fileTooLarge(size: source.bytes.count))
       return ParsedPolicy(source: source, file: PolicyFile(declarations: [], comments: []), diagnostics: bag.diagnostics)
     }
     var lexer = Lexer(source: source)
@@ -42,10 +42,10 @@ public struct Parser {
   }
 
   /// The error for a file of `size` bytes, over ``Limits/maximumFileSize``.
+  ///
+  /// Transitional: `PolicyCompiler` calls it; new code calls ``ParserMessages/fileTooLarge(size:)``.
   static func fileTooLarge(size: Int) -> Diagnostic {
-    .error(
-      .fileTooLarge, "file is \(size) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
-      at: .empty(at: 0), help: ["split the policy or remove unused parts"])
+    ParserMessages.fileTooLarge(size: size)
   }
 
   init(source: SourceFile, tokens: [Token], bag: DiagnosticBag) {
@@ -88,13 +88,7 @@ public struct Parser {
 
   /// How a token is named in messages: "`)`", "keyword `when`", "the end of the file".
   func describe(_ token: Token) -> String {
-    switch token.kind {
-    case .endOfFile: "the end of the file"
-    case .invalid: "`\(LiteralText.abbreviated(text(of: token)))`"
-    default:
-      token.kind.isKeyword
-        ? "keyword `\(text(of: token))`" : "`\(LiteralText.abbreviated(text(of: token)))`"
-    }
+    ParserMessages.describe(token.kind, text: text(of: token))
   }
 
   // MARK: - Errors and recovery
@@ -121,17 +115,10 @@ public struct Parser {
   mutating func node(_ kind: Expr.Kind, _ range: SourceRange) -> Expr {
     let expression = Expr(kind, range: range)
     if expression.depth > Limits.maximumNestingDepth {
-      report(nestingTooDeep(at: range))
+      report(ParserMessages.nestingTooDeep(at: range))
       return Expr(.error, range: range)
     }
     return expression
   }
 
-  func nestingTooDeep(at range: SourceRange) -> Diagnostic {
-    .error(
-      .nestingTooDeep,
-      "expression nests more than \(Limits.maximumNestingDepth) levels deep",
-      at: SourceRange(start: range.start, end: min(range.end, range.start + 1)),
-      help: ["split it into `let` definitions"])
-  }
 }

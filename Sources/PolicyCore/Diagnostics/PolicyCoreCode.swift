@@ -1,0 +1,242 @@
+/// The stable code of every diagnostic PolicyCore reports: the `PolicyCore` domain.
+///
+/// Codes never change meaning once published. `PC1xx` are lexical and syntax errors, `PC2xx`
+/// are name and type errors from the checker, `PC3xx` are warnings, `PC4xx` are errors in
+/// facts and test files. Grammar.md lists each one with its severity, summary and an example
+/// (a test checks the table against this enum).
+///
+/// Diagnostics store a case as a ``DiagnosticCode``, the value every module's codes produce;
+/// see ``DiagnosticCodeDefinition`` for defining codes in another module.
+public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
+  /// `PolicyCore`.
+  public static let domain = "PolicyCore"
+
+  // MARK: - Lexical and syntax errors
+
+  /// The file is larger than ``Limits/maximumFileSize``.
+  case fileTooLarge = "PC100"
+  /// A byte sequence that is not valid UTF-8.
+  case invalidUTF8 = "PC101"
+  /// A character that cannot start a token (for example `&`, `≥` or a NUL byte).
+  case unexpectedCharacter = "PC102"
+  /// A string literal without its closing quote on the same line.
+  case unterminatedString = "PC103"
+  /// A backslash escape other than `\"`, `\\`, `\n` and `\t`.
+  case invalidEscape = "PC104"
+  /// An integer literal that does not fit in 64 bits.
+  case integerTooLarge = "PC105"
+  /// A malformed or out-of-range number literal.
+  case invalidNumber = "PC106"
+  /// A malformed or out-of-range duration literal, or an unknown unit.
+  case invalidDuration = "PC107"
+  /// A malformed or out-of-range version literal.
+  case invalidVersion = "PC108"
+  /// A place where an expression is required but something else was found.
+  case expectedExpression = "PC109"
+  /// A required token (such as `when` or `=`) is missing.
+  case expectedToken = "PC110"
+  /// Text after a complete condition that does not continue it.
+  case unexpectedToken = "PC111"
+  /// An opening `(` or `[` without its closing partner.
+  case unclosedDelimiter = "PC112"
+  /// Expressions nested deeper than ``Limits/maximumNestingDepth``.
+  case nestingTooDeep = "PC113"
+  /// An identifier longer than ``Limits/maximumIdentifierLength``.
+  case identifierTooLong = "PC114"
+  /// A string literal longer than ``Limits/maximumStringLength``.
+  case stringTooLong = "PC115"
+  /// More declarations than ``Limits/maximumDeclarations``.
+  case tooManyDeclarations = "PC116"
+  /// A list literal with more than ``Limits/maximumListLength`` elements.
+  case listTooLong = "PC117"
+  /// Two comparisons chained without `and`, such as `1 < days < 5`.
+  case chainedComparison = "PC118"
+  /// A bare condition in a file that also has other rules.
+  case bareConditionNotAlone = "PC119"
+  /// A name is required (after `let`, `fact`, `has`) but a keyword or other token was found.
+  case expectedName = "PC120"
+  /// A type name in a `fact` declaration that is not one of the language's types.
+  case unknownType = "PC121"
+  /// More errors than ``Limits/maximumErrors``; the rest of the file was not reported on.
+  case tooManyErrors = "PC199"
+
+  // MARK: - Name and type errors
+
+  /// A name that is not a fact, a `let` or `now`.
+  case unknownName = "PC201"
+  /// A call to a function that does not exist.
+  case unknownFunction = "PC202"
+  /// A comparison between values of types that cannot be compared.
+  case incomparableTypes = "PC203"
+  /// Arithmetic on operand types that the operator does not accept.
+  case invalidOperands = "PC204"
+  /// A value that must be a `bool` (a rule condition, an operand of `and`, `or`, `not`) is not.
+  case notBoolean = "PC205"
+  /// A fact or `let` that can be absent is used without a guard or a default.
+  case unguardedAbsentValue = "PC206"
+  /// Two rules with the same name.
+  case duplicateRuleName = "PC207"
+  /// A `let` or `fact` that reuses a name already defined.
+  case duplicateDefinition = "PC208"
+  /// A call with the wrong number of arguments.
+  case wrongArgumentCount = "PC209"
+  /// A call argument of the wrong type.
+  case wrongArgumentType = "PC210"
+  /// A list element that is not a literal, or elements of different types.
+  case invalidListElement = "PC211"
+  /// A list used anywhere but on the right of `in`.
+  case misplacedList = "PC212"
+  /// An ordering comparison (`<`, `>=`, ...) on a type that has no order.
+  case unorderedType = "PC213"
+  /// Division by a literal zero.
+  case divisionByZero = "PC214"
+  /// A `let` used before the line that defines it.
+  case useBeforeDefinition = "PC215"
+  /// A keyed fact used without its key, with a key of the wrong kind, or a plain fact called like a function.
+  case invalidFactKey = "PC216"
+
+  // MARK: - Warnings
+
+  /// A policy without any `ask` rule never asks.
+  case noAskRule = "PC301"
+  /// A `let` that no rule uses.
+  case unusedLet = "PC302"
+  /// A `fact` declared by the policy that nothing uses.
+  case unusedFact = "PC303"
+  /// `has x` where `x` is never absent: always true.
+  case alwaysPresent = "PC304"
+  /// `x ?? d` where `x` is never absent: the default is never used.
+  case needlessDefault = "PC305"
+  /// `x in []`: never true.
+  case emptyList = "PC306"
+
+  // MARK: - Warnings of the policy analyzer (`policyc analyze`)
+
+  /// A rule whose condition no facts satisfy (literal `true`/`false` and empty lists aside).
+  case ruleNeverHolds = "PC310"
+  /// A rule whose condition every set of facts satisfies (literal `true`/`false` and empty lists aside).
+  case ruleAlwaysHolds = "PC311"
+  /// An `ask` rule that can hold, but only when a `never` rule holds too, so it never decides.
+  case shadowedAskRule = "PC312"
+  /// Two comparisons of one value that contradict each other in an `and` (it never holds) or
+  /// together cover every value in an `or` (it always holds).
+  case contradictoryComparisons = "PC313"
+  /// A comparison implied by another of the same `and` (or implying another of the same `or`).
+  case redundantComparison = "PC314"
+  /// The policy can ask a user who declined (`declined`) or rated (`rated`) this version.
+  case asksAfterAnswer = "PC320"
+  /// The policy can ask again within 7 days of the last prompt (`last_prompt`).
+  case asksTooSoon = "PC321"
+  /// The policy can ask a user who already saw 3 prompts in the last 365 days.
+  case asksTooOften = "PC322"
+  /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
+  case tooManyWarnings = "PC399"
+
+  // MARK: - Facts and test files
+
+  /// A facts or test file that is not valid JSON.
+  case invalidJSON = "PC401"
+  /// A JSON value of the wrong shape where a particular one is required (an object of facts, a list of cases).
+  case unexpectedJSON = "PC402"
+  /// A facts file names a fact the policy does not know.
+  case unknownFact = "PC403"
+  /// A fact's value has the wrong type or does not parse (`"30"` for a duration, `"yesterday"` for an instant).
+  case invalidFactValue = "PC404"
+  /// A fact that cannot be absent has no value and no default.
+  case missingFact = "PC405"
+  /// A history step in a test file that is not one of the documented steps.
+  case invalidHistoryStep = "PC406"
+  /// A test file names a policy that cannot be read or compiled.
+  case unusablePolicy = "PC407"
+
+  /// Whether diagnostics with this code are errors or warnings.
+  public var severity: Severity {
+    switch self {
+    // Lexical and syntax errors.
+    case .fileTooLarge, .invalidUTF8, .unexpectedCharacter, .unterminatedString, .invalidEscape,
+      .integerTooLarge, .invalidNumber, .invalidDuration, .invalidVersion, .expectedExpression, .expectedToken,
+      .unexpectedToken, .unclosedDelimiter, .nestingTooDeep, .identifierTooLong, .stringTooLong,
+      .tooManyDeclarations, .listTooLong, .chainedComparison, .bareConditionNotAlone, .expectedName,
+      .unknownType, .tooManyErrors: .error
+    // Name and type errors.
+    case .unknownName, .unknownFunction, .incomparableTypes, .invalidOperands, .notBoolean,
+      .unguardedAbsentValue, .duplicateRuleName, .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType,
+      .invalidListElement, .misplacedList, .unorderedType, .divisionByZero, .useBeforeDefinition,
+      .invalidFactKey: .error
+    // Warnings of the checker and the analyzer, and the cap on warnings.
+    case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
+      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .asksAfterAnswer,
+      .asksTooSoon, .asksTooOften, .tooManyWarnings: .warning
+    // Errors in facts and test files.
+    case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
+      .unusablePolicy: .error
+    }
+  }
+
+  /// A short title for the code, such as "unknown name" (for SARIF rules and documentation).
+  public var summary: String {
+    switch self {
+    case .fileTooLarge: "file too large"
+    case .invalidUTF8: "invalid UTF-8"
+    case .unexpectedCharacter: "unexpected character"
+    case .unterminatedString: "unterminated string"
+    case .invalidEscape: "unknown escape in a string"
+    case .integerTooLarge: "integer too large"
+    case .invalidNumber: "invalid number"
+    case .invalidDuration: "invalid duration"
+    case .invalidVersion: "invalid version"
+    case .expectedExpression: "expected an expression"
+    case .expectedToken: "expected a token"
+    case .unexpectedToken: "unexpected text after a declaration"
+    case .unclosedDelimiter: "unclosed parenthesis or bracket"
+    case .nestingTooDeep: "expression nested too deeply"
+    case .identifierTooLong: "identifier too long"
+    case .stringTooLong: "string too long"
+    case .tooManyDeclarations: "too many declarations"
+    case .listTooLong: "list too long"
+    case .chainedComparison: "chained comparison"
+    case .bareConditionNotAlone: "bare condition beside other rules"
+    case .expectedName: "expected a name"
+    case .unknownType: "unknown type"
+    case .tooManyErrors: "too many errors"
+    case .unknownName: "unknown name"
+    case .unknownFunction: "unknown function"
+    case .incomparableTypes: "values of different types compared"
+    case .invalidOperands: "invalid operands"
+    case .notBoolean: "condition is not a bool"
+    case .unguardedAbsentValue: "value that can be absent used without a guard or default"
+    case .duplicateRuleName: "duplicate rule name"
+    case .duplicateDefinition: "duplicate definition"
+    case .wrongArgumentCount: "wrong number of arguments"
+    case .wrongArgumentType: "wrong argument type"
+    case .invalidListElement: "invalid list element"
+    case .misplacedList: "list outside `in`"
+    case .unorderedType: "ordering comparison on an unordered type"
+    case .divisionByZero: "division by zero"
+    case .useBeforeDefinition: "`let` used before its definition"
+    case .invalidFactKey: "invalid key of a keyed fact"
+    case .noAskRule: "policy never asks"
+    case .unusedLet: "unused `let`"
+    case .unusedFact: "unused fact declaration"
+    case .alwaysPresent: "`has` on a fact that is never absent"
+    case .needlessDefault: "default for a value that is never absent"
+    case .emptyList: "empty list"
+    case .ruleNeverHolds: "rule never holds"
+    case .ruleAlwaysHolds: "rule always holds"
+    case .shadowedAskRule: "ask rule shadowed by never rules"
+    case .contradictoryComparisons: "contradictory comparisons"
+    case .redundantComparison: "redundant comparison"
+    case .asksAfterAnswer: "asks after a decline or rating"
+    case .asksTooSoon: "asks again within 7 days"
+    case .asksTooOften: "asks more than 3 times in 365 days"
+    case .tooManyWarnings: "too many warnings"
+    case .invalidJSON: "invalid JSON"
+    case .unexpectedJSON: "unexpected JSON"
+    case .unknownFact: "unknown fact"
+    case .invalidFactValue: "invalid fact value"
+    case .missingFact: "missing fact"
+    case .invalidHistoryStep: "invalid history step"
+    case .unusablePolicy: "unusable policy"
+    }
+  }
+}

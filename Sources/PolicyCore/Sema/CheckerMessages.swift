@@ -1,0 +1,484 @@
+/// Every diagnostic the checker reports, one factory per message, so the wording lives here.
+///
+/// The messages are byte for byte those the checker writes inline today; `CheckerMessagesTests`
+/// compares each factory with the checker's output. The duplicate-definition factories are
+/// already in use; the other call sites in `Checker.swift` and `Checker+Expressions.swift`
+/// switch to these factories once the restructuring of Sema lands, and the checker's own
+/// copies of the shared wording below (`article`, `sampleLiteral`, `defaultExample`,
+/// `sampleKey`, `unitHelp`) go with them.
+///
+/// `written` arguments are source text as the checker shows it (``Checker/written(_:)``:
+/// shortened to 40 characters); ranges are where the caret goes.
+enum CheckerMessages {
+  /// An operand named in a message: its expression (to recognise literals), its text as
+  /// written and its type.
+  struct Operand {
+    /// The expression.
+    var expr: Expr
+    /// Its text, as ``Checker/written(_:)`` gives it.
+    var written: String
+    /// Its type.
+    var type: PolicyType
+  }
+
+  // MARK: - Declarations
+
+  /// `PC207`: a second rule named `name`; `first` is the first one's name.
+  static func duplicateRuleName(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.duplicateRuleName, "rule `\(name)` is already defined", at: range,
+      help: ["give this rule another name"], notes: [DiagnosticNote("`\(name)` is first defined here", at: first)])
+  }
+
+  /// `PC208`: a second `fact name` declaration; `first` is the first one's name.
+  static func factDeclaredTwice(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.duplicateDefinition, "fact `\(name)` is already defined", at: range,
+      help: ["remove this declaration"], notes: [DiagnosticNote("`\(name)` is first declared here", at: first)])
+  }
+
+  /// `PC208`: a `fact` declaration of a fact of the schema, whose type is `type`.
+  static func factOfSchemaDeclared(_ name: String, type: PolicyType, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.duplicateDefinition, "fact `\(name)` is already defined", at: range,
+      help: ["`\(name)` is a fact of the schema (\(type)); remove this declaration"])
+  }
+
+  /// `PC208`: a `fact` declaration of a built-in name (`now`, `since`, ...).
+  static func builtinDeclaredAsFact(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.duplicateDefinition, "`\(name)` is a built-in name and cannot be declared as a fact",
+      at: range, help: ["choose another name"])
+  }
+
+  /// `PC208`: a second `let name`; `first` is the first one's name.
+  static func letDefinedTwice(_ name: String, first: SourceRange, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.duplicateDefinition, "`\(name)` is already defined", at: range, help: ["choose another name"],
+      notes: [DiagnosticNote("`\(name)` is first defined here", at: first)])
+  }
+
+  /// `PC208`: a `let` named like a built-in.
+  static func builtinDefinedAsLet(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.duplicateDefinition, "`\(name)` is already defined", at: range,
+      help: ["`\(name)` is built in; choose another name"])
+  }
+
+  /// `PC208`: a `let` named like a fact.
+  static func factDefinedAsLet(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.duplicateDefinition, "`\(name)` is already defined", at: range,
+      help: ["`\(name)` is already a fact; choose another name"])
+  }
+
+  /// `PC302`: a `let` nothing uses; the range is its name.
+  static func unusedLet(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.unusedLet, "`\(name)` is defined but never used", at: range,
+      help: ["use it in a rule or remove it"])
+  }
+
+  /// `PC303`: a declared fact nothing uses; the range is its name.
+  static func unusedFact(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.unusedFact, "fact `\(name)` is declared but never used", at: range,
+      help: ["use it in a rule or remove the declaration"])
+  }
+
+  /// `PC301`: a policy without `ask` rules; `hasRules` when it has `never` rules. The range is empty.
+  static func noAskRule(hasRules: Bool, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.noAskRule,
+      hasRules ? "policy has no `ask` rule, so it never asks" : "policy has no rules, so it never asks", at: range,
+      help: ["add a rule such as `ask when days >= 30 and uses >= 20`"])
+  }
+
+  // MARK: - Values
+
+  /// `PC212`: a list where a value is needed.
+  static func listOutsideIn(_ written: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.misplacedList, "a list can only appear on the right of `in`", at: range,
+      help: ["test membership with `x in \(written)`"])
+  }
+
+  /// `PC206`: a value of `type` that can be absent, used unguarded; `isName` when it is a plain name.
+  static func unguardedAbsentValue(_ written: String, isName: Bool, type: PolicyType, at range: SourceRange)
+    -> Diagnostic
+  {
+    var help: [String] = []
+    if isName {
+      help.append("guard it: `has \(written) and ...`")
+    }
+    help.append("or give a default: `\(written) ?? \(defaultExample(for: type))`")
+    if type == .instant {
+      help.append("or measure the time since it with `since(\(written))`, which is infinite when it never happened")
+    }
+    return Diagnostic(PolicyCoreCode.unguardedAbsentValue, "`\(written)` can be absent", at: range, help: help)
+  }
+
+  /// `PC205`: `operand` is not a `bool` where `context` ("the operand of `not`") needs one.
+  static func notBoolean(_ operand: Operand, context: String, at range: SourceRange) -> Diagnostic {
+    var help = [
+      "compare it, for example `\(operand.written) \(operand.type == .string ? "==" : ">=") \(sampleLiteral(for: operand.type))`"
+    ]
+    if operand.type == .instant { help = ["compare the time since it: `since(\(operand.written)) >= 30d`"] }
+    return Diagnostic(
+      PolicyCoreCode.notBoolean, "\(context) must be a `bool`, but `\(operand.written)` is \(article(operand.type))",
+      at: range, help: help)
+  }
+
+  // MARK: - Names
+
+  /// `PC215`: a `let` used above the line that defines it.
+  static func useBeforeDefinition(_ name: String, definedOnLine line: Int, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.useBeforeDefinition, "`\(name)` is used before its definition on line \(line)", at: range,
+      help: ["move `let \(name) = ...` above this line"])
+  }
+
+  /// `PC216`: a keyed fact used without its key.
+  static func missingKey(_ family: FactFamilyDefinition, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidFactKey, "`\(family.name)` needs a key (\(family.keyMeaning))", at: range,
+      help: ["write `\(family.name)(\(sampleKey(for: family)))`"])
+  }
+
+  /// `PC201`: a function named without arguments.
+  static func functionWithoutArguments(_ builtin: Builtin, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.unknownName, "`\(builtin.rawValue)` is a function and needs arguments", at: range,
+      help: ["call it: `\(builtin.signature)`"])
+  }
+
+  /// `PC201`: a name that is nothing known; `candidates` (evaluated only when needed) are the
+  /// names to suggest from.
+  static func unknownName(_ name: String, candidates: @autoclosure () -> [String], at range: SourceRange)
+    -> Diagnostic
+  {
+    let help: String
+    if TokenKind.keywords.contains(name.lowercased()) {
+      help = "keywords are lowercase: write `\(name.lowercased())`"
+    } else if PolicyType(rawValue: name) != nil {
+      help = "type names are only used in `fact` declarations"
+    } else if let suggestion = EditDistance.suggestion(for: name, among: candidates()) {
+      help = "did you mean `\(suggestion)`?"
+    } else {
+      help = "declare app-specific facts with `fact \(name): <type>`; `policyc facts` lists the standard ones"
+    }
+    return Diagnostic(PolicyCoreCode.unknownName, "unknown name `\(name)`", at: range, help: [help])
+  }
+
+  /// `PC212`: `has` on a `let` that names a list.
+  static func hasOnList(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.misplacedList, "`\(name)` is a list and is never absent", at: range,
+      help: ["`has` tests a fact or `let` that can be absent; test membership with `x in \(name)`"])
+  }
+
+  /// `PC304`: `has now`.
+  static func hasNow(at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.alwaysPresent, "`now` is always present, so `has now` is always true", at: range,
+      help: ["remove the test"])
+  }
+
+  /// `PC304`: `has` on a fact or `let` that is never absent.
+  static func alwaysPresent(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.alwaysPresent, "`\(name)` is never absent, so `has \(name)` is always true", at: range,
+      help: ["remove the test"])
+  }
+
+  // MARK: - Calls
+
+  /// `PC216`: a plain fact, `let` or `now` called like a function.
+  static func notAFunction(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidFactKey, "`\(name)` is not a function", at: range,
+      help: ["write `\(name)` without parentheses"])
+  }
+
+  /// `PC202`: a call of an unknown function; `families` are the schema's keyed facts.
+  static func unknownFunction(_ name: String, families: [String], at range: SourceRange) -> Diagnostic {
+    let candidates = Builtin.allCases.map(\.rawValue) + families
+    let help =
+      EditDistance.suggestion(for: name, among: candidates).map { ["did you mean `\($0)`?"] }
+      ?? ["the functions are \(Builtin.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))"]
+    return Diagnostic(PolicyCoreCode.unknownFunction, "unknown function `\(name)`", at: range, help: help)
+  }
+
+  /// `PC209`: `since` with `count` arguments other than 1.
+  static func sinceArgumentCount(_ count: Int, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.wrongArgumentCount, "`since` takes 1 argument, but \(count) were given", at: range,
+      help: ["write `since(last_prompt)`"])
+  }
+
+  /// `PC210`: `since` of something other than an instant.
+  static func sinceArgumentType(_ argument: Operand, at range: SourceRange) -> Diagnostic {
+    var help = ["`since` measures the time from an instant to now, as in `since(last_prompt) >= 8w`"]
+    if argument.type == .duration || argument.type == .int {
+      help = ["`\(argument.written)` is already \(article(argument.type)); compare it directly"]
+    }
+    return Diagnostic(
+      PolicyCoreCode.wrongArgumentType,
+      "`since` needs an `instant`, but `\(argument.written)` is \(article(argument.type))", at: range, help: help)
+  }
+
+  /// `PC209`: `min` or `max` with fewer than 2 arguments.
+  static func extremumArgumentCount(_ name: String, count: Int, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.wrongArgumentCount,
+      "`\(name)` takes at least 2 arguments, but \(count) \(count == 1 ? "was" : "were") given", at: range,
+      help: ["write `\(name)(a, b)`"])
+  }
+
+  /// `PC210`: an argument of `min` or `max` of a type without order.
+  static func extremumUnorderedArgument(_ name: String, _ argument: Operand, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.wrongArgumentType,
+      "`\(name)` needs ordered values, but `\(argument.written)` is \(article(argument.type))", at: range,
+      help: ["`\(name)` works on ints, numbers, durations, instants and versions"])
+  }
+
+  /// `PC210`: arguments of `min` or `max` of different types; `other` is the first that differs from `first`.
+  static func extremumMixedArguments(_ name: String, first: Operand, other: Operand, at range: SourceRange)
+    -> Diagnostic
+  {
+    Diagnostic(
+      PolicyCoreCode.wrongArgumentType,
+      "`\(name)` needs arguments of one type, but `\(first.written)` is \(article(first.type)) and `\(other.written)` is \(article(other.type))",
+      at: range, help: unitHelp(first, other))
+  }
+
+  /// `PC209`: a keyed fact with `count` keys other than 1.
+  static func familyKeyCount(_ family: FactFamilyDefinition, count: Int, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.wrongArgumentCount,
+      "`\(family.name)` takes 1 key (\(family.keyMeaning)), but \(count) were given", at: range,
+      help: ["write `\(family.name)(\(sampleKey(for: family)))`"])
+  }
+
+  /// `PC216`: a key that is not a literal of the family's key type.
+  static func familyKeyType(_ family: FactFamilyDefinition, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidFactKey,
+      "the key of `\(family.name)` must be \(article(family.keyType)) literal (\(family.keyMeaning))", at: range,
+      help: ["write `\(family.name)(\(sampleKey(for: family)))`"])
+  }
+
+  /// `PC216`: a key that is zero or negative.
+  static func familyKeyNotPositive(_ family: FactFamilyDefinition, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidFactKey, "the key of `\(family.name)` must be positive", at: range,
+      help: ["write `\(family.name)(\(sampleKey(for: family)))`"])
+  }
+
+  // MARK: - Lists
+
+  /// `PC211`: a list element that is not a literal.
+  static func nonLiteralListElement(_ written: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidListElement, "list elements must be literals, but `\(written)` is not", at: range,
+      help: ["compare separately and join with `or`"])
+  }
+
+  /// `PC211`: list elements of different types; `other` is the first that differs from `first`.
+  static func mixedListElements(first: Operand, other: Operand, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidListElement,
+      "list elements must have one type, but `\(first.written)` is \(article(first.type)) and `\(other.written)` is \(article(other.type))",
+      at: range, help: ["use elements of one type"])
+  }
+
+  /// `PC211`: an int list element compared with numbers but too large to be one (`written` is
+  /// the element, or its value when the list came from a `let`).
+  static func integerTooLargeForNumber(_ written: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidListElement, "`\(written)` is compared with numbers but is too large to be a number",
+      at: range, help: ["numbers range up to about 9.2 trillion; use a smaller value"])
+  }
+
+  // MARK: - Operators
+
+  /// `PC204`: `-` before something other than an int, number or duration.
+  static func invalidNegation(_ operand: Operand, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.invalidOperands,
+      "`-` needs an int, number or duration, but `\(operand.written)` is \(article(operand.type))", at: range,
+      help: ["only ints, numbers and durations can be negated"])
+  }
+
+  /// `PC203`: the comparison `written` of two values of different types.
+  static func incomparableTypes(_ written: String, _ lhs: Operand, _ rhs: Operand, at range: SourceRange)
+    -> Diagnostic
+  {
+    Diagnostic(
+      PolicyCoreCode.incomparableTypes, "`\(written)` compares \(article(lhs.type)) with \(article(rhs.type))",
+      at: range, help: unitHelp(lhs, rhs))
+  }
+
+  /// `PC213`: an ordering comparison `op` of values without order.
+  static func unorderedComparison(_ op: BinaryOperator, _ lhs: Operand, at range: SourceRange) -> Diagnostic {
+    let help =
+      lhs.type == .bool
+      ? "compare `bool` values with `==` or `!=`, or use `not`"
+      : "strings can only be compared with `==`, `!=` and `in`"
+    return Diagnostic(
+      PolicyCoreCode.unorderedType,
+      "`\(op.rawValue)` needs ordered values, but `\(lhs.written)` is \(article(lhs.type))", at: range, help: [help])
+  }
+
+  /// `PC212`: the right of `in` (or `not in`) is not a list.
+  static func membershipWithoutList(negated: Bool, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.misplacedList, "the right of `\(negated ? "not in" : "in")` must be a list", at: range,
+      help: ["write a list of literals, as in `country in [\"US\", \"CA\"]`"])
+  }
+
+  /// `PC306`: the membership test `written` of an empty list.
+  static func emptyList(_ written: String, negated: Bool, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.emptyList, "`\(written)` tests an empty list, so it is always \(negated ? "true" : "false")",
+      at: range, help: ["add elements or remove the test"])
+  }
+
+  /// `PC203`: the membership test `written` of a value of `type` in a list of `elementType`.
+  static func membershipTypeMismatch(
+    _ written: String, type: PolicyType, elementType: PolicyType, at range: SourceRange
+  ) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.incomparableTypes, "`\(written)` looks for \(article(type)) in a list of `\(elementType)` values",
+      at: range, help: ["the value and the list elements must have the same type"])
+  }
+
+  /// `PC305`: a default for a value that is never absent.
+  static func needlessDefault(_ value: String, default fallback: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.needlessDefault, "`\(value)` is never absent, so the default `\(fallback)` is never used",
+      at: range, help: ["remove `?? \(fallback)`"])
+  }
+
+  /// `PC203`: a default of another type than the value.
+  static func defaultTypeMismatch(_ value: Operand, default fallback: Operand, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.incomparableTypes,
+      "the default `\(fallback.written)` is \(article(fallback.type)), but `\(value.written)` is \(article(value.type))",
+      at: range, help: ["give a default of the same type, such as `\(defaultExample(for: value.type))`"])
+  }
+
+  /// `PC214`: the division `written` by a literal zero.
+  static func divisionByZero(_ written: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.divisionByZero, "`\(written)` divides by zero", at: range,
+      help: ["division by zero has no value"])
+  }
+
+  /// `PC204`: the arithmetic `written` (operator `op`) on operand types it does not accept.
+  static func invalidArithmetic(
+    _ op: BinaryOperator, _ written: String, _ lhs: Operand, _ rhs: Operand, at range: SourceRange
+  ) -> Diagnostic {
+    let verb: String
+    switch op {
+    case .add: verb = "add"
+    case .subtract: verb = "subtract"
+    case .multiply: verb = "multiply"
+    case .divide: verb = "divide"
+    case .remainder: verb = "take the remainder of"
+    case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .in, .notIn, .coalesce:
+      verb = "take the remainder of"  // not arithmetic; the checker never reports these here
+    }
+    var help = unitHelp(lhs, rhs)
+    if lhs.type == .instant && rhs.type == .instant && op == .add {
+      help = ["subtract instants to get the duration between them: `\(lhs.written) - \(rhs.written)`"]
+    } else if lhs.type == .duration && rhs.type == .duration && op == .multiply {
+      help = ["multiply a duration by an int, as in `2 * 1d`"]
+    } else if help == ["both sides must have the same type"] {
+      help = ["`\(op.rawValue)` works on ints, numbers and durations, and adds durations to instants"]
+    }
+    return Diagnostic(
+      PolicyCoreCode.invalidOperands,
+      "cannot \(verb) \(article(lhs.type)) and \(article(rhs.type)) in `\(written)`", at: range, help: help)
+  }
+
+  // MARK: - Shared wording
+
+  /// "an `int`", "a `duration`".
+  static func article(_ type: PolicyType) -> String {
+    switch type {
+    case .int, .instant: "an `\(type)`"
+    case .bool, .number, .duration, .version, .string: "a `\(type)`"
+    }
+  }
+
+  /// A literal of `type` for examples in help.
+  static func sampleLiteral(for type: PolicyType) -> String {
+    switch type {
+    case .bool: "true"
+    case .int: "20"
+    case .number: "4.5"
+    case .duration: "30d"
+    case .instant: "now"
+    case .version: "v2.0"
+    case .string: "\"value\""
+    }
+  }
+
+  /// A default of `type` for `?? ...` in help.
+  static func defaultExample(for type: PolicyType) -> String {
+    switch type {
+    case .bool: "false"
+    case .int: "0"
+    case .number: "0.0"
+    case .duration: "0s"
+    case .instant: "now"
+    case .version: "v0.0"
+    case .string: "\"\""
+    }
+  }
+
+  /// A key of `family` for examples in help.
+  static func sampleKey(for family: FactFamilyDefinition) -> String {
+    switch family.keyType {
+    case .int: "3"
+    case .duration: "365d"
+    case .bool, .number, .instant, .version, .string: "\"purchase\""
+    }
+  }
+
+  /// Advice for two operands of different types: a missing unit, `since`, a version literal.
+  static func unitHelp(_ lhs: Operand, _ rhs: Operand) -> [String] {
+    for (a, b) in [(lhs, rhs), (rhs, lhs)] {
+      switch (a.type, b.type) {
+      case (.duration, .int), (.duration, .number):
+        if case .literal(let literal) = b.expr.kind, case .int(let count) = literal {
+          return ["add a unit to the number: `\(count)d` for \(count) days, `\(count)h` for hours, `\(count)w` for weeks"]
+        }
+        return [
+          "`\(b.written)` is \(article(b.type)); turn it into a duration by multiplying by a unit, as in `\(b.written) * 1d`"
+        ]
+      case (.instant, .duration):
+        return ["to compare how long ago `\(a.written)` was, write `since(\(a.written))`"]
+      case (.instant, .int), (.instant, .number):
+        return ["to compare how long ago `\(a.written)` was, write `since(\(a.written))` and give the number a unit, as in `30d`"]
+      case (.version, .number), (.version, .int):
+        if case .literal = b.expr.kind {
+          return ["write versions with a `v`: `v\(b.written)\(b.type == .int ? ".0" : "")`"]
+        }
+        return ["`\(b.written)` is \(article(b.type)), not a version"]
+      case (.version, .string):
+        if case .literal(.string(let text)) = b.expr.kind, let version = Version(parsing: text) {
+          return ["write versions without quotes: `v\(version)`"]
+        }
+        return ["versions are written like `v2.1`"]
+      case (.bool, .int):
+        return ["write `\(a.written) == true` or `\(a.written) == false`, or use `\(a.written)` and `not \(a.written)`"]
+      default:
+        continue  // pairs without advice; the general advice follows
+      }
+    }
+    return ["both sides must have the same type"]
+  }
+}
