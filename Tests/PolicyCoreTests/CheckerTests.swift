@@ -1,5 +1,4 @@
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// Compiles `text` and returns its only error; fails unless there is exactly one.

@@ -1,11 +1,10 @@
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// Evaluates `ask when <condition>` (after `declarations`) on standard facts changed by `configure`,
 /// checks that `decide` and `explain` agree, and returns the rule's outcome.
 func outcome(
-  _ condition: String, declarations: String = "", schema: FactSchema = ReviewSchema.standard,
+  _ condition: String, declarations: String = "", schema: FactSchema = ToySchema.standard,
   sourceLocation: Testing.SourceLocation = #_sourceLocation, _ configure: (inout Facts) throws -> Void = { _ in }
 ) throws -> RuleOutcome {
   let text = declarations + (declarations.isEmpty ? "" : "\n") + "ask when " + condition
