@@ -34,37 +34,55 @@ public enum Builtin: String, Sendable, Hashable, CaseIterable {
 ///
 /// Arguments are one or two values of one type (the first argument's), never absent.
 public enum BuiltinFunction: Sendable, Hashable, CaseIterable {
+  /// `abs(x)`: the absolute value of an int, number or duration (the infinite duration stays
+  /// infinite; the one value whose negation does not fit faults).
+  case abs
 
   /// The name used in policies.
   public var name: String {
-    switch self {}
+    switch self {
+    case .abs: "abs"
+    }
   }
 
   /// The signature as shown in help text.
   public var signature: String {
-    switch self {}
+    switch self {
+    case .abs: "abs(x)"
+    }
   }
 
   /// The number of arguments (1 or 2).
   var arity: Int {
-    switch self {}
+    switch self {
+    case .abs: 1
+    }
   }
 
   /// The types an argument may have (all arguments have the same type).
   var argumentTypes: [PolicyType] {
-    switch self {}
+    switch self {
+    case .abs: [.int, .number, .duration]
+    }
   }
 
   /// The type of the result for arguments of `type` (one of ``argumentTypes``).
   func resultType(for type: PolicyType) -> PolicyType {
-    switch self {}
+    switch self {
+    case .abs: type
+    }
   }
 
   /// The result's storage word for arguments `first` and `second` (0 when there is one) of
   /// `type`, or a fault. Pure and allocation-free: the evaluator calls it.
   @inline(__always)
   func apply(_ first: Int64, _ second: Int64, type: PolicyType) -> (value: Int64, fault: FaultKind?) {
-    switch self {}
+    switch self {
+    case .abs:
+      // Not negative (the infinite duration included): itself; otherwise negated, which faults
+      // only for the one int, number or duration whose negation does not fit.
+      first >= 0 ? (first, nil) : ArithmeticKernel.negate(first, isDuration: type == .duration)
+    }
   }
 
   /// The function called `name`, if any.
