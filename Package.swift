@@ -28,7 +28,7 @@ let package = Package(
     .executableTarget(name: "review-stress", dependencies: ["ReviewPolicy", "ReliabilitySupport"]),
     // The stress workload and hostile-update corpus shared by the reliability tests and review-stress.
     .target(name: "ReliabilitySupport", dependencies: ["PolicyCore", "ReviewPolicy"], path: "Tests/ReliabilitySupport"),
-    .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "ReviewPolicy", "AllocationCounter"]),
+    .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "AllocationCounter"]),
     .testTarget(name: "ReviewPolicyTests", dependencies: ["ReviewPolicy", "ReliabilitySupport"]),
     .testTarget(
       name: "PolicyCLITests", dependencies: ["PolicyCLI", "PolicyCore", "ReviewPolicy"], exclude: ["Golden"]),

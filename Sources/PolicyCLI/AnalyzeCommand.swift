@@ -98,7 +98,7 @@ enum AnalyzeCommand {
         var diagnostics = compilation.diagnostics
         var report: AnalysisReport?
         if let policy = compilation.policy {
-          let analysis = PolicyAnalyzer.analyze(policy)
+          let analysis = PolicyAnalyzer.analyze(policy, checks: ReviewEtiquette.checks)
           report = analysis
           diagnostics = PolicyAnalyzer.merge(compilation.diagnostics, analysis.warnings)
         }

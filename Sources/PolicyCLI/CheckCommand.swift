@@ -41,7 +41,8 @@ enum CheckCommand {
         diagnostics = [tooLarge]
       } else {
         // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
-        diagnostics = PolicyAnalyzer.diagnostics(for: PolicyCompiler.compile(source.file, schema: ReviewSchema.standard))
+        diagnostics = PolicyAnalyzer.diagnostics(
+          for: PolicyCompiler.compile(source.file, schema: ReviewSchema.standard), checks: ReviewEtiquette.checks)
       }
       if diagnostics.hasErrors && status == PolicyCLI.success { status = PolicyCLI.failure }
       results.append((source.file.path, source.file, diagnostics))

@@ -1,6 +1,5 @@
 import AllocationCounter
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// Heap blocks allocated by `iterations` calls of `decide` after one warm-up call.

@@ -1,4 +1,3 @@
-import ReviewPolicy
 import Testing
 
 @testable import PolicyCore
@@ -299,7 +298,7 @@ struct AnalyzerEquivalencePropertyTests {
     #expect(counts["different", default: 0] >= 100)
   }
 
-  @Test("random single policies: every etiquette example asks through its rule; no logic warning is contradicted")
+  @Test("random single policies: no logic warning is contradicted")
   func randomAnalyses() throws {
     var generator = AnalyzerPolicyGenerator(random: AnalyzerRandom(state: 7))
     for _ in 0..<150 {
@@ -309,10 +308,6 @@ struct AnalyzerEquivalencePropertyTests {
       for finding in report.findings {
         let rule = policy.rules.firstIndex { $0.range == finding.owner }
         switch finding.diagnostic.code {
-        case .asksAfterAnswer, .asksTooSoon, .asksTooOften:
-          let witness = try #require(finding.witness)
-          let decision = policy.decide(witness.facts(for: policy))
-          #expect(decision.shouldAsk && rule.map(decision.decidingRules.contains) == true, "\(rules)")
         case .ruleNeverHolds:
           // No random facts make it count as holding.
           let index = try #require(rule)

@@ -1,5 +1,4 @@
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// Compiles `text` and returns its only error; fails unless there is exactly one.
@@ -542,3 +541,31 @@ struct CheckerWarningTests {
     #expect(compilation.diagnostics.last?.severity == .warning)
   }
 }
+
+@Suite("checker: built-in functions")
+struct BuiltinFunctionCheckerTests {
+  @Test("abs takes one int, number or duration and has its type")
+  func absTypes() throws {
+    for (text, type) in [("abs(days - 40)", PolicyType.int), ("abs(session_score)", .number), ("abs(1d - since(first_use))", .duration)] {
+      let compilation = compile("let x = \(text)\nask when x == x")
+      #expect(errorCodes(compilation) == [], "\(text)")
+      #expect(compilation.policy?.lets.first?.value?.type == type, "\(text)")
+    }
+  }
+
+  @Test("abs with a wrong argument is PC210; with a wrong count PC209; it is a reserved name")
+  func absErrors() throws {
+    let instant = compile("ask when abs(first_use) > 3d")
+    let wrongType = try diagnostic(.wrongArgumentType, in: instant)
+    #expect(wrongType.message == "`abs` needs an `int`, `number` or `duration`, but `first_use` is an `instant`")
+    #expect(text(wrongType.range, in: instant) == "first_use")
+    #expect(wrongType.help == ["write `abs(x)`"])
+    let two = compile("ask when abs(days, uses) > 3")
+    #expect(try diagnostic(.wrongArgumentCount, in: two).message == "`abs` takes 1 argument, but 2 were given")
+    #expect(errorCodes(compile("ask when abs() > 3")) == [.wrongArgumentCount])
+    #expect(errorCodes(compile("ask when abs(last_prompt_version) > 3")) != [])
+    #expect(errorCodes(compile("fact abs: int\nask when abs > 3")).contains(.duplicateDefinition))
+    #expect(try diagnostic(.unknownFunction, in: compile("ask when abz(days) > 3")).help == ["did you mean `abs`?"])
+  }
+}
+

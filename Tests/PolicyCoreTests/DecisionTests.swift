@@ -1,5 +1,4 @@
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// All permutations of `items` (Heap's algorithm).

@@ -1,11 +1,10 @@
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// Evaluates `ask when <condition>` (after `declarations`) on standard facts changed by `configure`,
 /// checks that `decide` and `explain` agree, and returns the rule's outcome.
 func outcome(
-  _ condition: String, declarations: String = "", schema: FactSchema = ReviewSchema.standard,
+  _ condition: String, declarations: String = "", schema: FactSchema = ToySchema.standard,
   sourceLocation: Testing.SourceLocation = #_sourceLocation, _ configure: (inout Facts) throws -> Void = { _ in }
 ) throws -> RuleOutcome {
   let text = declarations + (declarations.isEmpty ? "" : "\n") + "ask when " + condition
@@ -466,3 +465,31 @@ struct ArithmeticEdgeTests {
     #expect(difference.firstFault.map { third.source.text(in: $0.range) } == "t - 1s")
   }
 }
+
+@Suite("evaluator: built-in functions")
+struct BuiltinFunctionEvaluatorTests {
+  @Test("abs of ints, numbers and durations; the infinite duration stays infinite; the smallest int faults")
+  func absValues() throws {
+    let policy = try compiled(
+      "fact i: int\nfact n: number\nfact d: duration\nask a when abs(i) == 5\nask b when abs(n) == 2.5\nask c when abs(d) == 3d\nask e when abs(d) > 1000w",
+      schema: .empty)
+    func decide(_ i: Int64, _ n: Int64, _ d: Int64) throws -> (Decision, Explanation) {
+      var facts = policy.makeFacts(now: testNow)
+      try facts.set("i", to: .int(i))
+      try facts.set("n", to: .number(Number(scaled: n)))
+      try facts.set("d", to: .duration(TimeSpan(milliseconds: d)))
+      return (policy.decide(facts), policy.explain(facts))
+    }
+    for (i, n, d) in [(Int64(-5), Int64(-2_500_000), -3 * day), (5, 2_500_000, 3 * day)] {
+      let (decision, explanation) = try decide(i, n, d)
+      #expect(Set(decision.decidingRules) == [0, 1, 2])
+      #expect(explanation.decision == decision)
+    }
+    let (infinite, _) = try decide(0, 0, TimeSpan.infinite.milliseconds)
+    #expect(Set(infinite.decidingRules) == [3])
+    let (overflow, explained) = try decide(Int64.min, 0, 0)
+    #expect(overflow.firstFault?.kind == .overflow)
+    #expect(explained.rules[0].outcome == .faulted(.overflow))
+  }
+}
+

@@ -1,5 +1,4 @@
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// Explains `text` on standard facts changed by `configure`.

@@ -1,6 +1,5 @@
 import Dispatch
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 /// The cost of hostile policy text found by the reliability tests (`ReliabilityPolicyUpdateTests`,
@@ -26,7 +25,7 @@ struct HostileInputCostTests {
     // (so the bound holds in any build, under a sanitizer too); the best of three tries.
     let unknown = "ask when " + String(repeating: "zz and ", count: 60_000) + "zz"
     let clean = "ask when " + String(repeating: "rated and ", count: 42_000) + "rated"
-    let schema = ReviewSchema.standard
+    let schema = ToySchema.standard
     var compilation: Compilation?
     let baseline = Self.seconds { compilation = PolicyCompiler.compile(clean, schema: schema) }
     #expect(compilation?.hasErrors == false)
@@ -45,7 +44,7 @@ struct HostileInputCostTests {
   func unknownNamesRenderFast() {
     // The renderer built one string per column of the whole line for each diagnostic: 101 times
     // 2 million strings, 15 s in a release build (33 s in debug).
-    let compilation = PolicyCompiler.compile(Self.unknownNames, path: "update.policy", schema: ReviewSchema.standard)
+    let compilation = PolicyCompiler.compile(Self.unknownNames, path: "update.policy", schema: ToySchema.standard)
     var rendered = ""
     let seconds = Self.seconds {
       rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
@@ -59,7 +58,7 @@ struct HostileInputCostTests {
     // Found by the hostile policy updates: a 10 MB update was turned into a source file (and a
     // line table of 10 million entries for newlines) before the parser rejected it for its size.
     let text = "ask when uses > 1 " + String(repeating: filler, count: (Limits.maximumFileSize + 1) / filler.utf8.count + 1)
-    let compilation = PolicyCompiler.compile(text, path: "update.policy", schema: ReviewSchema.standard)
+    let compilation = PolicyCompiler.compile(text, path: "update.policy", schema: ToySchema.standard)
     #expect(compilation.source.bytes.count <= 4096)
     #expect(compilation.diagnostics.map(\.code) == [.fileTooLarge])
     #expect(compilation.diagnostics.first?.message.hasPrefix("file is \(text.utf8.count) bytes;") == true)

@@ -89,6 +89,7 @@ indirect enum GExpr {
   case coalesce(GExpr, GType, GExpr, GType)
   case since(GExpr)
   case extremum(minimum: Bool, [(GExpr, GType)])
+  case absolute(GExpr)
 
   var source: String {
     switch self {
@@ -108,6 +109,7 @@ indirect enum GExpr {
     case .coalesce(let lhs, _, let rhs, _): return "(\(lhs.source) ?? \(rhs.source))"
     case .since(let operand): return "since(\(operand.source))"
     case .extremum(let minimum, let operands): return (minimum ? "min(" : "max(") + operands.map(\.0.source).joined(separator: ", ") + ")"
+    case .absolute(let operand): return "abs(\(operand.source))"
     }
   }
 }
@@ -314,7 +316,9 @@ struct PolicyGenerator {
       case 0, 1, 2:
         let op = pick(["+", "-", "*", "/", "%"])
         return divisionSafe(op, value(.int, depth: next, present: present), .int, value(.int, depth: next, present: present), .int)
-      case 3: return .negate(value(.int, depth: next, present: present), .int)
+      case 3:
+        if chance(30) { return .absolute(value(.int, depth: next, present: present)) }
+        return .negate(value(.int, depth: next, present: present), .int)
       case 4:
         return divisionSafe("/", value(.duration, depth: next, present: present), .duration, value(.duration, depth: next, present: present), .duration)
       case 5: return .extremum(minimum: chance(50), [(value(.int, depth: next, present: present), .int), (value(.int, depth: next, present: present), .int)])
@@ -328,7 +332,9 @@ struct PolicyGenerator {
         let op = pick(["+", "-", "*", "/"])
         let (leftType, rightType) = pick([(GType.number, GType.number), (.int, .number), (.number, .int)])
         return divisionSafe(op, value(leftType, depth: next, present: present), leftType, value(rightType, depth: next, present: present), rightType)
-      case 3: return .negate(value(.number, depth: next, present: present), .number)
+      case 3:
+        if chance(30) { return .absolute(value(.number, depth: next, present: present)) }
+        return .negate(value(.number, depth: next, present: present), .number)
       case 4:
         let types = [GType.number] + (0..<below(2) + 1).map { _ in pick([GType.int, .number]) }
         return .extremum(minimum: chance(50), types.shuffled(using: &random).map { (value($0, depth: next, present: present), $0) })
@@ -349,7 +355,9 @@ struct PolicyGenerator {
         return .arithmetic("*", value(.int, depth: next, present: present), .int, value(.duration, depth: next, present: present), .duration)
       case 4: return divisionSafe("/", value(.duration, depth: next, present: present), .duration, value(.int, depth: next, present: present), .int)
       case 5: return .arithmetic("-", value(.instant, depth: next, present: present), .instant, value(.instant, depth: next, present: present), .instant)
-      case 6: return chance(50) ? .negate(value(.duration, depth: next, present: present), .duration) : .extremum(minimum: chance(50), [(value(.duration, depth: next, present: present), .duration), (value(.duration, depth: next, present: present), .duration)])
+      case 6:
+        if chance(20) { return .absolute(value(.duration, depth: next, present: present)) }
+        return chance(50) ? .negate(value(.duration, depth: next, present: present), .duration) : .extremum(minimum: chance(50), [(value(.duration, depth: next, present: present), .duration), (value(.duration, depth: next, present: present), .duration)])
       default:
         return .coalesce(optionalSource(.duration)!, .duration, value(.duration, depth: next, present: present), .duration)
       }
@@ -665,6 +673,14 @@ struct ReferenceEvaluator {
         if value == ReferenceEvaluator.infinite { throw ReferenceFault(kind: .infiniteDuration) }
         return .duration(try finiteDuration(Int64(0).subtractingReportingOverflow(value)))
       default: throw AbsentRead(what: "negate")
+      }
+    case .absolute(let operand):
+      switch try present(operand) {
+      case .int(let value): return .int(value >= 0 ? value : try checked(Int64(0).subtractingReportingOverflow(value)))
+      case .number(let value): return .number(value >= 0 ? value : try checked(Int64(0).subtractingReportingOverflow(value)))
+      case .duration(let value):
+        return .duration(value >= 0 ? value : try finiteDuration(Int64(0).subtractingReportingOverflow(value)))
+      default: throw AbsentRead(what: "abs")
       }
     case .coalesce(let lhs, let leftType, let rhs, let rightType):
       if let left = try value(lhs) {

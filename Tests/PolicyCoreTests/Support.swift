@@ -1,17 +1,16 @@
 @testable import PolicyCore
-import ReviewPolicy
 import Testing
 
 // MARK: - Compiling
 
-/// Compiles `text` against `schema` (the standard review schema by default).
-func compile(_ text: String, schema: FactSchema = ReviewSchema.standard) -> Compilation {
+/// Compiles `text` against `schema` (the toy schema by default).
+func compile(_ text: String, schema: FactSchema = ToySchema.standard) -> Compilation {
   PolicyCompiler.compile(text, path: "test.policy", schema: schema)
 }
 
 /// Compiles `text` and requires success (warnings allowed).
 func compiled(
-  _ text: String, schema: FactSchema = ReviewSchema.standard, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  _ text: String, schema: FactSchema = ToySchema.standard, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> CompiledPolicy {
   let compilation = compile(text, schema: schema)
   let errors = compilation.diagnostics.filter { $0.severity == .error }
@@ -64,7 +63,7 @@ func standardFacts(_ policy: CompiledPolicy, now: Timestamp = testNow) throws ->
 
 /// Decides `text` (standard schema) after `configure` sets facts on top of ``standardFacts(_:now:)``.
 func decide(
-  _ text: String, schema: FactSchema = ReviewSchema.standard, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  _ text: String, schema: FactSchema = ToySchema.standard, sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ configure: (inout Facts) throws -> Void = { _ in }
 ) throws -> (CompiledPolicy, Decision) {
   let policy = try compiled(text, schema: schema, sourceLocation: sourceLocation)

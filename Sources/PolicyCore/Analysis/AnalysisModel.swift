@@ -3,10 +3,10 @@
 // A policy is analysed by translating every rule into propositional formulas over
 // *literals*. A literal constrains one variable:
 //
-// - the presence of a fact that can be absent (`has last_prompt`);
+// - the presence of a fact that can be absent (`has last_login`);
 // - the value of a fact (`days >= 30`, `plan in ["pro"]`, `version < v3.0.3`);
-// - the age of an instant fact, `now - fact` (`since(last_prompt) < 8w`);
-// - an opaque atom: any other comparison (`uses / days > 3`, `version > last_prompt_version`),
+// - the age of an instant fact, `now - fact` (`since(last_login) < 8w`);
+// - an opaque atom: any other comparison (`uses / days > 3`, `version > previous_version`),
 //   treated as an unknown that holds, fails or faults; identical atoms share one unknown.
 //
 // Values of ordered types are mapped to ``AnalysisKey``s, 128-bit keys whose order is the

@@ -260,10 +260,26 @@ struct FormulaSolver {
   let budget: SearchBudget
   /// The most steps one search may take (besides the shared budget).
   var stepLimit = 400_000
+  /// Facts that count something within a time window (members of families keyed by a
+  /// duration): constraining one, like constraining an age, describes a recent history, so
+  /// alternatives without them are tried first (see ``windowedFacts(of:)``).
+  var windowed: Set<String> = []
 
-  init(budget: SearchBudget, stepLimit: Int = 400_000) {
+  init(budget: SearchBudget, stepLimit: Int = 400_000, windowed: Set<String> = []) {
     self.budget = budget
     self.stepLimit = stepLimit
+    self.windowed = windowed
+  }
+
+  /// The names of the slots of `policies` that are members of a family keyed by a duration.
+  static func windowedFacts(of policies: [CompiledPolicy]) -> Set<String> {
+    var names = Set<String>()
+    for policy in policies {
+      for slot in policy.layout.slots {
+        if case .family(_, .duration) = slot.origin { names.insert(slot.name) }
+      }
+    }
+    return names
   }
 
   private struct Node {
@@ -335,7 +351,7 @@ struct FormulaSolver {
       }
       // Alternatives where optional facts are absent first: simpler examples.
       let choice = choices.remove(at: index).enumerated().sorted {
-        (FormulaSolver.presences($0.element), $0.offset) < (FormulaSolver.presences($1.element), $1.offset)
+        (presences($0.element), $0.offset) < (presences($1.element), $1.offset)
       }.map(\.element)
       let rest = choices.map(Formula.or)
       for alternative in choice.reversed() {
@@ -346,16 +362,16 @@ struct FormulaSolver {
   }
 
   /// How many facts `formula` requires present, near its top (a heuristic for ordering choices).
-  static func presences(_ formula: Formula) -> Int {
+  func presences(_ formula: Formula) -> Int {
     switch formula {
     case .literal(.present(_, let value)): return value ? 1 : -1
-    case .literal(.constraint(let variable, _)): return variable.kind == .age || variable.name.hasPrefix("prompts_within(") ? 1 : 0
+    case .literal(.constraint(let variable, _)): return variable.kind == .age || windowed.contains(variable.name) ? 1 : 0
     case .and(let parts): return parts.prefix(8).reduce(0) { $0 + presences(shallow: $1) }
     default: return 0
     }
   }
 
-  private static func presences(shallow formula: Formula) -> Int {
+  private func presences(shallow formula: Formula) -> Int {
     if case .and = formula { return 0 }
     return presences(formula)
   }

@@ -22,8 +22,8 @@ indirect enum Term: Hashable, Sendable {
   case extremum(Bool, [Term], PolicyType)
   /// `now - instant` for an instant expression that is not a fact.
   case since(Term)
-  /// A value the analysis does not model (a `bool` subexpression used as a value, or a `let`
-  /// nested too deep), by its canonical text.
+  /// A value the analysis does not model (a `bool` subexpression used as a value, a call of a
+  /// built-in function, or a `let` nested too deep), by its canonical text.
   case opaque(String)
 
   /// Whether evaluating the term can fault (conservative).
@@ -186,14 +186,9 @@ struct PolicyTranslator {
           switch expr.node {
           case .letValue(let other), .has(.letValue(let other)):
             if other < letDepths.count { depth = max(depth, letDepths[other] + 1) }
-          case .constant, .fact, .now, .has: break
-          case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .parenthesized(let inner),
-            .membership(_, let inner, _):
-            stack.append(inner)
-          case .logical(_, let operands), .extremum(_, let operands): stack.append(contentsOf: operands)
-          case .compare(_, let lhs, let rhs), .arithmetic(_, let lhs, let rhs), .coalesce(let lhs, let rhs):
-            stack.append(lhs)
-            stack.append(rhs)
+          case .constant, .fact, .now, .has, .not, .logical, .compare, .membership, .arithmetic, .negate, .coalesce,
+            .since, .extremum, .promote, .call:
+            stack.append(contentsOf: expr.children)
           }
         }
       }
@@ -243,8 +238,6 @@ struct PolicyTranslator {
     switch expr.node {
     case .constant(.bool(let value)):
       return freeConstants ? free(expr) : .constant(value)
-    case .parenthesized(let inner):
-      return outcome(of: inner)
     case .not(let inner):
       return outcome(of: inner).negated
     case .logical(let op, let operands):
@@ -373,8 +366,6 @@ struct PolicyTranslator {
       return presence(of: value)
     case .coalesce(let lhs, let rhs):
       return presence(of: lhs) || presence(of: rhs)
-    case .parenthesized(let inner):
-      return presence(of: inner)
     default:
       return .true
     }
@@ -403,8 +394,6 @@ struct PolicyTranslator {
       return computed
     case .now:
       result = [ValueCase(guardFormula: .true, term: .now)]
-    case .parenthesized(let inner):
-      return cases(of: inner)
     case .coalesce(let lhs, let rhs):
       guard let left = cases(of: lhs), let right = cases(of: rhs) else { return nil }
       let leftAbsent = presence(of: lhs).negated
@@ -458,23 +447,16 @@ struct PolicyTranslator {
       }
     case .has, .not, .logical, .compare, .membership:
       result = [ValueCase(guardFormula: .true, term: .opaque(canonicalText(expr)))]
+    case .call:
+      // A built-in function's value is not modelled: an unknown of its own (its arguments are
+      // present wherever it is evaluated; it may fault).
+      result = [ValueCase(guardFormula: .true, term: .opaque(canonicalText(expr)))]
     }
     if let result, result.count > PolicyTranslator.maximumCases { return nil }
     return result
   }
 
   // MARK: - Folding
-
-  static func word(of value: Value) -> Int64? {
-    switch value {
-    case .bool(let flag): flag ? 1 : 0
-    case .int(let integer): integer
-    case .number(let number): number.scaled
-    case .duration(let span): span.milliseconds
-    case .instant(let instant): instant.millisecondsSince1970
-    case .version, .string: nil
-    }
-  }
 
   static func since(_ term: Term) -> Term {
     switch term {
@@ -489,10 +471,10 @@ struct PolicyTranslator {
 
   static func arithmetic(_ operation: Arithmetic, _ lhs: Term, _ rhs: Term, _ type: PolicyType) -> Term {
     if lhs == .failure || rhs == .failure { return .failure }
-    if case .constant(let l) = lhs, case .constant(let r) = rhs, let a = word(of: l), let b = word(of: r) {
+    if case .constant(let l) = lhs, case .constant(let r) = rhs, let a = l.storageWord, let b = r.storageWord {
       let (result, fault) = ArithmeticKernel.apply(operation, a, b)
       if fault != nil { return .failure }
-      return .constant(TracingEvaluator.value(word: result, type: type))
+      return .constant(Value(storageWord: result, type: type) ?? .int(result))
     }
     if operation == .subtractInstants, lhs == .now, case .value(let name, .instant) = rhs {
       return .age(name)
@@ -502,10 +484,10 @@ struct PolicyTranslator {
 
   static func negate(_ term: Term, _ type: PolicyType) -> Term {
     if term == .failure { return .failure }
-    if case .constant(let value) = term, let word = word(of: value) {
+    if case .constant(let value) = term, let word = value.storageWord {
       let (result, fault) = ArithmeticKernel.negate(word, isDuration: type == .duration)
       if fault != nil { return .failure }
-      return .constant(TracingEvaluator.value(word: result, type: type))
+      return .constant(Value(storageWord: result, type: type) ?? .int(result))
     }
     return .negate(term, type)
   }
@@ -528,7 +510,7 @@ struct PolicyTranslator {
     }
     var best = values[0]
     for value in values.dropFirst() {
-      let ordering = TracingEvaluator.ordering(value, best)
+      let ordering = value.ordering(comparedWith: best)
       if isMinimum ? ordering < 0 : ordering > 0 { best = value }
     }
     return .constant(best)
@@ -541,7 +523,7 @@ struct PolicyTranslator {
     switch value {
     case .version(let version): AnalysisKey(version: version)
     case .string: nil
-    default: word(of: value).map(AnalysisKey.init(word:))
+    default: value.storageWord.map(AnalysisKey.init(word:))
     }
   }
 
@@ -593,7 +575,7 @@ struct PolicyTranslator {
       var parts: [Outcome] = []
       for inner in terms {
         if case .constant(let value) = inner {
-          parts.append(.constant(op.holds(forOrdering: TracingEvaluator.ordering(value, constant))))
+          parts.append(.constant(op.holds(forOrdering: value.ordering(comparedWith: constant))))
           continue
         }
         guard let part = self.constraint(inner, op, constant), part.faults.isFalse else { return nil }
@@ -630,7 +612,7 @@ struct PolicyTranslator {
   func compare(_ op: ComparisonOperator, _ lhs: Term, _ rhs: Term) -> Outcome {
     if lhs == .failure || rhs == .failure { return .alwaysFaults }
     if case .constant(let l) = lhs, case .constant(let r) = rhs {
-      return .constant(op.holds(forOrdering: TracingEvaluator.ordering(l, r)))
+      return .constant(op.holds(forOrdering: l.ordering(comparedWith: r)))
     }
     var op = op
     var lhs = lhs
@@ -742,7 +724,8 @@ struct PolicyTranslator {
     case .extremum(let isMinimum, let operands):
       return (isMinimum ? "min(" : "max(") + operands.map { canonicalText($0) }.joined(separator: ",") + ")"
     case .promote(let inner): return "number(\(canonicalText(inner)))"
-    case .parenthesized(let inner): return canonicalText(inner)
+    case .call(let function, let arguments):
+      return "\(function.name)(" + arguments.map { canonicalText($0) }.joined(separator: ",") + ")"
     }
   }
 }

@@ -64,7 +64,7 @@ public struct Witness: Sendable, Hashable {
     }
   }
 
-  /// Describes the constrained facts, as in "`days` = 30, `last_prompt` = 1d before now".
+  /// Describes the constrained facts, as in "`days` = 30, `last_login` = 1d before now".
   public func summary(reading names: Set<String>? = nil, limit: Int = 8) -> String {
     var parts: [String] = []
     for fact in facts where fact.isConstrained && (names?.contains(fact.name) ?? true) {
@@ -352,7 +352,7 @@ struct TermEvaluator {
       guard case .value(let l) = left else { return .fault }
       guard let right = evaluate(rhs) else { return nil }
       guard case .value(let r) = right else { return .fault }
-      return .value(op.holds(forOrdering: TracingEvaluator.ordering(l, r)))
+      return .value(op.holds(forOrdering: l.ordering(comparedWith: r)))
     case .membership(let negated, let term, let list):
       guard let result = evaluate(term) else { return nil }
       guard case .value(let value) = result else { return .fault }
@@ -392,9 +392,9 @@ struct TermEvaluator {
       return apply(operation, left, right, type)
     case .negate(let inner, let type):
       guard let result = evaluate(inner) else { return nil }
-      guard case .value(let value) = result, let word = PolicyTranslator.word(of: value) else { return .fault }
+      guard case .value(let value) = result, let word = value.storageWord else { return .fault }
       let (negated, fault) = ArithmeticKernel.negate(word, isDuration: type == .duration)
-      return fault == nil ? .value(TracingEvaluator.value(word: negated, type: type)) : .fault
+      return fault == nil ? .value(Value(storageWord: negated, type: type) ?? .int(negated)) : .fault
     case .promote(let inner):
       guard let result = evaluate(inner) else { return nil }
       guard case .value(.int(let integer)) = result else { return .fault }
@@ -405,7 +405,7 @@ struct TermEvaluator {
         guard let result = evaluate(inner) else { return nil }
         guard case .value(let value) = result else { return .fault }
         if let current = best {
-          let ordering = TracingEvaluator.ordering(value, current)
+          let ordering = value.ordering(comparedWith: current)
           if isMinimum ? ordering < 0 : ordering > 0 { best = value }
         } else {
           best = value
@@ -416,10 +416,10 @@ struct TermEvaluator {
   }
 
   private func apply(_ operation: Arithmetic, _ lhs: Result, _ rhs: Result, _ type: PolicyType) -> Result {
-    guard case .value(let l) = lhs, case .value(let r) = rhs, let a = PolicyTranslator.word(of: l),
-      let b = PolicyTranslator.word(of: r)
+    guard case .value(let l) = lhs, case .value(let r) = rhs, let a = l.storageWord,
+      let b = r.storageWord
     else { return .fault }
     let (result, fault) = ArithmeticKernel.apply(operation, a, b)
-    return fault == nil ? .value(TracingEvaluator.value(word: result, type: type)) : .fault
+    return fault == nil ? .value(Value(storageWord: result, type: type) ?? .int(result)) : .fault
   }
 }

@@ -3,9 +3,6 @@ public struct AnalysisOptions: Sendable, Hashable {
   /// Logic warnings: rules that never or always hold (PC310, PC311), shadowed `ask` rules
   /// (PC312), contradictory (PC313) and redundant (PC314) comparisons.
   public var logic: Bool
-  /// Review etiquette: asking after an answer (PC320), within 7 days of the last prompt
-  /// (PC321), after 3 prompts in 365 days (PC322).
-  public var etiquette: Bool
   /// The most conditions (nodes of the checked rules and `let`s) a policy may have to be
   /// analysed; a larger policy gets a note instead.
   public var maximumConditions: Int
@@ -13,9 +10,8 @@ public struct AnalysisOptions: Sendable, Hashable {
   public var searchSteps: Int
 
   /// Creates options.
-  public init(logic: Bool = true, etiquette: Bool = true, maximumConditions: Int = 10_000, searchSteps: Int = 2_000_000) {
+  public init(logic: Bool = true, maximumConditions: Int = 10_000, searchSteps: Int = 2_000_000) {
     self.logic = logic
-    self.etiquette = etiquette
     self.maximumConditions = maximumConditions
     self.searchSteps = searchSteps
   }
@@ -28,8 +24,9 @@ public struct AnalysisOptions: Sendable, Hashable {
 public struct AnalysisFinding: Sendable, Hashable {
   /// The warning.
   public var diagnostic: Diagnostic
-  /// For PC320-PC322, the facts on which the policy asks as described (verified by
-  /// evaluating the compiled policy); nil for warnings that say something cannot happen.
+  /// For warnings that say something can happen (those of ``AnalysisCheck``s), the facts on
+  /// which the policy decides as described (verified by evaluating the compiled policy); nil for
+  /// warnings that say something cannot happen.
   public var witness: Witness?
   /// The declaration (rule or `let`) the warning belongs to; its silencing comments apply.
   public var owner: SourceRange
@@ -52,7 +49,7 @@ public struct AnalysisReport: Sendable {
 }
 
 /// The policy analyzer: finds rules that can never or always hold, shadowed `ask` rules,
-/// contradictory or redundant comparisons, and review-etiquette problems.
+/// contradictory or redundant comparisons, and runs the ``AnalysisCheck``s a host supplies.
 ///
 /// **Method.** Each rule's condition is translated (with `let`s inlined, `??` and `since`
 /// split into cases) into three formulas over the facts: where it holds, where it fails,
@@ -64,20 +61,22 @@ public struct AnalysisReport: Sendable {
 ///
 /// **Soundness.** A warning that something *cannot* happen (PC310-PC314) is a proof: the
 /// search found no facts at all, even treating opaque atoms as free. A warning that
-/// something *can* happen (PC320-PC322) comes with a ``Witness`` on which the compiled
-/// policy was evaluated and decided as claimed. When the search is inconclusive, nothing is
-/// reported (at most a note).
+/// something *can* happen (from an ``AnalysisCheck``) comes with a ``Witness`` on which the
+/// compiled policy was evaluated and decided as claimed. When the search is inconclusive,
+/// nothing is reported (at most a note).
 ///
 /// **Domain.** Facts range over every value of their type, except that instants (and `now`)
 /// are those a facts file can hold, years 1 to 9999, so `since` never overflows.
 ///
-/// **Silencing.** A comment `# policyc: allow PC320` on the first line of a rule (or `let`)
+/// **Silencing.** A comment `# policyc: allow PC311` on the first line of a rule (or `let`)
 /// or alone on the line just above it silences that warning for that declaration; several
 /// codes may be listed, separated by spaces or commas.
 public enum PolicyAnalyzer {
-  /// The analysis of `policy`.
-  public static func analyze(_ policy: CompiledPolicy, options: AnalysisOptions = .all) -> AnalysisReport {
-    var analysis = Analysis(policy: policy, options: options)
+  /// The analysis of `policy`: the logic checks that `options` enables, then `checks`.
+  public static func analyze(
+    _ policy: CompiledPolicy, options: AnalysisOptions = .all, checks: [AnalysisCheck] = []
+  ) -> AnalysisReport {
+    var analysis = Analysis(policy: policy, options: options, checks: checks)
     analysis.run()
     var findings: [AnalysisFinding] = []
     var silenced: [AnalysisFinding] = []
@@ -97,20 +96,26 @@ public enum PolicyAnalyzer {
   }
 
   /// The analyzer's warnings for `policy`, ordered by position, silenced ones left out.
-  public static func warnings(for policy: CompiledPolicy, options: AnalysisOptions = .all) -> [Diagnostic] {
-    analyze(policy, options: options).warnings
+  public static func warnings(
+    for policy: CompiledPolicy, options: AnalysisOptions = .all, checks: [AnalysisCheck] = []
+  ) -> [Diagnostic] {
+    analyze(policy, options: options, checks: checks).warnings
   }
 
   /// The analyzer's warnings for a compilation: none when it has errors.
-  public static func warnings(for compilation: Compilation, options: AnalysisOptions = .all) -> [Diagnostic] {
+  public static func warnings(
+    for compilation: Compilation, options: AnalysisOptions = .all, checks: [AnalysisCheck] = []
+  ) -> [Diagnostic] {
     guard let policy = compilation.policy else { return [] }
-    return warnings(for: policy, options: options)
+    return warnings(for: policy, options: options, checks: checks)
   }
 
   /// The compilation's diagnostics with the analyzer's warnings merged in, as `policyc check`
   /// shows them: ordered by position, at most ``Limits/maximumErrors`` warnings, then `PC399`.
-  public static func diagnostics(for compilation: Compilation, options: AnalysisOptions = .all) -> [Diagnostic] {
-    merge(compilation.diagnostics, warnings(for: compilation, options: options))
+  public static func diagnostics(
+    for compilation: Compilation, options: AnalysisOptions = .all, checks: [AnalysisCheck] = []
+  ) -> [Diagnostic] {
+    merge(compilation.diagnostics, warnings(for: compilation, options: options, checks: checks))
   }
 
   /// `diagnostics` (a compilation's) with `extra` warnings merged in: ordered by position, at
@@ -160,7 +165,7 @@ struct SilencingComments {
     }
   }
 
-  /// The codes a comment's text allows: `# policyc: allow PC320, PC321`.
+  /// The codes a comment's text allows: `# policyc: allow PC310, PC311`.
   static func codes(in text: String) -> Set<String> {
     var rest = Substring(text)
     guard rest.hasPrefix("#") else { return [] }
@@ -192,36 +197,30 @@ struct SilencingComments {
 struct Analysis {
   let policy: CompiledPolicy
   let options: AnalysisOptions
+  let checks: [AnalysisCheck]
   let budget: SearchBudget
+  /// See ``FormulaSolver/windowed``.
+  let windowed: Set<String>
   var findings: [AnalysisFinding] = []
   var notes: [String] = []
   /// Checks skipped because the search budget ran out.
   var inconclusive = 0
 
-  init(policy: CompiledPolicy, options: AnalysisOptions) {
+  init(policy: CompiledPolicy, options: AnalysisOptions, checks: [AnalysisCheck] = []) {
     self.policy = policy
     self.options = options
+    self.checks = checks
     self.budget = SearchBudget(steps: options.searchSteps)
+    self.windowed = FormulaSolver.windowedFacts(of: [policy])
   }
 
-  var solver: FormulaSolver { FormulaSolver(budget: budget) }
+  var solver: FormulaSolver { FormulaSolver(budget: budget, windowed: windowed) }
 
   /// The number of checked-tree nodes in the rules and used `let`s.
   static func size(of policy: CompiledPolicy) -> Int {
     var count = 0
-    var stack = policy.rules.map(\.condition) + policy.lets.filter(\.isUsed).compactMap(\.value)
-    while let expr = stack.popLast() {
-      count += 1
-      switch expr.node {
-      case .constant, .fact, .letValue, .now, .has: break
-      case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .parenthesized(let inner),
-        .membership(_, let inner, _):
-        stack.append(inner)
-      case .logical(_, let operands), .extremum(_, let operands): stack.append(contentsOf: operands)
-      case .compare(_, let lhs, let rhs), .arithmetic(_, let lhs, let rhs), .coalesce(let lhs, let rhs):
-        stack.append(lhs)
-        stack.append(rhs)
-      }
+    for root in policy.rules.map(\.condition) + policy.lets.filter(\.isUsed).compactMap(\.value) {
+      root.forEachNode { _ in count += 1 }
     }
     return count
   }
@@ -239,8 +238,10 @@ struct Analysis {
       contradicted = checkComparisons()
       checkRules(skipping: contradicted)
     }
-    if options.etiquette {
-      checkEtiquette()
+    if !checks.isEmpty {
+      var context = AnalysisContext(analysis: self)
+      for check in checks { check.run(&context) }
+      self = context.analysis
     }
     if inconclusive > 0 {
       notes.append(
@@ -302,8 +303,10 @@ struct Analysis {
         case .logical(let op, let operands):
           if checkChain(op, operands, owner: owner, translator: &translator), let rule { contradicted.insert(rule) }
           stack.append(contentsOf: operands)
-        case .not(let inner), .parenthesized(let inner): stack.append(inner)
-        default: break
+        case .not(let inner): stack.append(inner)
+        case .constant, .fact, .letValue, .now, .has, .compare, .membership, .arithmetic, .negate, .coalesce, .since,
+          .extremum, .promote, .call:
+          break  // a chain's operands are not searched below comparisons and values
         }
       }
     }
@@ -316,7 +319,7 @@ struct Analysis {
     var expr: TypedExpr
     /// The fact compared.
     var name: String
-    /// How the fact is written in messages: `days`, `since(last_prompt)`.
+    /// How the fact is written in messages: `days`, `since(last_login)`.
     var written: String
     /// Where the comparison holds and where it fails (it cannot fault).
     var holds: Formula
@@ -326,12 +329,10 @@ struct Analysis {
   /// The comparison `expr` stands for, when it reads one fact only and cannot fault.
   static func simpleComparison(_ expr: TypedExpr, index: Int, translator: inout PolicyTranslator) -> SimpleComparison? {
     var inner = expr
-    while case .parenthesized(let next) = inner.node { inner = next }
     var negated = false
     while case .not(let next) = inner.node {
       negated.toggle()
       inner = next
-      while case .parenthesized(let deeper) = inner.node { inner = deeper }
     }
     switch inner.node {
     case .compare, .membership: break
@@ -386,7 +387,7 @@ struct Analysis {
       }
     }
     if isConjunction { return literals.allSatisfy { state.assume($0) } }
-    return FormulaSolver(budget: SearchBudget(steps: 100_000)).isSatisfiable(.all(formulas)) ?? true
+    return FormulaSolver(budget: SearchBudget(steps: 100_000), windowed: windowed).isSatisfiable(.all(formulas)) ?? true
   }
 
   /// Checks one chain; returns whether a contradiction (of an `and`) or a tautology (of an `or`) was reported.
@@ -400,23 +401,23 @@ struct Analysis {
       guard let current = Analysis.simpleComparison(operand, index: index, translator: &translator) else { continue }
       let earlier = byFact[current.name] ?? []
       for previous in earlier where !reported.contains(previous.index) && !reported.contains(current.index) {
-        let textA = "`\(policy.source.text(in: previous.expr.range))`"
-        let textB = "`\(policy.source.text(in: current.expr.range))`"
+        let textA = "`\(policy.source.text(in: previous.expr.writtenRange))`"
+        let textB = "`\(policy.source.text(in: current.expr.writtenRange))`"
         if op == .and {
           if !consistent([previous.holds, current.holds]) {
             report(
               .contradictoryComparisons, "\(textB) contradicts \(textA), so this `and` never holds",
-              at: current.expr.range, owner: owner, help: ["no value of \(current.written) satisfies both"])
+              at: current.expr.writtenRange, owner: owner, help: ["no value of \(current.written) satisfies both"])
             reported.insert(current.index)
             contradiction = true
           } else if !consistent([previous.holds, current.fails]) {
             report(
-              .redundantComparison, "\(textB) is redundant: \(textA) implies it", at: current.expr.range, owner: owner,
+              .redundantComparison, "\(textB) is redundant: \(textA) implies it", at: current.expr.writtenRange, owner: owner,
               help: ["remove \(textB)"])
             reported.insert(current.index)
           } else if !consistent([current.holds, previous.fails]) {
             report(
-              .redundantComparison, "\(textA) is redundant: \(textB) implies it", at: previous.expr.range, owner: owner,
+              .redundantComparison, "\(textA) is redundant: \(textB) implies it", at: previous.expr.writtenRange, owner: owner,
               help: ["remove \(textA)"])
             reported.insert(previous.index)
           }
@@ -425,17 +426,17 @@ struct Analysis {
             report(
               .contradictoryComparisons,
               "\(textA) or \(textB) covers every value of \(current.written), so this `or` always holds",
-              at: current.expr.range, owner: owner, help: ["one of them always holds; check the constants"])
+              at: current.expr.writtenRange, owner: owner, help: ["one of them always holds; check the constants"])
             reported.insert(current.index)
             contradiction = true
           } else if !consistent([previous.holds, current.fails]) {
             report(
-              .redundantComparison, "\(textA) is redundant: \(textB) holds whenever it does", at: previous.expr.range,
+              .redundantComparison, "\(textA) is redundant: \(textB) holds whenever it does", at: previous.expr.writtenRange,
               owner: owner, help: ["remove \(textA)"])
             reported.insert(previous.index)
           } else if !consistent([current.holds, previous.fails]) {
             report(
-              .redundantComparison, "\(textB) is redundant: \(textA) holds whenever it does", at: current.expr.range,
+              .redundantComparison, "\(textB) is redundant: \(textA) holds whenever it does", at: current.expr.writtenRange,
               owner: owner, help: ["remove \(textB)"])
             reported.insert(current.index)
           }
@@ -537,80 +538,7 @@ struct Analysis {
     }
   }
 
-  // MARK: - PC320, PC321, PC322: review etiquette
-
-  mutating func checkEtiquette() {
-    let table = AtomTable()
-    var translator = PolicyTranslator(policy: policy, table: table, freeConstants: false)
-    let outcomes = policy.rules.map { translator.outcome(of: $0.condition) }
-    let nevers = policy.rules.indices.filter { policy.rules[$0].kind == .never }
-    let noNever = Formula.all(nevers.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
-    let axioms = table.axioms
-    let builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [policy]), table: table)
-    let policyReads = Set(policy.readSlots.map { policy.layout.slots[$0].name })
-    let layout = policy.layout
-    func has(_ name: String, _ type: PolicyType, optional: Bool? = nil) -> Bool {
-      guard let slot = layout.slot(named: name) else { return false }
-      return layout.slots[slot].type == type && (optional == nil || layout.slots[slot].isOptional == optional)
-    }
-    for (index, rule) in policy.rules.enumerated() where rule.kind == .ask {
-      let asks = axioms && noNever && outcomes[index].holds
-      let readNames = factNames(rule.condition)
-      guard satisfiable(asks) != false else { continue }
-      // PC320: a user who declined or rated this version.
-      var answers: [(String, Witness)] = []
-      for (answer, any) in [("declined", "declined_any"), ("rated", "rated_any")] where has(answer, .bool) {
-        var condition = Analysis.isTrue(answer)
-        if has(any, .bool) { condition = condition && Analysis.isTrue(any) }
-        let witness = findWitness(asks && condition, builder: builder) { witness, decision in
-          decision.shouldAsk && decision.decidingRules.contains(index)
-            && witness.fact(named: answer)?.value == .bool(true)
-        }
-        if let witness { answers.append((answer, witness)) }
-      }
-      if let first = answers.first {
-        let who = answers.map(\.0).joined(separator: " or ")
-        report(
-          .asksAfterAnswer, "\(title(index)) can ask a user who \(who) this version", at: rule.range, owner: rule.range,
-          help: [
-            "for example when \(Analysis.example(first.1, reading: readNames.union([first.0])))",
-            "respect the answer, as `never answered when declined or rated` does",
-          ], witness: first.1)
-      }
-      guard has("last_prompt", .instant, optional: true) else { continue }
-      // PC321: within 7 days of the last prompt.
-      let week = Analysis.history(prompts: 1, maximumAge: 7 * 86_400_000, layout: layout)
-      if let witness = findWitness(asks && week, builder: builder, verify: { witness, decision in
-        decision.shouldAsk && decision.decidingRules.contains(index)
-          && Analysis.isHistory(witness, prompts: 1, maximumAge: 7 * 86_400_000)
-      }) {
-        report(
-          .asksTooSoon, "\(title(index)) can ask again within 7 days of the last prompt", at: rule.range,
-          owner: rule.range,
-          help: [
-            "for example when \(Analysis.example(witness, reading: readNames, then: "the last prompt was \(Analysis.lastPromptAge(witness)) ago"))",
-            "wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does",
-          ], witness: witness)
-      }
-      // PC322: after 3 prompts in 365 days.
-      let year = Analysis.history(prompts: 3, maximumAge: 365 * 86_400_000, layout: layout)
-      if let witness = findWitness(asks && year, builder: builder, verify: { witness, decision in
-        decision.shouldAsk && decision.decidingRules.contains(index)
-          && Analysis.isHistory(witness, prompts: 3, maximumAge: 365 * 86_400_000)
-      }) {
-        var help = [
-          "for example when \(Analysis.example(witness, reading: readNames, then: "3 prompts were shown in 365 days, the last \(Analysis.lastPromptAge(witness)) ago"))"
-        ]
-        let counts = policyReads.contains("total_prompts") || policyReads.contains("prompts")
-          || policyReads.contains { $0.hasPrefix("prompts_within(") }
-        if !counts { help.append("no condition of the policy bounds the number of prompts in 365 days") }
-        help.append("cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does")
-        report(
-          .asksTooOften, "\(title(index)) can ask after 3 prompts in 365 days", at: rule.range, owner: rule.range,
-          help: help, witness: witness)
-      }
-    }
-  }
+  // MARK: - Helpers for checks
 
   /// The facts `expr` reads, through `let`s.
   func factNames(_ expr: TypedExpr) -> Set<String> {
@@ -619,148 +547,14 @@ struct Analysis {
     var stack = [expr]
     while let next = stack.popLast() {
       switch next.node {
-      case .constant, .now: break
       case .fact(let slot), .has(.fact(let slot)): names.insert(policy.layout.slots[slot].name)
       case .letValue(let index), .has(.letValue(let index)):
         if seenLets.insert(index).inserted, let value = policy.lets[index].value { stack.append(value) }
-      case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .parenthesized(let inner),
-        .membership(_, let inner, _):
-        stack.append(inner)
-      case .logical(_, let operands), .extremum(_, let operands): stack.append(contentsOf: operands)
-      case .compare(_, let lhs, let rhs), .arithmetic(_, let lhs, let rhs), .coalesce(let lhs, let rhs):
-        stack.append(lhs)
-        stack.append(rhs)
+      case .constant, .now, .not, .logical, .compare, .membership, .arithmetic, .negate, .coalesce, .since, .extremum,
+        .promote, .call:
+        stack.append(contentsOf: next.children)
       }
     }
     return names
-  }
-
-  static func isTrue(_ name: String) -> Formula {
-    .literal(.constraint(AnalysisVariable(name: name, isAge: false, kind: .bool), .oneOf([AnalysisKey(word: 1)])))
-  }
-
-  /// An example's facts for a help line, then `then` (a phrase about the prompt history).
-  static func example(_ witness: Witness, reading names: Set<String>, then: String? = nil) -> String {
-    var excluded = names
-    if then != nil { excluded = excluded.subtracting(["last_prompt"]) }
-    let text = witness.summary(reading: excluded)
-    let parts = [text, then ?? ""].filter { !$0.isEmpty }
-    return parts.isEmpty ? "every fact has its default value" : parts.joined(separator: ", ")
-  }
-
-  /// How long before `now` the witness's last prompt was, as in `1d`.
-  static func lastPromptAge(_ witness: Witness) -> String {
-    guard case .instant(let last)? = witness.fact(named: "last_prompt")?.value else { return "?" }
-    return TimeSpan(milliseconds: witness.now.millisecondsSince1970 - last.millisecondsSince1970).description
-  }
-
-  /// The facts of a prompt history with at least `prompts` prompts, the last one less than
-  /// `maximumAge` milliseconds before `now` (and not after it): `last_prompt` and
-  /// `sessions_since_prompt` present, `total_prompts` at least `prompts`, and each
-  /// `prompts_within(w)` consistent with them (at least 1, or `prompts` for windows of 365
-  /// days or more, when the last prompt is within `w`; else 0).
-  static func history(prompts: Int64, maximumAge: Int64, layout: FactLayout) -> Formula {
-    let age = AnalysisVariable(name: "last_prompt", isAge: true, kind: .age)
-    var parts: [Formula] = [
-      .literal(.present("last_prompt", true)),
-      .literal(.constraint(age, .atLeast(AnalysisKey(word: 0)))),
-      .literal(.constraint(age, .atMost(AnalysisKey(word: maximumAge - 1)))),
-    ]
-    func intAtLeast(_ name: String, _ minimum: Int64) -> Formula {
-      .literal(.constraint(AnalysisVariable(name: name, isAge: false, kind: .int), .atLeast(AnalysisKey(word: minimum))))
-    }
-    // A prompt records the app version, which parsed when the policy decided to ask.
-    if let slot = layout.slot(named: "last_prompt_version"), layout.slots[slot].isOptional {
-      parts.append(.literal(.present("last_prompt_version", true)))
-    }
-    for slot in layout.slots where slot.type == .int {
-      switch slot.name {
-      case "sessions_since_prompt" where slot.isOptional:
-        parts.append(.literal(.present(slot.name, true)))
-        parts.append(intAtLeast(slot.name, 0))
-      case "total_prompts": parts.append(intAtLeast(slot.name, prompts))
-      case "prompts": parts.append(intAtLeast(slot.name, 0))
-      default:
-        guard case .family("prompts_within", .duration(let window)) = slot.origin else { continue }
-        let count = AnalysisVariable(name: slot.name, isAge: false, kind: .int)
-        let need = window.milliseconds >= 365 * 86_400_000 ? prompts : 1
-        let within = Formula.literal(.constraint(age, .atMost(AnalysisKey(word: window.milliseconds - 1))))
-          && intAtLeast(slot.name, need)
-        let outside = Formula.literal(.constraint(age, .atLeast(AnalysisKey(word: window.milliseconds))))
-          && .literal(.constraint(count, .oneOf([AnalysisKey(word: 0)])))
-        parts.append(within || outside)
-      }
-    }
-    return .all(parts)
-  }
-
-  /// Whether `witness` is a prompt history as ``history(prompts:maximumAge:layout:)`` describes,
-  /// including what the formula leaves out: `total_prompts` at least every window's count and
-  /// `prompts`, and counts that grow with the window.
-  static func isHistory(_ witness: Witness, prompts: Int64, maximumAge: Int64) -> Bool {
-    guard case .instant(let last)? = witness.fact(named: "last_prompt")?.value else { return false }
-    let age = witness.now.millisecondsSince1970 - last.millisecondsSince1970
-    guard age >= 0 && age < maximumAge else { return false }
-    var windows: [(Int64, Int64)] = []
-    for fact in witness.facts where fact.name.hasPrefix("prompts_within(") {
-      guard case .int(let count)? = fact.value,
-        let span = TimeSpan(parsing: fact.name.dropFirst("prompts_within(".count).dropLast())
-      else { continue }
-      let need: Int64 = span.milliseconds >= 365 * 86_400_000 ? prompts : 1
-      if age < span.milliseconds ? count < need : count != 0 { return false }
-      windows.append((span.milliseconds, count))
-    }
-    windows.sort { $0.0 < $1.0 }
-    for (a, b) in zip(windows, windows.dropFirst()) where a.1 > b.1 { return false }
-    if case .int(let total)? = witness.fact(named: "total_prompts")?.value {
-      if total < prompts || windows.contains(where: { $0.1 > total }) { return false }
-      if case .int(let here)? = witness.fact(named: "prompts")?.value, here > total { return false }
-    }
-    return true
-  }
-
-  /// A witness of `formula` on which `verify` accepts the compiled policy's decision; nil when
-  /// none is found (unsatisfiable, inconclusive, or no model could be realised).
-  mutating func findWitness(
-    _ formula: Formula, builder: WitnessBuilder, attempts: Int = 32,
-    verify: (Witness, Decision) -> Bool
-  ) -> Witness? {
-    var found: Witness?
-    var tries = 0
-    let result = solver.search(formula) { state in
-      tries += 1
-      if tries > attempts { return true }
-      guard var witness = builder.build(state) else { return false }
-      for round in 0..<2 {
-        if round == 1 { witness = builder.repair(witness, state) }
-        witness = Analysis.completeHistory(witness, state)
-        let decision = policy.decide(witness.facts(for: policy))
-        if verify(witness, decision) {
-          found = witness
-          return true
-        }
-      }
-      return false
-    }
-    if case .unknown = result { inconclusive += 1 }
-    return found
-  }
-
-  /// Raises `total_prompts` to the largest prompt count of the witness when its domain allows,
-  /// so the history stays consistent.
-  static func completeHistory(_ witness: Witness, _ state: TheoryState) -> Witness {
-    guard let index = witness.facts.firstIndex(where: { $0.name == "total_prompts" }),
-      case .int(let total)? = witness.facts[index].value
-    else { return witness }
-    var needed = total
-    for fact in witness.facts where fact.name == "prompts" || fact.name.hasPrefix("prompts_within(") {
-      if case .int(let count)? = fact.value { needed = max(needed, count) }
-    }
-    guard needed > total else { return witness }
-    let domain = state.ordered[AnalysisVariable(name: "total_prompts", isAge: false, kind: .int)] ?? OrderedDomain(kind: .int)
-    guard domain.admits(AnalysisKey(word: needed)) else { return witness }
-    var result = witness
-    result.facts[index].value = .int(needed)
-    return result
   }
 }

@@ -65,7 +65,8 @@ public enum PolicyEquivalence {
     let differs = required && table.axioms && ((oldAsks.asks && newAsks.doesNotAsk) || (oldAsks.doesNotAsk && newAsks.asks))
 
     let budget = SearchBudget(steps: options.searchSteps)
-    let solver = FormulaSolver(budget: budget, stepLimit: options.searchSteps)
+    let solver = FormulaSolver(
+      budget: budget, stepLimit: options.searchSteps, windowed: FormulaSolver.windowedFacts(of: [old, new]))
     let builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [old, new]), table: table)
     var models = 0
     var found: Counterexample?

@@ -14,15 +14,13 @@ public struct CompiledPolicy: Sendable {
   public let readSlots: [Int]
   let storage: ProgramStorage
 
-  init(
-    source: SourceFile, layout: FactLayout, rules: [CheckedRule], lets: [CheckedLet], readSlots: [Int],
-    program: Program
-  ) {
-    self.source = source
-    self.layout = layout
-    self.rules = rules
-    self.lets = lets
-    self.readSlots = readSlots
+  init(_ checked: CheckedPolicy, program: Program) {
+    self.source = checked.source
+    self.layout = checked.layout
+    self.rules = checked.rules
+    self.lets = checked.lets
+    self.readSlots = checked.usedSlots.sorted()
+    let rules = checked.rules
     self.storage = ProgramStorage(
       program, neverRules: rules.indices.filter { rules[$0].kind == .never },
       askRules: rules.indices.filter { rules[$0].kind == .ask })
@@ -171,68 +169,6 @@ extension Decision {
     Decision(
       shouldAsk: false, reason: .invalidFacts, decidingRules: RuleIndices(),
       firstFault: Fault(kind: kind, rule: nil, range: .empty(at: 0)), faultCount: 1)
-  }
-}
-
-/// The outcome of compiling one policy: diagnostics, and the policy when there were no errors.
-public struct Compilation: Sendable {
-  /// The source that was compiled.
-  public let source: SourceFile
-  /// The syntax tree (also when there were errors).
-  public let syntax: PolicyFile
-  /// Every diagnostic, ordered by position.
-  public let diagnostics: [Diagnostic]
-  /// The compiled policy, or nil when any diagnostic is an error.
-  public let policy: CompiledPolicy?
-
-  /// Whether any diagnostic is an error.
-  public var hasErrors: Bool { diagnostics.hasErrors }
-}
-
-/// Compiles policy source: parse, check against a schema, lower to instructions.
-public enum PolicyCompiler {
-  /// Compiles `source` against `schema`.
-  public static func compile(_ source: SourceFile, schema: FactSchema) -> Compilation {
-    let parsed = Parser.parse(source)
-    var bag = DiagnosticBag()
-    for diagnostic in parsed.diagnostics { bag.report(diagnostic) }
-    var checker = Checker(source: source, schema: schema, bag: bag)
-    if !bag.isFull && source.bytes.count <= Limits.maximumFileSize {
-      checker.check(parsed.file)
-    }
-    bag = checker.bag
-    var diagnostics = bag.diagnostics.sortedByPosition()
-    for code in [DiagnosticCode.tooManyWarnings, .tooManyErrors] {
-      if let index = diagnostics.firstIndex(where: { $0.code == code }) {
-        diagnostics.append(diagnostics.remove(at: index))
-      }
-    }
-    guard !bag.hasErrors else {
-      return Compilation(source: source, syntax: parsed.file, diagnostics: diagnostics, policy: nil)
-    }
-    var layout = checker.layout
-    layout.computeFingerprint()
-    let program = ProgramBuilder.build(
-      layout: layout, lets: checker.lets, rules: checker.rules, usedSlots: checker.usedSlots)
-    let policy = CompiledPolicy(
-      source: source, layout: layout, rules: checker.rules, lets: checker.lets, readSlots: checker.usedSlots.sorted(),
-      program: program)
-    return Compilation(source: source, syntax: parsed.file, diagnostics: diagnostics, policy: policy)
-  }
-
-  /// Compiles policy text; `path` is the name shown in diagnostics.
-  ///
-  /// Text over ``Limits/maximumFileSize`` is rejected from its size alone: its source keeps only
-  /// the start, for the excerpt (a 10 MB update of newlines used to build an 80 MB line table first).
-  public static func compile(_ text: String, path: String = "<policy>", schema: FactSchema) -> Compilation {
-    let size = text.utf8.count
-    guard size <= Limits.maximumFileSize else {
-      let source = SourceFile(path: path, bytes: Array(text.utf8.prefix(4096)))
-      return Compilation(
-        source: source, syntax: PolicyFile(declarations: [], comments: []), diagnostics: [Parser.fileTooLarge(size: size)],
-        policy: nil)
-    }
-    return compile(SourceFile(path: path, text: text), schema: schema)
   }
 }
 

@@ -185,6 +185,12 @@ enum Evaluator {
         let pickLeft = i.op == .minimumVersion ? lhs <= rhs : lhs >= rhs
         r[a] = pickLeft ? r[b] : r[c]
         r[a + 1] = pickLeft ? r[b + 1] : r[c + 1]
+      case .callFunction:
+        let function = BuiltinFunction.table[Int(truncatingIfNeeded: i.immediate >> 8)]
+        let type = PolicyType.table[Int(truncatingIfNeeded: i.immediate & 0xff)]
+        let (value, fault) = function.apply(r[b], c > 0 ? r[c] : 0, type: type)
+        if let fault { return .faulted(fault, at: pc) }
+        r[a] = value
       }
       pc += 1
     }

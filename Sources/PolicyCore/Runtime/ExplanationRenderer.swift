@@ -4,7 +4,7 @@
 /// ```
 /// decision: don't ask: `never too_soon` held
 /// never too_soon (line 2): held, decided
-///   held        since(last_prompt) < 8w        since(last_prompt) = 2w 1d
+///   held        since(last_login) < 8w         since(last_login) = 2w 1d
 /// ask loyal (line 3): not needed (not held)
 ///   failed      days >= 30                     days = 12
 ///   not needed  uses >= 20

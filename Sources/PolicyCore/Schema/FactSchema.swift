@@ -4,7 +4,7 @@ public struct FactDefinition: Sendable, Hashable {
   public var name: String
   /// The fact's type.
   public var type: PolicyType
-  /// Whether the fact can be absent (for example "never prompted").
+  /// Whether the fact can be absent (for example, a time that has not happened yet).
   public var isOptional: Bool
   /// A one-line meaning, shown by `policyc facts` and in explanations.
   public var meaning: String

@@ -119,8 +119,10 @@ extension Checker {
       return checkLogical(op, operands, expr).map(Checked.value)
     case .parenthesized(let inner):
       switch check(inner) {
-      case .value(let typed):
-        return .value(TypedExpr(.parenthesized(typed), typed.type, isOptional: typed.isOptional, range: expr.range))
+      case .value(var typed):
+        // The tree drops parentheses; explanations and messages quote `writtenRange`.
+        typed.writtenRange = expr.range
+        return .value(typed)
       case .list(let type, let values): return .list(type, values)
       case nil: return nil
       }
@@ -255,6 +257,9 @@ extension Checker {
       case .min, .max: return checkExtremum(isMinimum: builtin == .min, name.name, arguments, expr)
       }
     }
+    if let function = BuiltinFunction(name: name.name) {
+      return checkFunction(function, arguments, expr)
+    }
     if let family = schema.family(named: name.name) {
       return checkFamilyMember(family, arguments, expr)
     }
@@ -265,9 +270,9 @@ extension Checker {
           help: ["write `\(name.name)` without parentheses"]))
       return nil
     }
-    let candidates = Builtin.allCases.map(\.rawValue) + schema.families.map(\.name)
+    let candidates = Builtin.functionNames + schema.families.map(\.name)
     let help = EditDistance.suggestion(for: name.name, among: candidates).map { ["did you mean `\($0)`?"] }
-      ?? ["the functions are \(Builtin.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))"]
+      ?? ["the functions are \(Builtin.functionNames.map { "`\($0)`" }.joined(separator: ", "))"]
     report(.error(.unknownFunction, "unknown function `\(name.name)`", at: name.range, help: help))
     return nil
   }
@@ -295,6 +300,38 @@ extension Checker {
     return TypedExpr(.since(argument), .duration, range: expr.range)
   }
 
+  /// A call of a ``BuiltinFunction``: its arity, then present arguments of one accepted type.
+  mutating func checkFunction(_ function: BuiltinFunction, _ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
+    let name = function.name
+    guard arguments.count == function.arity else {
+      let count = "\(function.arity) argument\(function.arity == 1 ? "" : "s")"
+      report(
+        .error(
+          .wrongArgumentCount,
+          "`\(name)` takes \(count), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
+          at: expr.range, help: ["write `\(function.signature)`"]))
+      return nil
+    }
+    var typed: [TypedExpr] = []
+    for argument in arguments {
+      guard let value = checkPresent(argument) else { return nil }
+      typed.append(value)
+    }
+    let accepted = function.argumentTypes
+    // "an `int`, `number` or `duration`"
+    let kinds = accepted.enumerated().map { $0.offset == 0 ? article($0.element) : "`\($0.element)`" }
+    let list = kinds.count > 1 ? kinds.dropLast().joined(separator: ", ") + " or " + (kinds.last ?? "") : kinds.joined()
+    for (index, value) in typed.enumerated() where !accepted.contains(value.type) || value.type != typed[0].type {
+      let needs = accepted.contains(value.type) ? "arguments of one type" : list
+      report(
+        .error(
+          .wrongArgumentType, "`\(name)` needs \(needs), but `\(written(arguments[index]))` is \(article(value.type))",
+          at: arguments[index].range, help: ["write `\(function.signature)`"]))
+      return nil
+    }
+    return TypedExpr(.call(function, typed), function.resultType(for: typed[0].type), range: expr.range)
+  }
+
   mutating func checkExtremum(isMinimum: Bool, _ name: String, _ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
     guard arguments.count >= 2 else {
       report(
@@ -320,7 +357,7 @@ extension Checker {
     var resultType = typed[0].type
     if types == [.int, .number] {
       resultType = .number
-      typed = typed.map { $0.type == .int ? TypedExpr(.promote($0), .number, range: $0.range) : $0 }
+      typed = typed.map { $0.type == .int ? TypedExpr(.promote($0), .number, range: $0.writtenRange) : $0 }
     } else if types.count > 1 {
       let index = typed.firstIndex { $0.type != typed[0].type } ?? 1
       report(
@@ -481,7 +518,7 @@ extension Checker {
       let intersectTrue = parts.dropFirst().reduce(parts.first?.whenTrue ?? []) { $0.intersection($1.whenTrue) }
       let intersectFalse = parts.dropFirst().reduce(parts.first?.whenFalse ?? []) { $0.intersection($1.whenFalse) }
       return op == .and ? (unionTrue, intersectFalse) : (intersectTrue, unionFalse)
-    default: return ([], [])
+    case .literal, .name, .call, .list, .unary(.negate, _), .binary, .error: return ([], [])
     }
   }
 
@@ -504,9 +541,9 @@ extension Checker {
     guard var l = left, var r = right else { return nil }
     if l.type != r.type {
       if l.type == .int && r.type == .number {
-        l = TypedExpr(.promote(l), .number, range: l.range)
+        l = TypedExpr(.promote(l), .number, range: l.writtenRange)
       } else if l.type == .number && r.type == .int {
-        r = TypedExpr(.promote(r), .number, range: r.range)
+        r = TypedExpr(.promote(r), .number, range: r.writtenRange)
       } else {
         report(
           .error(
@@ -583,7 +620,7 @@ extension Checker {
       return TypedExpr(.membership(negated: negated, l, []), .bool, range: expr.range)
     }
     if l.type == .int && elementType == .number {
-      l = TypedExpr(.promote(l), .number, range: l.range)
+      l = TypedExpr(.promote(l), .number, range: l.writtenRange)
     } else if l.type == .number && elementType == .int {
       for (index, value) in values.enumerated() {
         guard case .int(let integer) = value else { continue }
@@ -615,9 +652,9 @@ extension Checker {
     }
     if l.type != r.type {
       if l.type == .number && r.type == .int, !r.isOptional {
-        r = TypedExpr(.promote(r), .number, range: r.range)
+        r = TypedExpr(.promote(r), .number, range: r.writtenRange)
       } else if l.type == .int && r.type == .number, !l.isOptional {
-        l = TypedExpr(.promote(l), .number, range: l.range)
+        l = TypedExpr(.promote(l), .number, range: l.writtenRange)
       } else {
         report(
           .error(
@@ -641,8 +678,8 @@ extension Checker {
       return nil
     }
     // int mixed with number: promote the int.
-    if l.type == .int && r.type == .number { l = TypedExpr(.promote(l), .number, range: l.range) }
-    if l.type == .number && r.type == .int { r = TypedExpr(.promote(r), .number, range: r.range) }
+    if l.type == .int && r.type == .number { l = TypedExpr(.promote(l), .number, range: l.writtenRange) }
+    if l.type == .number && r.type == .int { r = TypedExpr(.promote(r), .number, range: r.writtenRange) }
     let result: (Arithmetic, PolicyType)?
     switch (op, l.type, r.type) {
     case (.add, .int, .int): result = (.addInt, .int)

@@ -1,33 +1,3 @@
-/// A rule after checking.
-public struct CheckedRule: Sendable, Hashable {
-  /// `ask` or `never`.
-  public var kind: RuleKind
-  /// The rule's name, if it has one.
-  public var name: String?
-  /// How the rule is named in output: its name, or `ask rule at line 3`.
-  public var label: String
-  /// The typed condition.
-  public var condition: TypedExpr
-  /// The whole rule in the source.
-  public var range: SourceRange
-}
-
-/// A `let` after checking.
-public struct CheckedLet: Sendable, Hashable {
-  /// The name.
-  public var name: String
-  /// The typed value (for a list, a constant of the first element's type; see ``listValues``).
-  public var value: TypedExpr?
-  /// The elements when the `let` names a list.
-  public var listValues: [Value]?
-  /// The element type of a list `let` (nil for an empty list).
-  public var listType: PolicyType?
-  /// Whether any rule or later `let` uses it.
-  public var isUsed: Bool
-  /// The declaration.
-  public var range: SourceRange
-}
-
 /// The checker: resolves names against the schema and declarations, types every
 /// expression, enforces guards on absent values and reports problems.
 ///
@@ -64,6 +34,13 @@ struct Checker {
 
   mutating func report(_ diagnostic: Diagnostic) {
     bag.report(diagnostic)
+  }
+
+  /// What the checker produced: valid when it reported no error.
+  var checkedPolicy: CheckedPolicy {
+    var layout = layout
+    layout.computeFingerprint()
+    return CheckedPolicy(source: source, layout: layout, lets: lets, rules: rules, usedSlots: usedSlots)
   }
 
   /// Checks the whole file.

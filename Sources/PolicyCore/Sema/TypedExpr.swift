@@ -10,15 +10,42 @@ public struct TypedExpr: Sendable, Hashable {
   public var type: PolicyType
   /// Whether the value can be absent here (only facts, `let`s and `??` chains).
   public var isOptional: Bool
-  /// The source it came from.
+  /// The source it came from, without parentheses around it.
   public var range: SourceRange
+  /// The source as written, with any parentheses around it (the checker drops parentheses from
+  /// the tree); equal to ``range`` when there are none.
+  public var writtenRange: SourceRange
 
-  /// Creates a typed expression.
-  public init(_ node: TypedNode, _ type: PolicyType, isOptional: Bool = false, range: SourceRange) {
+  /// Creates a typed expression; `writtenRange` defaults to `range`.
+  public init(
+    _ node: TypedNode, _ type: PolicyType, isOptional: Bool = false, range: SourceRange, writtenRange: SourceRange? = nil
+  ) {
     self.node = node
     self.type = type
     self.isOptional = isOptional
     self.range = range
+    self.writtenRange = writtenRange ?? range
+  }
+
+  /// The direct subexpressions, left to right (a `let`'s value is not followed).
+  public var children: [TypedExpr] {
+    switch node {
+    case .constant, .fact, .letValue, .now, .has: []
+    case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .membership(_, let inner, _):
+      [inner]
+    case .logical(_, let operands), .extremum(_, let operands), .call(_, let operands): operands
+    case .compare(_, let lhs, let rhs), .arithmetic(_, let lhs, let rhs), .coalesce(let lhs, let rhs): [lhs, rhs]
+    }
+  }
+
+  /// Calls `visit` on this expression, then on each subexpression, parents before children and
+  /// left to right. It keeps its own stack, so deep trees cannot exhaust the call stack.
+  public func forEachNode(_ visit: (TypedExpr) throws -> Void) rethrows {
+    var stack = [self]
+    while let next = stack.popLast() {
+      try visit(next)
+      stack.append(contentsOf: next.children.reversed())
+    }
   }
 }
 
@@ -54,8 +81,8 @@ public indirect enum TypedNode: Sendable, Hashable {
   case extremum(isMinimum: Bool, [TypedExpr])
   /// An int converted to a number.
   case promote(TypedExpr)
-  /// Parentheses as written (kept for explanations).
-  case parenthesized(TypedExpr)
+  /// A call of a built-in function on present arguments of one type.
+  case call(BuiltinFunction, [TypedExpr])
 }
 
 /// What `has` tests.

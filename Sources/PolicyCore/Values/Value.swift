@@ -66,6 +66,46 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The 64-bit word that stores a one-word value, as the evaluator keeps it: `bool` as 0 or
+  /// 1, `int` itself, `number` scaled, `duration` and `instant` in milliseconds; nil for
+  /// versions (two words) and strings (interned per policy).
+  public var storageWord: Int64? {
+    switch self {
+    case .bool(let flag): flag ? 1 : 0
+    case .int(let integer): integer
+    case .number(let number): number.scaled
+    case .duration(let span): span.milliseconds
+    case .instant(let instant): instant.millisecondsSince1970
+    case .version, .string: nil
+    }
+  }
+
+  /// The value of `type` stored as `word` (see ``storageWord``); nil for versions and strings.
+  public init?(storageWord word: Int64, type: PolicyType) {
+    switch type {
+    case .int: self = .int(word)
+    case .number: self = .number(Number(scaled: word))
+    case .duration: self = .duration(TimeSpan(milliseconds: word))
+    case .instant: self = .instant(Timestamp(millisecondsSince1970: word))
+    case .bool: self = .bool(word != 0)
+    case .version, .string: return nil
+    }
+  }
+
+  /// How this value compares with `other`, a value of the same type: -1, 0 or 1, as the
+  /// language's comparisons order them (`false` before `true`). Strings are unordered: equal
+  /// gives 0, different gives 1.
+  public func ordering(comparedWith other: Value) -> Int {
+    switch (self, other) {
+    case (.version(let l), .version(let r)): return l < r ? -1 : (l == r ? 0 : 1)
+    case (.string(let l), .string(let r)): return l == r ? 0 : 1
+    default:
+      let l = storageWord ?? 0
+      let r = other.storageWord ?? 0
+      return l < r ? -1 : (l == r ? 0 : 1)
+    }
+  }
+
   /// The value for display, close to how it is written in a policy: `30d`, `1d 2h`,
   /// `v2.1`, `"free"`; instants are ISO-8601 text and the infinite duration is `infinite`.
   public var description: String {

@@ -20,8 +20,9 @@ struct ProgramBuilder {
     self.layout = layout
   }
 
-  /// Builds the program for `lets` (evaluated first, in order) and `rules`.
-  static func build(layout: FactLayout, lets: [CheckedLet], rules: [CheckedRule], usedSlots: Set<Int>) -> Program {
+  /// Builds the program for a checked policy: its `let`s (evaluated first, in order), then its rules.
+  static func build(_ checked: CheckedPolicy) -> Program {
+    let (layout, lets, rules, usedSlots) = (checked.layout, checked.lets, checked.rules, checked.usedSlots)
     var builder = ProgramBuilder(layout: layout)
     // Registers for every used let come first, so rules can read them.
     for (index, checked) in lets.enumerated() where checked.isUsed {
@@ -122,8 +123,6 @@ struct ProgramBuilder {
     switch expr.node {
     case .constant(.bool(let value)):
       if value == when { emitJump(.jump, to: label) }
-    case .parenthesized(let inner):
-      emitBranch(inner, when: when, to: label)
     case .not(let inner):
       emitBranch(inner, when: !when, to: label)
     case .logical(let op, let operands):
@@ -234,9 +233,8 @@ struct ProgramBuilder {
     func slot(_ expr: TypedExpr) -> Int? {
       switch expr.node {
       case .since(let inner):
-        if case .fact(let slot) = ProgramBuilder.unparenthesized(inner).node { return slot }
+        if case .fact(let slot) = inner.node { return slot }
         return nil
-      case .parenthesized(let inner): return slot(inner)
       default: return nil
       }
     }
@@ -255,8 +253,8 @@ struct ProgramBuilder {
     _ lhs: TypedExpr, _ rhs: TypedExpr
   ) -> (slot: Int, fallback: Int64, constant: Int64, swapped: Bool)? {
     func parts(_ expr: TypedExpr) -> (slot: Int, fallback: Int64)? {
-      guard case .coalesce(let value, let fallback) = ProgramBuilder.unparenthesized(expr).node,
-        case .fact(let slot) = ProgramBuilder.unparenthesized(value).node, layout.slots[slot].isOptional,
+      guard case .coalesce(let value, let fallback) = expr.node,
+        case .fact(let slot) = value.node, layout.slots[slot].isOptional,
         layout.slots[slot].type != .version, let word = constantWord(fallback)
       else { return nil }
       return (slot, word)
@@ -276,11 +274,6 @@ struct ProgramBuilder {
     case .greater: lhs > rhs
     case .greaterEqual: lhs >= rhs
     }
-  }
-
-  static func unparenthesized(_ expr: TypedExpr) -> TypedExpr {
-    if case .parenthesized(let inner) = expr.node { return unparenthesized(inner) }
-    return expr
   }
 
   static func sinceJump(_ op: ComparisonOperator) -> Opcode {
@@ -333,7 +326,6 @@ struct ProgramBuilder {
   private func constantWord(_ expr: TypedExpr) -> Int64? {
     switch expr.node {
     case .constant(let value): return word(of: value)
-    case .parenthesized(let inner): return constantWord(inner)
     case .promote(let inner):
       guard case .constant(.int(let integer)) = inner.node, let number = Number(exactly: integer) else { return nil }
       return number.scaled
@@ -343,15 +335,8 @@ struct ProgramBuilder {
 
   /// The storage word of a one-word value (strings become interned ids).
   private func word(of value: Value) -> Int64? {
-    switch value {
-    case .bool(let flag): flag ? 1 : 0
-    case .int(let integer): integer
-    case .number(let number): number.scaled
-    case .duration(let span): span.milliseconds
-    case .instant(let instant): instant.millisecondsSince1970
-    case .string(let text): layout.stringIDs[text] ?? 0
-    case .version: nil
-    }
+    if case .string(let text) = value { return layout.stringIDs[text] ?? 0 }
+    return value.storageWord
   }
 
   // MARK: - Values
@@ -381,8 +366,6 @@ struct ProgramBuilder {
       return register
     case .now:
       return 0
-    case .parenthesized(let inner):
-      return emitValue(inner)
     case .has, .not, .logical, .compare, .membership:
       let register = newRegister(for: .bool)
       emit(Instruction(.loadImmediate, a: register, immediate: 0))
@@ -450,6 +433,19 @@ struct ProgramBuilder {
       }
       release(to: register + 1)
       return register
+    case .call(let function, let arguments):
+      // The instruction reads its arguments before it writes, so the result can reuse their registers.
+      let mark = nextRegister
+      let first = arguments.first.map { emitValue($0) } ?? 0
+      let second = arguments.count > 1 ? emitValue(arguments[1]) : 0
+      release(to: mark)
+      let register = newRegister(for: expr.type)
+      currentRange = expr.range
+      let type = arguments.first?.type ?? expr.type
+      emit(
+        Instruction(
+          .callFunction, a: register, b: first, c: second, immediate: Int64(function.code) << 8 | Int64(type.code)))
+      return register
     case .extremum(let isMinimum, let operands):
       var result = emitValue(operands[0])
       for operand in operands.dropFirst() {
@@ -492,8 +488,6 @@ struct ProgramBuilder {
       place(useRight)
       emitOptional(rhs, into: register, absent: absent)
       place(done)
-    case .parenthesized(let inner):
-      emitOptional(inner, into: register, absent: absent)
     case .constant(.version(let version)):
       emitVersionConstant(version, into: register)
     case .constant(let value):

@@ -105,6 +105,9 @@ enum Opcode: UInt8 {
   case maximum
   case minimumVersion
   case maximumVersion
+  /// `a = function(b, c)` for the ``BuiltinFunction`` numbered `immediate >> 8`, on arguments of
+  /// the ``PolicyType`` numbered `immediate & 0xff`; faults as the function does.
+  case callFunction
 }
 
 /// One instruction: an operation and its operands (24 bytes).

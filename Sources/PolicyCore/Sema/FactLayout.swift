@@ -92,10 +92,10 @@ public struct FactLayout: Sendable, Hashable {
     return id
   }
 
-  /// The name of member `key` of `family`, such as `events("purchase")` or `prompts_within(365d)`.
+  /// The name of member `key` of `family`, such as `events("purchase")` or `logins_within(365d)`.
   ///
   /// A duration key is written in the largest unit that divides it exactly, so `365d`,
-  /// `52w 1d` and `8760h` all name `prompts_within(365d)`.
+  /// `52w 1d` and `8760h` all name `logins_within(365d)`.
   public static func memberName(family: String, key: Value) -> String {
     guard case .duration(let span) = key, !span.isInfinite, span.milliseconds != 0 else {
       return "\(family)(\(key))"
@@ -106,7 +106,7 @@ public struct FactLayout: Sendable, Hashable {
     return "\(family)(\(span))"
   }
 
-  /// The canonical member name for text such as `prompts_within(8760h)` or `events('x')`
+  /// The canonical member name for text such as `logins_within(8760h)` or `events('x')`
   /// written the way a policy writes it, or nil when `text` is not `family(literal)`.
   public static func canonicalMemberName(_ text: String) -> String? {
     guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }

@@ -1,0 +1,183 @@
+/// A check the analyzer runs after its own logic checks: the hook through which a domain brings
+/// warnings the language cannot know about (for example, a host's rules on how often a policy may
+/// decide yes).
+///
+/// A check receives an ``AnalysisContext``: the compiled policy, each rule's condition translated
+/// into an ``AnalysisCondition`` over the facts, the solver (``AnalysisContext/isSatisfiable(_:)``)
+/// and the witness builder (``AnalysisContext/witness(of:attempts:adjusting:verify:)``), and the
+/// report its warnings go to. Warnings that say something *can* happen should carry a witness
+/// accepted by `verify`, so they are proofs checked on the compiled policy. Pass checks to
+/// ``PolicyAnalyzer/analyze(_:options:checks:)``; silencing comments apply to their warnings too.
+public struct AnalysisCheck: Sendable {
+  /// A short name, for documentation and debugging.
+  public var name: String
+  /// Runs the check on one policy, reporting into the context.
+  public var run: @Sendable (inout AnalysisContext) -> Void
+
+  /// Creates a check.
+  public init(name: String, run: @escaping @Sendable (inout AnalysisContext) -> Void) {
+    self.name = name
+    self.run = run
+  }
+}
+
+/// A condition over the facts, as the analyzer's solver reads it: comparisons of one fact with
+/// constants, presence, ages of instants, combined with `&&` and `||`.
+public struct AnalysisCondition: Sendable, Hashable {
+  var formula: Formula
+
+  init(_ formula: Formula) {
+    self.formula = formula
+  }
+
+  /// The condition that always holds.
+  public static let always = AnalysisCondition(.true)
+
+  /// The `bool` fact `fact` is true.
+  public static func isTrue(_ fact: String) -> AnalysisCondition {
+    AnalysisCondition(
+      .literal(.constraint(AnalysisVariable(name: fact, isAge: false, kind: .bool), .oneOf([AnalysisKey(word: 1)]))))
+  }
+
+  /// The optional fact `fact` is present.
+  public static func isPresent(_ fact: String) -> AnalysisCondition {
+    AnalysisCondition(.literal(.present(fact, true)))
+  }
+
+  /// The `int` fact `fact` is at least `minimum`.
+  public static func int(_ fact: String, atLeast minimum: Int64) -> AnalysisCondition {
+    AnalysisCondition(
+      .literal(.constraint(AnalysisVariable(name: fact, isAge: false, kind: .int), .atLeast(AnalysisKey(word: minimum)))))
+  }
+
+  /// The `int` fact `fact` is `value`.
+  public static func int(_ fact: String, equals value: Int64) -> AnalysisCondition {
+    AnalysisCondition(
+      .literal(.constraint(AnalysisVariable(name: fact, isAge: false, kind: .int), .oneOf([AnalysisKey(word: value)]))))
+  }
+
+  /// The instant fact `fact` is at least `milliseconds` before `now` (`since(fact)` at least that).
+  public static func age(of fact: String, atLeast milliseconds: Int64) -> AnalysisCondition {
+    AnalysisCondition(
+      .literal(.constraint(AnalysisVariable(name: fact, isAge: true, kind: .age), .atLeast(AnalysisKey(word: milliseconds)))))
+  }
+
+  /// The instant fact `fact` is at most `milliseconds` before `now` (`since(fact)` at most that).
+  public static func age(of fact: String, atMost milliseconds: Int64) -> AnalysisCondition {
+    AnalysisCondition(
+      .literal(.constraint(AnalysisVariable(name: fact, isAge: true, kind: .age), .atMost(AnalysisKey(word: milliseconds)))))
+  }
+
+  /// Every one of `conditions` holds.
+  public static func all(_ conditions: [AnalysisCondition]) -> AnalysisCondition {
+    AnalysisCondition(.all(conditions.map(\.formula)))
+  }
+
+  /// Both conditions hold.
+  public static func && (lhs: AnalysisCondition, rhs: AnalysisCondition) -> AnalysisCondition {
+    AnalysisCondition(lhs.formula && rhs.formula)
+  }
+
+  /// One of the conditions holds.
+  public static func || (lhs: AnalysisCondition, rhs: AnalysisCondition) -> AnalysisCondition {
+    AnalysisCondition(lhs.formula || rhs.formula)
+  }
+}
+
+/// The solver's model behind a witness: what it allows each fact to be.
+public struct SolverModel: Sendable {
+  let state: TheoryState
+
+  /// Whether the model allows the `int` fact `fact` to be `value`.
+  public func admits(_ fact: String, int value: Int64) -> Bool {
+    let domain = state.ordered[AnalysisVariable(name: fact, isAge: false, kind: .int)] ?? OrderedDomain(kind: .int)
+    return domain.admits(AnalysisKey(word: value))
+  }
+}
+
+/// What an ``AnalysisCheck`` works with: the policy, its rules as conditions over the facts, the
+/// solver and witness builder, and the report.
+public struct AnalysisContext {
+  var analysis: Analysis
+  let outcomes: [Outcome]
+  let axioms: Formula
+  let noNever: Formula
+  let builder: WitnessBuilder
+
+  init(analysis: Analysis) {
+    self.analysis = analysis
+    let policy = analysis.policy
+    let table = AtomTable()
+    var translator = PolicyTranslator(policy: policy, table: table, freeConstants: false)
+    let outcomes = policy.rules.map { translator.outcome(of: $0.condition) }
+    let nevers = policy.rules.indices.filter { policy.rules[$0].kind == .never }
+    self.outcomes = outcomes
+    noNever = Formula.all(nevers.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
+    axioms = table.axioms
+    builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [policy]), table: table)
+  }
+
+  /// The policy analysed.
+  public var policy: CompiledPolicy { analysis.policy }
+
+  /// How messages name rule `index`: "ask rule `loyal`", "the never rule at line 3", "the condition".
+  public func title(ofRule index: Int) -> String {
+    analysis.title(index)
+  }
+
+  /// The facts rule `index` reads, through `let`s.
+  public func factsRead(byRule index: Int) -> Set<String> {
+    analysis.factNames(policy.rules[index].condition)
+  }
+
+  /// Where the policy asks through rule `index`: the rule holds and no `never` rule does.
+  public func asks(throughRule index: Int) -> AnalysisCondition {
+    AnalysisCondition(axioms && noNever && outcomes[index].holds)
+  }
+
+  /// Whether some facts satisfy `condition`; nil when the search ran out of steps (the report
+  /// then notes one more inconclusive check).
+  public mutating func isSatisfiable(_ condition: AnalysisCondition) -> Bool? {
+    analysis.satisfiable(condition.formula)
+  }
+
+  /// Facts satisfying `condition` on which `verify` accepts the compiled policy's decision, after
+  /// `adjust` completes them (for example, to keep related counts consistent); nil when none is
+  /// found (unsatisfiable, inconclusive, or no model could be realised) within `attempts` models.
+  public mutating func witness(
+    of condition: AnalysisCondition, attempts: Int = 32,
+    adjusting adjust: (Witness, SolverModel) -> Witness = { witness, _ in witness },
+    verify: (Witness, Decision) -> Bool
+  ) -> Witness? {
+    var found: Witness?
+    var tries = 0
+    let policy = self.policy
+    let builder = self.builder
+    let result = analysis.solver.search(condition.formula) { state in
+      tries += 1
+      if tries > attempts { return true }
+      guard var witness = builder.build(state) else { return false }
+      for round in 0..<2 {
+        if round == 1 { witness = builder.repair(witness, state) }
+        witness = adjust(witness, SolverModel(state: state))
+        let decision = policy.decide(witness.facts(for: policy))
+        if verify(witness, decision) {
+          found = witness
+          return true
+        }
+      }
+      return false
+    }
+    if case .unknown = result { analysis.inconclusive += 1 }
+    return found
+  }
+
+  /// Reports a warning at `range` belonging to the declaration at `owner` (whose silencing
+  /// comments apply), with the facts that show it when it says something can happen.
+  public mutating func report(
+    _ code: DiagnosticCode, _ message: String, at range: SourceRange, owner: SourceRange, help: [String],
+    witness: Witness? = nil
+  ) {
+    analysis.report(code, message, at: range, owner: owner, help: help, witness: witness)
+  }
+}

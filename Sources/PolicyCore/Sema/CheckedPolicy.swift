@@ -1,0 +1,47 @@
+/// A policy after checking: every name resolved to a fact slot or `let`, every expression typed.
+///
+/// The checker (Sema) produces it and lowering (``ProgramBuilder``) consumes it; the runtime keeps
+/// its parts (``CompiledPolicy/layout``, ``CompiledPolicy/rules``, ``CompiledPolicy/lets``,
+/// ``CompiledPolicy/readSlots``) for explanations and analysis.
+public struct CheckedPolicy: Sendable {
+  /// The source it was checked from.
+  public var source: SourceFile
+  /// The facts the policy can read, with their storage positions (fingerprint computed).
+  public var layout: FactLayout
+  /// The `let` definitions, in source order.
+  public var lets: [CheckedLet]
+  /// The rules, in source order.
+  public var rules: [CheckedRule]
+  /// The slots of the facts the rules and `let`s read.
+  public var usedSlots: Set<Int>
+}
+
+/// A rule after checking.
+public struct CheckedRule: Sendable, Hashable {
+  /// `ask` or `never`.
+  public var kind: RuleKind
+  /// The rule's name, if it has one.
+  public var name: String?
+  /// How the rule is named in output: its name, or `ask rule at line 3`.
+  public var label: String
+  /// The typed condition.
+  public var condition: TypedExpr
+  /// The whole rule in the source.
+  public var range: SourceRange
+}
+
+/// A `let` after checking.
+public struct CheckedLet: Sendable, Hashable {
+  /// The name.
+  public var name: String
+  /// The typed value (for a list, a constant of the first element's type; see ``listValues``).
+  public var value: TypedExpr?
+  /// The elements when the `let` names a list.
+  public var listValues: [Value]?
+  /// The element type of a list `let` (nil for an empty list).
+  public var listType: PolicyType?
+  /// Whether any rule or later `let` uses it.
+  public var isUsed: Bool
+  /// The declaration.
+  public var range: SourceRange
+}

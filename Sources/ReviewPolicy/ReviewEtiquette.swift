@@ -1,0 +1,178 @@
+import PolicyCore
+
+/// The review-etiquette checks of `policyc check` and `policyc analyze`, for policies over
+/// ``ReviewSchema``: an `ask` rule that can ask a user who declined or rated this version
+/// (PC320), ask again within 7 days of the last prompt (PC321), or ask after 3 prompts in 365
+/// days (PC322). Each warning comes with a ``Witness`` on which the compiled policy asks through
+/// the rule. A policy that does not read the facts a check needs gets no warning from it.
+///
+/// Pass ``checks`` to ``PolicyAnalyzer/analyze(_:options:checks:)``.
+public enum ReviewEtiquette {
+  /// The etiquette checks, in the order they report.
+  public static let checks: [AnalysisCheck] = [AnalysisCheck(name: "review etiquette", run: check)]
+
+  static let day: Int64 = 86_400_000
+
+  /// Runs PC320, PC321 and PC322 on each `ask` rule.
+  static func check(_ context: inout AnalysisContext) {
+    let policy = context.policy
+    let layout = policy.layout
+    let policyReads = Set(policy.readSlots.map { layout.slots[$0].name })
+    func has(_ name: String, _ type: PolicyType, optional: Bool? = nil) -> Bool {
+      guard let slot = layout.slot(named: name) else { return false }
+      return layout.slots[slot].type == type && (optional == nil || layout.slots[slot].isOptional == optional)
+    }
+    for (index, rule) in policy.rules.enumerated() where rule.kind == .ask {
+      let asks = context.asks(throughRule: index)
+      let readNames = context.factsRead(byRule: index)
+      guard context.isSatisfiable(asks) != false else { continue }
+      let title = context.title(ofRule: index)
+      // PC320: a user who declined or rated this version.
+      var answers: [(String, Witness)] = []
+      for (answer, any) in [("declined", "declined_any"), ("rated", "rated_any")] where has(answer, .bool) {
+        var condition = AnalysisCondition.isTrue(answer)
+        if has(any, .bool) { condition = condition && .isTrue(any) }
+        let witness = context.witness(of: asks && condition, adjusting: completeHistory) { witness, decision in
+          decision.shouldAsk && decision.decidingRules.contains(index)
+            && witness.fact(named: answer)?.value == .bool(true)
+        }
+        if let witness { answers.append((answer, witness)) }
+      }
+      if let first = answers.first {
+        let who = answers.map(\.0).joined(separator: " or ")
+        context.report(
+          .asksAfterAnswer, "\(title) can ask a user who \(who) this version", at: rule.range, owner: rule.range,
+          help: [
+            "for example when \(example(first.1, reading: readNames.union([first.0])))",
+            "respect the answer, as `never answered when declined or rated` does",
+          ], witness: first.1)
+      }
+      guard has("last_prompt", .instant, optional: true) else { continue }
+      // PC321: within 7 days of the last prompt.
+      let week = history(prompts: 1, maximumAge: 7 * day, layout: layout)
+      if let witness = context.witness(
+        of: asks && week, adjusting: completeHistory,
+        verify: { witness, decision in
+          decision.shouldAsk && decision.decidingRules.contains(index)
+            && isHistory(witness, prompts: 1, maximumAge: 7 * day)
+        })
+      {
+        context.report(
+          .asksTooSoon, "\(title) can ask again within 7 days of the last prompt", at: rule.range, owner: rule.range,
+          help: [
+            "for example when \(example(witness, reading: readNames, then: "the last prompt was \(lastPromptAge(witness)) ago"))",
+            "wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does",
+          ], witness: witness)
+      }
+      // PC322: after 3 prompts in 365 days.
+      let year = history(prompts: 3, maximumAge: 365 * day, layout: layout)
+      if let witness = context.witness(
+        of: asks && year, adjusting: completeHistory,
+        verify: { witness, decision in
+          decision.shouldAsk && decision.decidingRules.contains(index)
+            && isHistory(witness, prompts: 3, maximumAge: 365 * day)
+        })
+      {
+        var help = [
+          "for example when \(example(witness, reading: readNames, then: "3 prompts were shown in 365 days, the last \(lastPromptAge(witness)) ago"))"
+        ]
+        let counts = policyReads.contains("total_prompts") || policyReads.contains("prompts")
+          || policyReads.contains { $0.hasPrefix("prompts_within(") }
+        if !counts { help.append("no condition of the policy bounds the number of prompts in 365 days") }
+        help.append("cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does")
+        context.report(
+          .asksTooOften, "\(title) can ask after 3 prompts in 365 days", at: rule.range, owner: rule.range,
+          help: help, witness: witness)
+      }
+    }
+  }
+
+  /// An example's facts for a help line, then `then` (a phrase about the prompt history).
+  static func example(_ witness: Witness, reading names: Set<String>, then: String? = nil) -> String {
+    var excluded = names
+    if then != nil { excluded = excluded.subtracting(["last_prompt"]) }
+    let text = witness.summary(reading: excluded)
+    let parts = [text, then ?? ""].filter { !$0.isEmpty }
+    return parts.isEmpty ? "every fact has its default value" : parts.joined(separator: ", ")
+  }
+
+  /// How long before `now` the witness's last prompt was, as in `1d`.
+  static func lastPromptAge(_ witness: Witness) -> String {
+    guard case .instant(let last)? = witness.fact(named: "last_prompt")?.value else { return "?" }
+    return TimeSpan(milliseconds: witness.now.millisecondsSince1970 - last.millisecondsSince1970).description
+  }
+
+  /// The facts of a prompt history with at least `prompts` prompts, the last one less than
+  /// `maximumAge` milliseconds before `now` (and not after it): `last_prompt` and
+  /// `sessions_since_prompt` present, `total_prompts` at least `prompts`, and each
+  /// `prompts_within(w)` consistent with them (at least 1, or `prompts` for windows of 365
+  /// days or more, when the last prompt is within `w`; else 0).
+  static func history(prompts: Int64, maximumAge: Int64, layout: FactLayout) -> AnalysisCondition {
+    var parts: [AnalysisCondition] = [
+      .isPresent("last_prompt"), .age(of: "last_prompt", atLeast: 0), .age(of: "last_prompt", atMost: maximumAge - 1),
+    ]
+    // A prompt records the app version, which parsed when the policy decided to ask.
+    if let slot = layout.slot(named: "last_prompt_version"), layout.slots[slot].isOptional {
+      parts.append(.isPresent("last_prompt_version"))
+    }
+    for slot in layout.slots where slot.type == .int {
+      switch slot.name {
+      case "sessions_since_prompt" where slot.isOptional:
+        parts.append(.isPresent(slot.name))
+        parts.append(.int(slot.name, atLeast: 0))
+      case "total_prompts": parts.append(.int(slot.name, atLeast: prompts))
+      case "prompts": parts.append(.int(slot.name, atLeast: 0))
+      default:
+        guard case .family("prompts_within", .duration(let window)) = slot.origin else { continue }
+        let need = window.milliseconds >= 365 * day ? prompts : 1
+        let within = AnalysisCondition.age(of: "last_prompt", atMost: window.milliseconds - 1)
+          && .int(slot.name, atLeast: need)
+        let outside = AnalysisCondition.age(of: "last_prompt", atLeast: window.milliseconds)
+          && .int(slot.name, equals: 0)
+        parts.append(within || outside)
+      }
+    }
+    return .all(parts)
+  }
+
+  /// Whether `witness` is a prompt history as ``history(prompts:maximumAge:layout:)`` describes,
+  /// including what the condition leaves out: `total_prompts` at least every window's count and
+  /// `prompts`, and counts that grow with the window.
+  static func isHistory(_ witness: Witness, prompts: Int64, maximumAge: Int64) -> Bool {
+    guard case .instant(let last)? = witness.fact(named: "last_prompt")?.value else { return false }
+    let age = witness.now.millisecondsSince1970 - last.millisecondsSince1970
+    guard age >= 0 && age < maximumAge else { return false }
+    var windows: [(Int64, Int64)] = []
+    for fact in witness.facts where fact.name.hasPrefix("prompts_within(") {
+      guard case .int(let count)? = fact.value,
+        let span = TimeSpan(parsing: fact.name.dropFirst("prompts_within(".count).dropLast())
+      else { continue }
+      let need: Int64 = span.milliseconds >= 365 * day ? prompts : 1
+      if age < span.milliseconds ? count < need : count != 0 { return false }
+      windows.append((span.milliseconds, count))
+    }
+    windows.sort { $0.0 < $1.0 }
+    for (a, b) in zip(windows, windows.dropFirst()) where a.1 > b.1 { return false }
+    if case .int(let total)? = witness.fact(named: "total_prompts")?.value {
+      if total < prompts || windows.contains(where: { $0.1 > total }) { return false }
+      if case .int(let here)? = witness.fact(named: "prompts")?.value, here > total { return false }
+    }
+    return true
+  }
+
+  /// Raises `total_prompts` to the largest prompt count of the witness when the model allows,
+  /// so the history stays consistent.
+  static func completeHistory(_ witness: Witness, _ model: SolverModel) -> Witness {
+    guard let index = witness.facts.firstIndex(where: { $0.name == "total_prompts" }),
+      case .int(let total)? = witness.facts[index].value
+    else { return witness }
+    var needed = total
+    for fact in witness.facts where fact.name == "prompts" || fact.name.hasPrefix("prompts_within(") {
+      if case .int(let count)? = fact.value { needed = max(needed, count) }
+    }
+    guard needed > total, model.admits("total_prompts", int: needed) else { return witness }
+    var result = witness
+    result.facts[index].value = .int(needed)
+    return result
+  }
+}
