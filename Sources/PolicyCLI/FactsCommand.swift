@@ -1,50 +1,55 @@
 import PolicyCore
+import PolicyTools
 import ReviewPolicy
 
 /// `policyc facts`: the review vocabulary as a table, from the schema the checker uses.
-enum FactsCommand {
+enum FactsCommand: Command {
+  static let name = "facts"
+  static let summary = "List the facts policies can use"
   static let usage = "USAGE: policyc facts [--format text|json]\n"
 
+  static let help = """
+    OVERVIEW: list the facts review policies can use
+
+    Prints the standard review schema: each fact's name, type (`?` when it
+    can be absent), unit, meaning and an example condition. Keyed facts such
+    as `events(event_name)` take a literal key: `events("purchase")`.
+
+    USAGE: policyc facts [--format text|json]
+
+    OPTIONS:
+      --format <format>  `text` (default) or `json`
+      -h, --help         Show this help
+
+    """
+
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-    let parsed: Arguments
-    do {
-      parsed = try Arguments.parse(arguments, valueOptions: ["format"], flagOptions: ["help"])
-    } catch {
-      io.write("policyc facts: error: \(error.message)\n\n\(usage)", to: .standardError)
-      return PolicyCLI.usageError
+    var command = CommandContext(self, io: io)
+    if let status = command.parse(arguments, values: ["format"], flags: [], help: help) { return status }
+    guard command.arguments.operands.isEmpty else {
+      return command.usageError("unexpected argument `\(command.arguments.operands[0])`")
     }
-    if parsed.flags.contains("help") {
-      io.write(Help.facts, to: .standardOutput)
+    guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
+    let rows = self.rows(of: ReviewSchema.standard)
+    if format == "text" {
+      io.write(table(rows), to: .standardOutput)
       return PolicyCLI.success
     }
-    guard parsed.operands.isEmpty else {
-      io.write("policyc facts: error: unexpected argument `\(parsed.operands[0])`\n\n\(usage)", to: .standardError)
-      return PolicyCLI.usageError
-    }
-    let rows = self.rows(of: ReviewSchema.standard)
-    switch parsed.values["format"] ?? "text" {
-    case "text":
-      io.write(table(rows), to: .standardOutput)
-    case "json":
-      var writer = JSONWriter()
-      writer.array {
-        for row in rows {
-          $0.object {
-            $0.key("name"); $0.string(row.name)
-            $0.key("type"); $0.string(row.type)
-            $0.key("canBeAbsent"); $0.bool(row.isOptional)
-            $0.key("unit"); if let unit = row.unit { $0.string(unit) } else { $0.null() }
-            $0.key("meaning"); $0.string(row.meaning)
-            $0.key("default"); if let value = row.defaultValue { $0.string(value) } else { $0.null() }
-            $0.key("example"); $0.string(row.example)
-          }
+    var writer = JSONWriter()
+    writer.array {
+      for row in rows {
+        $0.object {
+          $0.key("name"); $0.string(row.name)
+          $0.key("type"); $0.string(row.type)
+          $0.key("canBeAbsent"); $0.bool(row.isOptional)
+          $0.key("unit"); if let unit = row.unit { $0.string(unit) } else { $0.null() }
+          $0.key("meaning"); $0.string(row.meaning)
+          $0.key("default"); if let value = row.defaultValue { $0.string(value) } else { $0.null() }
+          $0.key("example"); $0.string(row.example)
         }
       }
-      io.write(writer.output + "\n", to: .standardOutput)
-    case let format:
-      io.write("policyc facts: error: unknown format `\(format)`; use `text` or `json`\n\n\(usage)", to: .standardError)
-      return PolicyCLI.usageError
     }
+    io.write(writer.output + "\n", to: .standardOutput)
     return PolicyCLI.success
   }
 

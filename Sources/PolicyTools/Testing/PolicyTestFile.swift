@@ -19,21 +19,23 @@ import ReviewPolicy
 ///   ]
 /// }
 /// ```
-struct PolicyTestFile {
+public struct PolicyTestFile: Sendable {
   /// The policy path as written, relative to the test file's folder.
-  var policy: String
-  var policyRange: SourceRange
+  public var policy: String
+  /// Where the policy path is written.
+  public var policyRange: SourceRange
   /// The default `now` of facts cases.
-  var now: Timestamp?
+  public var now: Timestamp?
   /// The default start of history cases.
-  var start: Timestamp?
-  var cases: [PolicyTestCase]
+  public var start: Timestamp?
+  /// The cases, in file order.
+  public var cases: [PolicyTestCase]
 
   static let fileKeys = ["policy", "now", "start", "cases"]
   static let caseKeys = ["name", "facts", "history", "version", "now", "start", "expect", "deciding", "prompts"]
 
   /// Parses a test file, reporting every problem with its location.
-  static func parse(_ source: SourceFile) -> Result<PolicyTestFile, Problems> {
+  public static func parse(_ source: SourceFile) -> Result<PolicyTestFile, Problems> {
     let root: JSONNode
     switch JSONParser.parse(source) {
     case .success(let node): root = node
@@ -104,21 +106,32 @@ struct PolicyTestFile {
 }
 
 /// One test case.
-struct PolicyTestCase {
-  var name: String
-  var range: SourceRange
+public struct PolicyTestCase: Sendable {
+  /// The case's name, unique in its file.
+  public var name: String
+  /// Where the case is.
+  public var range: SourceRange
   /// Facts (for a facts case), or the policy's own facts (for a history case).
-  var facts: JSONNode?
-  var history: [HistoryStep]?
-  var version: String
-  var now: Timestamp?
-  var start: Timestamp?
-  var expectsAsk: Bool
-  var expectRange: SourceRange
-  var deciding: [(name: String, range: SourceRange)]?
-  var prompts: Int?
+  public var facts: JSONNode?
+  /// The usage history run through the review manager (a history case).
+  public var history: [HistoryStep]?
+  /// The app version of a history case (default `1.0`).
+  public var version: String
+  /// The evaluation instant of a facts case.
+  public var now: Timestamp?
+  /// The start of a history case.
+  public var start: Timestamp?
+  /// Whether the policy is expected to ask.
+  public var expectsAsk: Bool
+  /// Where the expectation is.
+  public var expectRange: SourceRange
+  /// The exact set of deciding rules expected, if given.
+  public var deciding: [(name: String, range: SourceRange)]?
+  /// The number of prompts the history is expected to show, if given.
+  public var prompts: Int?
 
-  static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
+  /// Parses one case, appending its problems to `problems`; nil when it has any.
+  public static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
     guard case .object(let members) = node.value else {
       problems.append(.error(.unexpectedJSON, "a test case is a JSON object, but this is \(node.value.kindName)", at: node.range))
       return nil
@@ -208,29 +221,45 @@ struct PolicyTestCase {
 }
 
 /// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`...
-struct HistoryStep {
-  enum Action {
+public struct HistoryStep: Sendable {
+  /// What the step does: a review manager call, waiting, or an app update.
+  public enum Action: Sendable {
+    /// `launch`: `appLaunched()`.
     case launch
+    /// `foreground`: `appEnteredForeground()`.
     case foreground
+    /// `session`: `sessionStarted()`.
     case session
+    /// `end session`: `sessionEnded()`.
     case endSession
+    /// `event [name]`: `significantEvent(_:)`.
     case event(String?)
+    /// `action <score> [bad] [prompt]`.
     case action(score: Double, isBad: Bool, mayPrompt: Bool)
+    /// `prompt`: `promptIfAppropriate()`.
     case prompt
+    /// `wait <duration>`: the clock moves on.
     case wait(TimeSpan)
+    /// `update <version>`: the manager is created again with a new app version.
     case update(String)
   }
 
-  var action: Action
-  var repetitions: Int
-  var every: TimeSpan?
-  var answer: ReviewResponse?
-  var range: SourceRange
+  /// The action.
+  public var action: Action
+  /// How many times the action happens (`x <count>`), 1 to 100000.
+  public var repetitions: Int
+  /// The time between repetitions (`every <duration>`).
+  public var every: TimeSpan?
+  /// The answer to a prompt the step triggers (`-> rate`).
+  public var answer: ReviewResponse?
+  /// Where the step is written.
+  public var range: SourceRange
 
   static let syntax =
     "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `action <score> [bad] [prompt]`, `prompt`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
 
-  static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
+  /// Parses one step written as `text`, located at `range`.
+  public static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
     func failure(_ message: String, help: String = syntax) -> Result<HistoryStep, Problems> {
       .failure(Problems([.error(.invalidHistoryStep, message, at: range, help: [help])]))
     }
