@@ -71,15 +71,15 @@ enum AnalyzeCommand: Command {
     let renderer = command.renderer(plain: format != "text")
 
     var unreadable = false
-    var results: [FileResult] = []
+    var results: [AnalyzedFile] = []
     for path in command.expand(command.arguments.operands, failed: &unreadable) {
       guard let source = command.load(path) else {
         unreadable = true
         continue
       }
-      let result: FileResult
+      let result: AnalyzedFile
       if let tooLarge = source.tooLarge {
-        result = FileResult(path: source.file.path, source: source.file, diagnostics: [tooLarge])
+        result = AnalyzedFile(path: source.file.path, source: source.file, diagnostics: [tooLarge])
       } else {
         let compilation = PolicyCompiler.compile(source.file, schema: ReviewSchema.standard)
         var diagnostics = compilation.diagnostics
@@ -89,7 +89,7 @@ enum AnalyzeCommand: Command {
           report = analysis
           diagnostics = PolicyAnalyzer.merge(compilation.diagnostics, analysis.warnings)
         }
-        result = FileResult(
+        result = AnalyzedFile(
           path: source.file.path, source: source.file, diagnostics: diagnostics, report: report, policy: compilation.policy)
       }
       results.append(result)
@@ -102,7 +102,7 @@ enum AnalyzeCommand: Command {
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     let files = results.map { ($0.path, $0.source, $0.diagnostics) }
     switch format {
-    case "json": io.write(json(results, errors: errors, warnings: warnings), to: .standardOutput)
+    case "json": io.write(AnalyzedFile.json(results, errors: errors, warnings: warnings), to: .standardOutput)
     case "sarif": io.write(DiagnosticFormats.sarif(files), to: .standardOutput)
     case "github": io.write(DiagnosticFormats.github(files), to: .standardOutput)
     default:
@@ -112,49 +112,5 @@ enum AnalyzeCommand: Command {
     }
     if unreadable || errors > 0 { return cannotAnalyse }
     return warnings > 0 ? PolicyCLI.failure : PolicyCLI.success
-  }
-
-  /// One analysed file.
-  struct FileResult {
-    var path: String
-    var source: SourceFile
-    var diagnostics: [Diagnostic]
-    var report: AnalysisReport?
-    var policy: CompiledPolicy?
-  }
-
-  /// The diagnostics as `policyc check --format json` writes them, each with `witness`: the
-  /// example facts (a facts file's object) or null; and per file the silenced findings and notes.
-  static func json(_ results: [FileResult], errors: Int, warnings: Int) -> String {
-    var raw = RawJSON()
-    let output = DiagnosticFormats.json(
-      results.map { ($0.path, $0.source, $0.diagnostics) }, errors: errors, warnings: warnings,
-      diagnosticMembers: { index, diagnostic, writer in
-        let result = results[index]
-        writer.key("witness")
-        if let witness = result.report?.findings.first(where: { $0.diagnostic == diagnostic })?.witness,
-          let policy = result.policy
-        {
-          writer.string(raw.placeholder(WitnessFacts.object(witness, names: WitnessFacts.names(witness, reading: [policy]))))
-        } else {
-          writer.null()
-        }
-      },
-      fileMembers: { index, writer in
-        let result = results[index]
-        writer.key("silenced")
-        writer.array {
-          for finding in result.report?.silenced ?? [] {
-            $0.object {
-              $0.key("code"); $0.string(finding.diagnostic.code.rawValue)
-              $0.key("message"); $0.string(finding.diagnostic.message)
-              $0.key("line"); $0.number(result.source.location(of: finding.diagnostic.range.start).line)
-            }
-          }
-        }
-        writer.key("notes")
-        writer.array { for note in result.report?.notes ?? [] { $0.string(note) } }
-      })
-    return raw.resolve(output) + "\n"
   }
 }
