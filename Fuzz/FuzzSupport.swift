@@ -1,5 +1,7 @@
 // Helpers shared by every fuzz target (Fuzz/run.sh compiles this file into each of them).
 
+@testable import PolicyCore
+
 /// Reports a broken invariant. Only the harnesses call this; it traps, so libFuzzer records the
 /// input as a crash (`crash-<sha1>` in .build-fuzz/artifacts/TARGET/).
 func fuzzFail(_ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) -> Never {
