@@ -75,3 +75,17 @@ struct PolicyToolsTests {
     #expect(source.location(of: failure.range.start).line == 2)
   }
 }
+
+@Suite("the package's one seeded generator")
+struct SeededGeneratorTests {
+  @Test("SeededGenerator is SplitMix64: Vigna's reference sequence from state 0, and mix is its output function")
+  func reference() {
+    var generator = SeededGenerator(seed: 0)
+    #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
+    #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
+    var other = SeededGenerator(seed: 12_345)
+    let first = other.next()
+    #expect(first == SeededGenerator.mix(12_345))
+    #expect(other.state == 12_345 &+ SeededGenerator.increment)
+  }
+}
