@@ -225,7 +225,7 @@ struct SimulationTable {
 /// The JSON report.
 extension SimulationReport {
   /// The JSON report (one line). Keys, in order: `users`, `days`, `seed`, `model`, `activity`, `policies`;
-  /// see ``SimulateCommand/help`` for each policy's keys.
+  /// see `policyc help simulate` for each policy's keys.
   public func json() -> String {
     var writer = JSONWriter()
     let model = setup.model
