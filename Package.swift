@@ -7,31 +7,36 @@ let package = Package(
   products: [
     .library(name: "PolicyCore", targets: ["PolicyCore"]),
     .library(name: "ReviewPolicy", targets: ["ReviewPolicy"]),
+    .library(name: "PolicyTools", targets: ["PolicyTools"]),
     .library(name: "PolicyCLI", targets: ["PolicyCLI"]),
     .executable(name: "policyc", targets: ["policyc"]),
   ],
   targets: [
     // The language: lexer, parser, checker, compiler and evaluator. Pure: no Foundation, no I/O.
     .target(name: "PolicyCore"),
-    // The review vocabulary (standard fact schema) and, later, the runtime.
+    // The review vocabulary (standard fact schema) and the runtime.
     .target(name: "ReviewPolicy", dependencies: ["PolicyCore"]),
-    // Every policyc command as a testable function.
-    .target(name: "PolicyCLI", dependencies: ["PolicyCore", "ReviewPolicy"]),
+    // The tools as a library: JSON, facts files, test files and the test runner, simulation, report formats.
+    .target(name: "PolicyTools", dependencies: ["PolicyCore", "ReviewPolicy"]),
+    // The policyc commands: argument parsing, help and printing over PolicyTools.
+    .target(name: "PolicyCLI", dependencies: ["PolicyCore", "ReviewPolicy", "PolicyTools"]),
     .executableTarget(name: "policyc", dependencies: ["PolicyCLI"]),
     // Benchmarks against hand-written Swift: `swift run -c release policy-bench`.
-    .executableTarget(name: "policy-bench", dependencies: ["PolicyCore", "ReviewPolicy", "PolicyCLI", "AllocationCounter"]),
+    .executableTarget(
+      name: "policy-bench", dependencies: ["PolicyCore", "ReviewPolicy", "PolicyTools", "PolicyCLI", "AllocationCounter"]),
     // A simulated user driving a ReviewManager: `swift run review-demo`.
-    .executableTarget(name: "review-demo", dependencies: ["ReviewPolicy"], path: "Examples/Demo"),
-    // Counts heap allocations on Linux (interposes malloc); test support only.
-    .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+    .executableTarget(name: "review-demo", dependencies: ["PolicyCore", "ReviewPolicy"], path: "Examples/Demo"),
+    // Counts heap allocations on Linux (interposes malloc); for the allocation tests and the benchmark.
+    .target(name: "AllocationCounter"),
     // Reliability checks that need a real process or a release build: `swift run -c release review-stress kill-test`.
-    .executableTarget(name: "review-stress", dependencies: ["ReviewPolicy", "ReliabilitySupport"]),
+    .executableTarget(name: "review-stress", dependencies: ["PolicyCore", "ReviewPolicy", "ReliabilitySupport"]),
     // The stress workload and hostile-update corpus shared by the reliability tests and review-stress.
-    .target(name: "ReliabilitySupport", dependencies: ["PolicyCore", "ReviewPolicy"], path: "Tests/ReliabilitySupport"),
+    .target(name: "ReliabilitySupport", dependencies: ["PolicyCore", "ReviewPolicy"]),
     .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "AllocationCounter"]),
     .testTarget(name: "ReviewPolicyTests", dependencies: ["ReviewPolicy", "ReliabilitySupport"]),
+    .testTarget(name: "PolicyToolsTests", dependencies: ["PolicyTools", "PolicyCLI", "PolicyCore", "ReviewPolicy"]),
     .testTarget(
-      name: "PolicyCLITests", dependencies: ["PolicyCLI", "PolicyCore", "ReviewPolicy"], exclude: ["Golden"]),
+      name: "PolicyCLITests", dependencies: ["PolicyCLI", "PolicyTools", "PolicyCore", "ReviewPolicy"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

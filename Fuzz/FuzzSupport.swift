@@ -1,21 +1,18 @@
 // Helpers shared by every fuzz target (Fuzz/run.sh compiles this file into each of them).
 
+@testable import PolicyCore
+
 /// Reports a broken invariant. Only the harnesses call this; it traps, so libFuzzer records the
 /// input as a crash (`crash-<sha1>` in .build-fuzz/artifacts/TARGET/).
 func fuzzFail(_ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) -> Never {
   fatalError("FUZZ INVARIANT: " + message(), file: file, line: line)
 }
 
-/// A small deterministic generator (SplitMix64).
+/// The package's seeded generator (SplitMix64) with the harnesses' helpers.
 struct FuzzRandom {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  var generator: SeededGenerator
+  init(state: UInt64) { generator = SeededGenerator(seed: state) }
+  mutating func next() -> UInt64 { generator.next() }
   mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
   mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
   mutating func pick<T>(_ values: [T]) -> T? { values.isEmpty ? nil : values[below(values.count)] }

@@ -1,5 +1,5 @@
-// Fuzz target `facts`: the facts-file reader (Sources/PolicyCLI/JSONDocument.swift and
-// FactsFile.swift), bytes in, for one fixed compiled policy that reads a fact of every type.
+// Fuzz target `facts`: the facts-file reader (Sources/PolicyTools/JSON/JSONDocument.swift and
+// Facts/FactsFile.swift), bytes in, for one fixed compiled policy that reads a fact of every type.
 //
 // Invariants (a violation calls `fuzzFail`):
 // - the JSON parser's ranges lie inside the file and nest; a parsed document written back as
@@ -8,8 +8,11 @@
 //   every member the file gave has exactly that value, or fails with located diagnostics;
 // - decide and explain agree on the facts read.
 //
-// Built by Fuzz/run.sh together with Sources/PolicyCore, Sources/ReviewPolicy/ReviewSchema.swift,
-// the two PolicyCLI files and Fuzz/FuzzSupport.swift, as one module.
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore,
+// ReviewPolicy and PolicyTools.
+@testable import PolicyCore
+@testable import PolicyTools
+@testable import ReviewPolicy
 
 /// A policy that reads standard facts, keyed facts and a declared fact of every type.
 let fixedPolicyText = """

@@ -11,9 +11,10 @@
 //   the same comments, at the default width and at a width from 40 to 120 picked by the input;
 // - the formatted policy checks with the same diagnostic codes and decides the same way.
 //
-// Built together with Sources/PolicyCore, Sources/ReviewPolicy/ReviewSchema.swift and
-// Fuzz/FuzzSupport.swift as one module by Fuzz/run.sh (the `import`s of those modules resolve to
-// empty stub modules).
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
+// ReviewPolicy.
+@testable import PolicyCore
+@testable import ReviewPolicy
 
 /// The literals written in the policy, by type: fact values near them make conditions go both ways.
 struct Literals {

@@ -29,43 +29,72 @@ seconds=$2
 shift 2
 
 OUT=${FUZZ_BUILD_DIR:-$ROOT/.build-fuzz}
-mkdir -p "$OUT/bin" "$OUT/stubs" "$OUT/corpus/$target" "$OUT/artifacts/$target" "$OUT/module-cache"
+mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target" "$OUT/module-cache"
 
-core=(Sources/PolicyCore/*/*.swift)
-review=(Sources/ReviewPolicy/*.swift)
+# The package's library modules each target links, in dependency order.
 case "$target" in
-  pipeline) sources=("${core[@]}" Sources/ReviewPolicy/ReviewSchema.swift) ;;
-  facts) sources=("${core[@]}" Sources/ReviewPolicy/ReviewSchema.swift Sources/PolicyCLI/JSONDocument.swift
-    Sources/PolicyCLI/FactsFile.swift) ;;
-  testfile) sources=("${core[@]}" "${review[@]}" Sources/PolicyCLI/JSONDocument.swift Sources/PolicyCLI/FactsFile.swift
-    Sources/PolicyCLI/PolicyTestFile.swift) ;;
-  store) sources=("${core[@]}" "${review[@]}") ;;
+  pipeline | store) modules=(PolicyCore ReviewPolicy) ;;
+  facts | testfile) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
   *)
     echo "unknown target \`$target\`; the targets are pipeline, facts, testfile and store" >&2
     exit 2
     ;;
 esac
 harness="Fuzz/$target.swift"
-sources+=(Fuzz/FuzzSupport.swift)
 binary="$OUT/bin/$target"
 
-# Every source is compiled into one module. The library sources `import PolicyCore` and
-# `import ReviewPolicy`; those names resolve to empty stub modules, so the files compile
-# unchanged (and crash reports point at the real source paths).
-stub_sources="$OUT/stubs/empty.swift"
-if [ ! -f "$OUT/stubs/PolicyCore.swiftmodule" ] || [ ! -f "$OUT/stubs/ReviewPolicy.swiftmodule" ]; then
-  echo "// An empty module standing in for PolicyCore / ReviewPolicy in fuzz builds." >"$stub_sources"
-  for module in PolicyCore ReviewPolicy; do
-    swiftc -emit-module -parse-as-library -module-name "$module" -module-cache-path "$OUT/module-cache" \
-      -o "$OUT/stubs/$module.swiftmodule" "$stub_sources"
-  done
-fi
+# Every module is compiled as itself from all the Swift files under Sources/MODULE (found
+# recursively), instrumented for libFuzzer and AddressSanitizer, optimised with assertions and
+# preconditions kept (-assert-config Debug), and with -enable-testing so harnesses can use
+# `@testable import`. A module is rebuilt when one of its files, a module it imports or this
+# script is newer than its object. Each is compiled from a snapshot, so edits made during the
+# build cannot break it; the prefix map makes crash reports name the files in the repository.
+flags=(-sanitize=fuzzer,address -parse-as-library ${FUZZ_OPT:--O} -assert-config Debug -g -enable-testing
+  -package-name reviewpolicy -module-cache-path "$OUT/module-cache" -I "$OUT/modules" -suppress-warnings)
+objects=()
+rebuilt=0
+for module in "${modules[@]}"; do
+  object="$OUT/modules/$module.o"
+  sources=()
+  while IFS= read -r file; do sources+=("$file"); done < <(find "Sources/$module" -name '*.swift' | LC_ALL=C sort)
+  needs_build=$rebuilt
+  if [ ! -f "$object" ] || [ ! -f "$OUT/modules/$module.swiftmodule" ]; then
+    needs_build=1
+  else
+    for file in "${sources[@]}" "$0"; do
+      if [ "$file" -nt "$object" ]; then
+        needs_build=1
+        break
+      fi
+    done
+  fi
+  if [ "$needs_build" = 1 ]; then
+    echo "building module $module (${#sources[@]} sources)" >&2
+    snapshot="$OUT/src/$module"
+    rm -rf "$snapshot"
+    mkdir -p "$snapshot"
+    for file in "${sources[@]}"; do
+      mkdir -p "$snapshot/$(dirname "$file")"
+      cp "$file" "$snapshot/$file"
+    done
+    (
+      cd "$snapshot"
+      # shellcheck disable=SC2086
+      swiftc "${flags[@]}" -wmo -module-name "$module" -file-prefix-map "$snapshot=$ROOT" \
+        -emit-module -emit-module-path "$OUT/modules/$module.swiftmodule" -c -o "$object.tmp" "${sources[@]}"
+    )
+    mv "$object.tmp" "$object"
+    rebuilt=1
+  fi
+  objects+=("$object")
+done
 
-needs_build=0
+# The harness and Fuzz/FuzzSupport.swift form the executable's module, linked with the modules.
+needs_build=$rebuilt
 if [ ! -x "$binary" ]; then
   needs_build=1
 else
-  for file in "${sources[@]}" "$harness" "$0"; do
+  for file in "$harness" Fuzz/FuzzSupport.swift "${objects[@]}"; do
     if [ "$file" -nt "$binary" ]; then
       needs_build=1
       break
@@ -73,23 +102,9 @@ else
   done
 fi
 if [ "$needs_build" = 1 ]; then
-  echo "building $binary (${#sources[@]} sources + $harness)" >&2
-  # Compile a snapshot, so edits made during the build cannot break it; the prefix map makes
-  # crash reports name the files in the repository.
-  snapshot="$OUT/src/$target"
-  rm -rf "$snapshot"
-  mkdir -p "$snapshot"
-  for file in "${sources[@]}" "$harness"; do
-    mkdir -p "$snapshot/$(dirname "$file")"
-    cp "$file" "$snapshot/$file"
-  done
-  (
-    cd "$snapshot"
-    # shellcheck disable=SC2086
-    swiftc -sanitize=fuzzer,address -parse-as-library ${FUZZ_OPT:--O} -assert-config Debug -g -use-ld=lld \
-      -module-name PolicyFuzz -I "$OUT/stubs" -module-cache-path "$OUT/module-cache" \
-      -file-prefix-map "$snapshot=$ROOT" -suppress-warnings -o "$binary.tmp" "${sources[@]}" "$harness"
-  )
+  echo "building $binary (${modules[*]} + $harness)" >&2
+  swiftc "${flags[@]}" -use-ld=lld -module-name PolicyFuzz -o "$binary.tmp" Fuzz/FuzzSupport.swift "$harness" \
+    "${objects[@]}"
   mv "$binary.tmp" "$binary"
 fi
 

@@ -14,9 +14,11 @@
 //   the user declined in this version when the bundled policy runs (it says `never answered when
 //   declined or rated`; a stored policy update may say otherwise).
 //
-// Built by Fuzz/run.sh with Sources/PolicyCore, Sources/ReviewPolicy and Fuzz/FuzzSupport.swift,
-// as one module.
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
+// ReviewPolicy.
 import Foundation
+@testable import PolicyCore
+@testable import ReviewPolicy
 
 /// A policy that reads every standard fact and family, and respects a "no thanks".
 let bundledPolicy = """

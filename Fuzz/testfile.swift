@@ -1,5 +1,5 @@
 // Fuzz target `testfile`: the test-file reader (PolicyTestFile.parse in
-// Sources/PolicyCLI/PolicyTestFile.swift) and the history-step parser (HistoryStep.parse).
+// Sources/PolicyTools/Testing/PolicyTestFile.swift) and the history-step parser (HistoryStep.parse).
 //
 // The input is a test file. Each of its lines is also given to HistoryStep.parse on its own,
 // so the step syntax is fuzzed directly as well as inside JSON strings.
@@ -12,9 +12,12 @@
 // - the facts of each facts case, read for Examples/review.policy (a copy below), decide the
 //   same way as they explain.
 //
-// Built by Fuzz/run.sh with Sources/PolicyCore, Sources/ReviewPolicy and the PolicyCLI files
-// JSONDocument.swift, FactsFile.swift and PolicyTestFile.swift, and Fuzz/FuzzSupport.swift, as one module.
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore,
+// ReviewPolicy and PolicyTools.
 import Foundation
+@testable import PolicyCore
+@testable import PolicyTools
+@testable import ReviewPolicy
 
 /// Examples/review.policy, the policy of Examples/review.test.json.
 let reviewPolicyText = """

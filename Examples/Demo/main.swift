@@ -77,16 +77,11 @@ guard let options = parseOptions(Array(CommandLine.arguments.dropFirst())) else 
 
 // MARK: - A deterministic simulated world
 
-/// SplitMix64: a small, seeded random generator, so every run with a seed is the same.
+/// The package's seeded generator (SplitMix64), so every run with a seed is the same.
 struct Random {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  var generator: SeededGenerator
+  init(state: UInt64) { generator = SeededGenerator(seed: state) }
+  mutating func next() -> UInt64 { generator.next() }
   mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
   mutating func below(_ bound: UInt64) -> UInt64 { next() % bound }
 }

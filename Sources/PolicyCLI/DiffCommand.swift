@@ -1,10 +1,11 @@
-import Foundation
 import PolicyCore
-import ReviewPolicy
+import PolicyTools
 
 /// `policyc diff`: whether two policies decide the same for every set of facts, and if not,
 /// a facts file on which they differ.
-enum DiffCommand {
+enum DiffCommand: Command {
+  static let name = "diff"
+  static let summary = "Say whether two policies decide the same, with a counterexample"
   static let usage = "USAGE: policyc diff [--format text|json] [--no-color] <old.policy> <new.policy>\n"
 
   /// Exit status: the policies decide differently.
@@ -47,140 +48,66 @@ enum DiffCommand {
     """
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-    func usageError(_ message: String) -> Int32 {
-      io.write("policyc diff: error: \(message)\n\n\(usage)", to: .standardError)
-      return PolicyCLI.usageError
+    var command = CommandContext(self, io: io)
+    if let status = command.parse(arguments, values: ["format"], flags: ["no-color"], help: help) { return status }
+    guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
+    let operands = command.arguments.operands
+    guard operands.count == 2 else {
+      return command.usageError("give two policies, the old and the new, not \(operands.count)")
     }
-    let parsed: Arguments
-    do {
-      parsed = try Arguments.parse(arguments, valueOptions: ["format"], flagOptions: ["help", "no-color"])
-    } catch {
-      return usageError(error.message)
+    if operands[0] == "-" && operands[1] == "-" {
+      return command.usageError("only one policy can be read from standard input")
     }
-    if parsed.flags.contains("help") {
-      io.write(help, to: .standardOutput)
-      return PolicyCLI.success
-    }
-    let format = parsed.values["format"] ?? "text"
-    guard format == "text" || format == "json" else { return usageError("unknown format `\(format)`; use `text` or `json`") }
-    guard parsed.operands.count == 2 else {
-      return usageError("give two policies, the old and the new, not \(parsed.operands.count)")
-    }
-    if parsed.operands[0] == "-" && parsed.operands[1] == "-" {
-      return usageError("only one policy can be read from standard input")
-    }
-    let renderer = DiagnosticRenderer(usesColor: PolicyCLI.usesColor(io, disabled: parsed.flags.contains("no-color")))
+    let renderer = command.renderer()
     var policies: [CompiledPolicy] = []
     var failed = false
-    for path in parsed.operands {
-      guard let source = CheckCommand.load(path, io: io, verb: "diff") else { return PolicyCLI.usageError }
-      if let tooLarge = source.tooLarge {
-        io.write(renderer.render([tooLarge], in: source.file), to: .standardError)
-        failed = true
-        continue
+    for path in operands {
+      switch command.compile(path, renderer: renderer) {
+      case .unreadable: return PolicyCLI.usageError
+      case .failed: failed = true
+      case .compiled(let policy, _): policies.append(policy)
       }
-      let compilation = PolicyCompiler.compile(source.file, schema: ReviewSchema.standard)
-      guard let policy = compilation.policy else {
-        io.write(renderer.render(compilation.diagnostics, in: compilation.source), to: .standardError)
-        failed = true
-        continue
-      }
-      policies.append(policy)
     }
     guard !failed, policies.count == 2 else { return PolicyCLI.usageError }
     let (old, new) = (policies[0], policies[1])
-    let result = PolicyEquivalence.compare(old, new) { candidate in
-      verifiesThroughFactsFile(candidate, old, new)
-    }
-    switch result {
+    let (oldPath, newPath) = (old.source.path, new.source.path)
+    switch PolicyDiff.compare(old, new) {
     case .incomparable(let reason):
-      io.write("policyc diff: error: \(old.source.path) and \(new.source.path) cannot be compared: \(reason)\n", to: .standardError)
+      command.error("\(oldPath) and \(newPath) cannot be compared: \(reason)")
       return PolicyCLI.usageError
     case .equivalent:
-      if format == "json" {
-        io.write(json("equivalent", old, new, counterexample: nil, reason: nil), to: .standardOutput)
-      } else {
-        io.write("\(old.source.path) and \(new.source.path) decide the same for every set of facts\n", to: .standardOutput)
-      }
+      io.write(
+        format == "json"
+          ? PolicyDiff.json("equivalent", old, new, counterexample: nil, reason: nil)
+          : "\(oldPath) and \(newPath) decide the same for every set of facts\n", to: .standardOutput)
       return PolicyCLI.success
     case .unknown(let reason):
-      if format == "json" {
-        io.write(json("unknown", old, new, counterexample: nil, reason: reason), to: .standardOutput)
-      } else {
-        io.write(
-          "could not decide whether \(old.source.path) and \(new.source.path) decide the same: \(reason)\n",
-          to: .standardOutput)
-      }
+      io.write(
+        format == "json"
+          ? PolicyDiff.json("unknown", old, new, counterexample: nil, reason: reason)
+          : "could not decide whether \(oldPath) and \(newPath) decide the same: \(reason)\n", to: .standardOutput)
       return undecided
     case .different(let counterexample):
       if format == "json" {
-        io.write(json("different", old, new, counterexample: counterexample, reason: nil), to: .standardOutput)
+        io.write(PolicyDiff.json("different", old, new, counterexample: counterexample, reason: nil), to: .standardOutput)
         return different
       }
       let names = WitnessFacts.names(counterexample.witness, reading: [old, new])
       let summary = ExplanationRenderer()
-      var output = "\(old.source.path) and \(new.source.path) decide differently on these facts:\n"
+      var output = "\(oldPath) and \(newPath) decide differently on these facts:\n"
       output += WitnessFacts.text(counterexample.witness, names: names)
-      output += "\(old.source.path): \(summary.summary(counterexample.old, old))\n"
-      output += "\(new.source.path): \(summary.summary(counterexample.new, new))\n"
+      output += "\(oldPath): \(summary.summary(counterexample.old, old))\n"
+      output += "\(newPath): \(summary.summary(counterexample.new, new))\n"
       for (policy, other) in [(old, new), (new, old)] {
-        let rejected = names.filter { name in
-          policy.layout.slot(named: name) == nil && !FactsFile.isFamilyMember(name, of: policy)
-            && other.layout.slot(named: name) != nil
-        }
+        let rejected = PolicyDiff.unknownFacts(names, of: policy, knownTo: other)
         if !rejected.isEmpty {
+          let path = policy.source.path
           output +=
-            "note: \(policy.source.path) does not know \(rejected.map { "`\($0)`" }.joined(separator: ", ")); remove \(rejected.count == 1 ? "it" : "them") to evaluate \(policy.source.path) with `policyc eval`\n"
+            "note: \(path) does not know \(rejected.map { "`\($0)`" }.joined(separator: ", ")); remove \(rejected.count == 1 ? "it" : "them") to evaluate \(path) with `policyc eval`\n"
         }
       }
       io.write(output, to: .standardOutput)
       return different
     }
-  }
-
-  /// Whether the facts file printed for `candidate`, read back by `policyc eval`'s reader for
-  /// each policy (without the facts a policy does not know), makes them decide as claimed.
-  static func verifiesThroughFactsFile(_ candidate: Counterexample, _ old: CompiledPolicy, _ new: CompiledPolicy) -> Bool {
-    let names = WitnessFacts.names(candidate.witness, reading: [old, new])
-    var decisions: [Decision] = []
-    for policy in [old, new] {
-      let known = names.filter { policy.layout.slot(named: $0) != nil }
-      let text = WitnessFacts.text(candidate.witness, names: known)
-      let source = SourceFile(path: "counterexample.json", text: text)
-      guard case .success(let facts) = FactsFile.read(source, for: policy, now: nil, clock: { Timestamp(Date()) }) else {
-        return false
-      }
-      decisions.append(policy.decide(facts.facts))
-    }
-    return decisions[0] == candidate.old && decisions[1] == candidate.new
-      && decisions[0].shouldAsk != decisions[1].shouldAsk
-  }
-
-  static func json(
-    _ result: String, _ old: CompiledPolicy, _ new: CompiledPolicy, counterexample: Counterexample?, reason: String?
-  ) -> String {
-    var writer = JSONWriter()
-    var raw = RawJSON()
-    writer.object {
-      $0.key("result"); $0.string(result)
-      $0.key("old"); $0.string(old.source.path)
-      $0.key("new"); $0.string(new.source.path)
-      if let reason {
-        $0.key("reason"); $0.string(reason)
-      }
-      guard let counterexample else { return }
-      let names = WitnessFacts.names(counterexample.witness, reading: [old, new])
-      $0.key("facts"); $0.string(raw.placeholder(WitnessFacts.object(counterexample.witness, names: names)))
-      for (key, decision, policy) in [("oldDecision", counterexample.old, old), ("newDecision", counterexample.new, new)] {
-        $0.key(key)
-        $0.object {
-          $0.key("decision"); $0.string(decision.shouldAsk ? "ask" : "dont_ask")
-          $0.key("reason"); $0.string(decision.reason.rawValue)
-          $0.key("decidingRules")
-          $0.array { for index in decision.decidingRules { EvalCommand.writeRuleIdentity(index, policy, &$0) } }
-        }
-      }
-    }
-    return raw.resolve(writer.output) + "\n"
   }
 }

@@ -1,59 +1,85 @@
 import Foundation
 import PolicyCore
+import PolicyTools
 import ReviewPolicy
 
-/// `policyc eval` and `policyc explain`: decide on a facts file, and say why.
-enum EvalCommand {
-  static let evalUsage = "USAGE: policyc eval <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]\n"
-  static let explainUsage = "USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]\n"
+/// `policyc eval`: decide on a facts file.
+enum EvalCommand: Command {
+  static let name = "eval"
+  static let summary = "Decide on a facts file: ask or not, and which rules decided"
+  static let usage = "USAGE: policyc eval <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]\n"
 
-  /// Runs `eval` (`explains` false) or `explain`.
-  static func run(_ arguments: [String], io: CommandIO, explains: Bool) -> Int32 {
-    let verb = explains ? "explain" : "eval"
-    let usage = explains ? explainUsage : evalUsage
-    func usageError(_ message: String) -> Int32 {
-      io.write("policyc \(verb): error: \(message)\n\n\(usage)", to: .standardError)
-      return PolicyCLI.usageError
+  static let help = """
+    OVERVIEW: decide whether a policy asks, given a facts file
+
+    Prints the decision (ask or don't ask) and the rules that decided, the
+    instant used as `now`, and the facts the policy reads that took their
+    fresh-install default because the file did not give them.
+
+    USAGE: policyc eval <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+
+    FACTS FILE: a JSON object from fact names to values, for example
+      {"days": 31, "uses": 25, "last_prompt": "2026-01-15T10:00:00Z",
+       "version": "3.1", "events(\"export\")": 4, "last_reminder": null}
+    Durations are strings with units ("30d", "1d 12h"), instants ISO-8601
+    strings, versions strings; null makes a fact that can be absent absent.
+    The key "now" sets the evaluation instant. A missing fact takes its
+    default: the schema's default, now for first_use and install_date, v1.0
+    for version, absent for facts that can be absent.
+
+    OPTIONS:
+      --facts <file>     the facts file (required)
+      --now <instant>    the evaluation instant (default: "now" in the facts
+                         file, else the current time)
+      --format <format>  `text` (default) or `json`
+      --no-color         never colour diagnostics
+      -h, --help         show this help
+
+    EXIT STATUS:
+      0  the policy was evaluated (whatever the decision)
+      1  the policy or the facts file has errors
+      2  usage error, or a file could not be read
+
+    """
+
+  static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    run(arguments, io: io, as: self)
+  }
+
+  /// Runs `eval`, or `explain` when `command` is ``ExplainCommand``.
+  static func run(_ arguments: [String], io: CommandIO, as verb: any Command.Type) -> Int32 {
+    let explains = verb is ExplainCommand.Type
+    var command = CommandContext(verb, io: io)
+    if let status = command.parse(arguments, values: ["facts", "now", "format"], flags: ["no-color"], help: verb.help) {
+      return status
     }
-    let parsed: Arguments
-    do {
-      parsed = try Arguments.parse(arguments, valueOptions: ["facts", "now", "format"], flagOptions: ["help", "no-color"])
-    } catch {
-      return usageError(error.message)
+    guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
+    let operands = command.arguments.operands
+    guard operands.count == 1 else {
+      return command.usageError(operands.isEmpty ? "no policy given" : "give one policy, not \(operands.count)")
     }
-    if parsed.flags.contains("help") {
-      io.write(explains ? Help.explain : Help.eval, to: .standardOutput)
-      return PolicyCLI.success
+    guard let factsPath = command.arguments.values["facts"] else {
+      return command.usageError("`--facts <facts.json>` is required")
     }
-    let format = parsed.values["format"] ?? "text"
-    guard format == "text" || format == "json" else { return usageError("unknown format `\(format)`; use `text` or `json`") }
-    guard parsed.operands.count == 1 else {
-      return usageError(parsed.operands.isEmpty ? "no policy given" : "give one policy, not \(parsed.operands.count)")
-    }
-    guard let factsPath = parsed.values["facts"] else { return usageError("`--facts <facts.json>` is required") }
     var now: Timestamp?
-    if let text = parsed.values["now"] {
+    if let text = command.arguments.values["now"] {
       guard let instant = Timestamp(iso8601: text) else {
-        return usageError("`--now \(text)` is not an ISO-8601 instant such as 2026-03-01T12:00:00Z")
+        return command.usageError("`--now \(text)` is not an ISO-8601 instant such as 2026-03-01T12:00:00Z")
       }
       now = instant
     }
-    let renderer = DiagnosticRenderer(usesColor: PolicyCLI.usesColor(io, disabled: parsed.flags.contains("no-color")))
+    let renderer = command.renderer()
 
     // The policy.
-    guard let policySource = CheckCommand.load(parsed.operands[0], io: io, verb: verb) else { return PolicyCLI.usageError }
-    if let tooLarge = policySource.tooLarge {
-      io.write(renderer.render([tooLarge], in: policySource.file), to: .standardError)
-      return PolicyCLI.failure
-    }
-    let compilation = PolicyCompiler.compile(policySource.file, schema: ReviewSchema.standard)
-    guard let policy = compilation.policy else {
-      io.write(renderer.render(compilation.diagnostics, in: compilation.source), to: .standardError)
-      return PolicyCLI.failure
+    let policy: CompiledPolicy
+    switch command.compile(operands[0], renderer: renderer) {
+    case .unreadable: return PolicyCLI.usageError
+    case .failed: return PolicyCLI.failure
+    case .compiled(let compiled, _): policy = compiled
     }
 
     // The facts.
-    guard let factsSource = CheckCommand.load(factsPath, io: io, verb: verb) else { return PolicyCLI.usageError }
+    guard let factsSource = command.load(factsPath) else { return PolicyCLI.usageError }
     if let tooLarge = factsSource.tooLarge {
       io.write(renderer.render([tooLarge], in: factsSource.file), to: .standardError)
       return PolicyCLI.failure
@@ -67,14 +93,12 @@ enum EvalCommand {
     }
 
     let explanation = policy.explain(facts.facts)
-    switch (format, explains) {
-    case ("json", false): io.write(json(explanation, policy, facts, includeRules: false) + "\n", to: .standardOutput)
-    case ("json", true): io.write(json(explanation, policy, facts, includeRules: true) + "\n", to: .standardOutput)
-    case (_, false): io.write(text(explanation.decision, policy, facts), to: .standardOutput)
-    default:
-      var output = ExplanationRenderer().render(explanation, of: policy)
-      output += EvalCommand.footer(facts)
-      io.write(output, to: .standardOutput)
+    if format == "json" {
+      io.write(ExplanationJSON.json(explanation, policy, facts, includeRules: explains) + "\n", to: .standardOutput)
+    } else if explains {
+      io.write(ExplanationRenderer().render(explanation, of: policy) + footer(facts), to: .standardOutput)
+    } else {
+      io.write(text(explanation.decision, policy, facts), to: .standardOutput)
     }
     return PolicyCLI.success
   }
@@ -94,104 +118,5 @@ enum EvalCommand {
       output += "defaults: " + facts.defaulted.map { "`\($0.name)` = \($0.value)" }.joined(separator: ", ") + "\n"
     }
     return output
-  }
-
-  static func json(_ explanation: Explanation, _ policy: CompiledPolicy, _ facts: FactsFile, includeRules: Bool) -> String {
-    let decision = explanation.decision
-    var writer = JSONWriter()
-    writer.object {
-      $0.key("decision"); $0.string(decision.shouldAsk ? "ask" : "dont_ask")
-      $0.key("reason"); $0.string(decision.reason.rawValue)
-      $0.key("decidingRules")
-      $0.array {
-        for index in decision.decidingRules { writeRuleIdentity(index, policy, &$0) }
-      }
-      $0.key("fault")
-      if let fault = decision.firstFault {
-        $0.object {
-          $0.key("kind"); $0.string(fault.kind.rawValue)
-          $0.key("rule"); if let rule = fault.rule { $0.string(policy.rules[rule].label) } else { $0.null() }
-          $0.key("text"); $0.string(policy.source.text(in: fault.range))
-          $0.key("line"); $0.number(policy.source.location(of: fault.range.start).line)
-        }
-      } else {
-        $0.null()
-      }
-      $0.key("faultCount"); $0.number(decision.faultCount)
-      $0.key("now"); $0.string(facts.facts.now.description)
-      $0.key("defaults")
-      $0.object {
-        for (name, value) in facts.defaulted {
-          $0.key(name); $0.string(value)
-        }
-      }
-      guard includeRules else { return }
-      $0.key("lets")
-      $0.array {
-        for trace in explanation.lets {
-          $0.object {
-            $0.key("name"); $0.string(policy.lets[trace.index].name)
-            $0.key("value"); if let value = trace.value { $0.string(value.description) } else { $0.null() }
-            $0.key("fault"); if let fault = trace.fault { $0.string(fault.rawValue) } else { $0.null() }
-          }
-        }
-      }
-      $0.key("rules")
-      $0.array {
-        for trace in explanation.rules {
-          $0.object {
-            let rule = policy.rules[trace.index]
-            $0.key("name"); $0.string(rule.label)
-            $0.key("kind"); $0.string(rule.kind.rawValue)
-            $0.key("line"); $0.number(policy.source.location(of: rule.range.start).line)
-            $0.key("outcome")
-            switch trace.outcome {
-            case .held: $0.string("held")
-            case .notHeld: $0.string("not_held")
-            case .faulted(let kind): $0.string("faulted: \(kind.rawValue)")
-            }
-            $0.key("deciding"); $0.bool(trace.isDeciding)
-            $0.key("needed"); $0.bool(trace.isNeeded)
-            $0.key("conditions")
-            $0.array {
-              for condition in trace.conditions {
-                $0.object {
-                  let location = policy.source.location(of: condition.range.start)
-                  $0.key("text"); $0.string(policy.source.text(in: condition.range))
-                  $0.key("line"); $0.number(location.line)
-                  $0.key("column"); $0.number(location.column)
-                  $0.key("status")
-                  switch condition.status {
-                  case .held: $0.string("held")
-                  case .failed: $0.string("failed")
-                  case .notNeeded: $0.string("not_needed")
-                  case .faulted: $0.string("faulted")
-                  }
-                  $0.key("operands")
-                  $0.array {
-                    for operand in condition.operands where !operand.isConstant {
-                      $0.object {
-                        $0.key("text"); $0.string(policy.source.text(in: operand.range))
-                        $0.key("value"); if let value = operand.value { $0.string(value.description) } else { $0.null() }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    return writer.output
-  }
-
-  static func writeRuleIdentity(_ index: Int, _ policy: CompiledPolicy, _ writer: inout JSONWriter) {
-    let rule = policy.rules[index]
-    writer.object {
-      $0.key("name"); $0.string(rule.label)
-      $0.key("kind"); $0.string(rule.kind.rawValue)
-      $0.key("line"); $0.number(policy.source.location(of: rule.range.start).line)
-    }
   }
 }

@@ -1,37 +1,55 @@
 import PolicyCore
+import PolicyTools
 
 /// `policyc fmt`: print, check or rewrite policies in the canonical layout.
-enum FormatCommand {
+enum FormatCommand: Command {
+  static let name = "fmt"
+  static let summary = "Format policies in the canonical layout"
   static let usage = "USAGE: policyc fmt [--check | --write] <file>...\n"
 
-  static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-    func usageError(_ message: String) -> Int32 {
-      io.write("policyc fmt: error: \(message)\n\n\(usage)", to: .standardError)
-      return PolicyCLI.usageError
-    }
-    let parsed: Arguments
-    do {
-      parsed = try Arguments.parse(arguments, valueOptions: [], flagOptions: ["check", "write", "help", "no-color"])
-    } catch {
-      return usageError(error.message)
-    }
-    if parsed.flags.contains("help") {
-      io.write(Help.fmt, to: .standardOutput)
-      return PolicyCLI.success
-    }
-    let checks = parsed.flags.contains("check")
-    let writes = parsed.flags.contains("write")
-    guard !(checks && writes) else { return usageError("use `--check` or `--write`, not both") }
-    guard !parsed.operands.isEmpty else { return usageError("no files given") }
-    if writes && parsed.operands.contains("-") { return usageError("`--write` cannot rewrite standard input") }
+  static let help = """
+    OVERVIEW: format policies in the one canonical layout
 
-    let renderer = DiagnosticRenderer(usesColor: PolicyCLI.usesColor(io, disabled: parsed.flags.contains("no-color")))
-    var status = PolicyCLI.success
+    Single spaces around operators; one declaration per line; a rule that is
+    too long (over 100 columns) or has comments inside gets one condition per
+    line, each after its `and`/`or`. Comments and blank lines between
+    declarations are kept. Formatting twice changes nothing, and the result
+    always means the same as the input (this is checked before anything is
+    written). Files with syntax errors are reported and left alone.
+
+    USAGE: policyc fmt [--check | --write] <file>...
+
+    OPTIONS:
+      (none)      print the formatted policy on standard output
+      --check     print a diff for each file that is not formatted; exit 1 if any
+      --write     rewrite files that are not formatted (atomically)
+      --no-color  never colour diagnostics
+      -h, --help  show this help
+
+    EXIT STATUS:
+      0  formatted (or, with --check, already formatted)
+      1  a file is not formatted (--check) or has errors
+      2  usage error, or a file could not be read or written
+
+    """
+
+  static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    var command = CommandContext(self, io: io)
+    if let status = command.parse(arguments, flags: ["check", "write", "no-color"], help: help) { return status }
+    let checks = command.arguments.flags.contains("check")
+    let writes = command.arguments.flags.contains("write")
+    guard !(checks && writes) else { return command.usageError("use `--check` or `--write`, not both") }
+    guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
+    if writes && command.arguments.operands.contains("-") { return command.usageError("`--write` cannot rewrite standard input") }
+
+    let renderer = command.renderer()
+    var failed = false
     var unformatted: [String] = []
-    var paths = CheckCommand.expand(parsed.operands, io: io, status: &status)
-    paths = paths.filter { !$0.isEmpty }
+    // The messages about directories say `check`, as they always have.
+    let paths = command.expand(command.arguments.operands, failed: &failed, verb: "check").filter { !$0.isEmpty }
+    var status = failed ? PolicyCLI.usageError : PolicyCLI.success
     for path in paths {
-      guard let loaded = CheckCommand.load(path, io: io, verb: "fmt") else {
+      guard let loaded = command.load(path) else {
         status = PolicyCLI.usageError
         continue
       }
@@ -45,7 +63,7 @@ enum FormatCommand {
       switch PolicyFormatter().format(parsedPolicy) {
       case .failure(.syntaxErrors):
         io.write(renderer.render(parsedPolicy.diagnostics.filter { $0.severity == .error }, in: loaded.file), to: .standardError)
-        io.write("policyc fmt: error: `\(loaded.file.path)` has errors and was not formatted\n", to: .standardError)
+        command.error("`\(loaded.file.path)` has errors and was not formatted")
         status = max(status, PolicyCLI.failure)
       case .failure(.meaningChanged):
         io.write(
@@ -66,7 +84,7 @@ enum FormatCommand {
               try io.replaceFile(path, with: Array(formatted.utf8))
               io.write("formatted \(path)\n", to: .standardOutput)
             } catch {
-              io.write("policyc fmt: error: cannot write `\(path)`: \(error.reason)\n", to: .standardError)
+              command.error("cannot write `\(path)`: \(error.reason)")
               status = PolicyCLI.usageError
             }
           }

@@ -1,13 +1,15 @@
 import Foundation
 import PolicyCore
-import ReviewPolicy
+import PolicyTools
 
 /// `policyc simulate`: run the real ``ReviewManager`` over a synthetic population under one
 /// policy, or two side by side, and report who is asked, when and how often.
 ///
 /// The behaviour model is ``SimulationModel``; the run is ``SimulationEngine``; the reports are
 /// ``SimulationReport`` (text, JSON) and ``SimulationHTML``.
-enum SimulateCommand {
+enum SimulateCommand: Command {
+  static let name = "simulate"
+  static let summary = "Run policies over a synthetic population of users"
   /// The usage line printed after a usage error.
   static let usage = """
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
@@ -90,14 +92,11 @@ enum SimulateCommand {
 
   /// Runs `policyc simulate` with `arguments` (after the command name) and returns the exit status.
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-    func usageError(_ message: String) -> Int32 {
-      io.write("policyc simulate: error: \(message)\n\n\(usage)", to: .standardError)
-      return PolicyCLI.usageError
-    }
+    let command = CommandContext(self, io: io)
     let options: Options
     switch Options.parse(arguments) {
     case .success(let parsed): options = parsed
-    case .failure(let error): return usageError(error.message)
+    case .failure(let error): return command.usageError(error.message)
     }
     if options.showsHelp {
       io.write(help, to: .standardOutput)
@@ -109,19 +108,11 @@ enum SimulateCommand {
     var compiled: [(path: String, text: String, policy: CompiledPolicy)] = []
     var status = PolicyCLI.success
     for path in options.policies {
-      guard let source = CheckCommand.load(path, io: io, verb: "simulate") else { return PolicyCLI.usageError }
-      if let tooLarge = source.tooLarge {
-        io.write(renderer.render([tooLarge], in: source.file), to: .standardError)
-        status = PolicyCLI.failure
-        continue
+      switch command.compile(path, renderer: renderer) {
+      case .unreadable: return PolicyCLI.usageError
+      case .failed: status = PolicyCLI.failure
+      case .compiled(let policy, let text): compiled.append((path, text, policy))
       }
-      let compilation = PolicyCompiler.compile(source.file, schema: ReviewSchema.standard)
-      guard let policy = compilation.policy else {
-        io.write(renderer.render(compilation.diagnostics, in: compilation.source), to: .standardError)
-        status = PolicyCLI.failure
-        continue
-      }
-      compiled.append((path, String(decoding: source.file.bytes, as: UTF8.self), policy))
     }
     guard status == PolicyCLI.success else { return status }
 
@@ -132,7 +123,7 @@ enum SimulateCommand {
       appFacts = resolved.values
       for note in resolved.notes { io.write("policyc simulate: note: \(note)\n", to: .standardError) }
     case .failure(let error):
-      return usageError(error.message)
+      return command.usageError(error.message)
     }
 
     let setup = SimulationSetup(
@@ -152,7 +143,7 @@ enum SimulateCommand {
         io.write("\rsimulating \(SimulationFormat.grouped(setup.users)) users: \(percent)%", to: .standardError)
       } : nil
     let started = DispatchTime.now().uptimeNanoseconds
-    let outcome = SimulationEngine.run(setup, progress: progress)
+    let report = SimulationReport.simulate(setup, progress: progress)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     if showsProgress { io.write("\r\u{1B}[K", to: .standardError) }
     if options.verbose {
@@ -165,13 +156,12 @@ enum SimulateCommand {
           + "\(ProcessInfo.processInfo.activeProcessorCount) cores\n", to: .standardError)
     }
 
-    let report = SimulationReport(setup: setup, outcome: outcome)
     io.write(options.format == "json" ? report.json() : report.text(), to: .standardOutput)
     if let path = options.htmlPath {
       do {
-        try io.replaceFile(path, with: Array(SimulationHTML.render(report).utf8))
+        try io.replaceFile(path, with: Array(report.html().utf8))
       } catch {
-        io.write("policyc simulate: error: cannot write the HTML report `\(path)`: \(error.reason)\n", to: .standardError)
+        command.error("cannot write the HTML report `\(path)`: \(error.reason)")
         return PolicyCLI.usageError
       }
     }
@@ -284,119 +274,6 @@ enum SimulateCommand {
       }
       if let problem = options.model.validate() { return .failure(.init(message: problem)) }
       return .success(options)
-    }
-  }
-}
-
-/// The app-specific facts of the simulated policies: `--fact` values, or documented defaults.
-enum SimulationAppFacts {
-  /// The facts of each policy, and notes about the facts that took a default.
-  struct Resolved {
-    /// For each policy, the facts to set on its managers.
-    var values: [[(name: String, value: Value)]]
-    /// Notes for standard error: which declared facts took a default.
-    var notes: [String]
-  }
-
-  /// Matches `given` against the facts each policy declares and parses the values by the declared types.
-  static func resolve(
-    _ given: [(name: String, value: String)], for policies: [(path: String, policy: CompiledPolicy)]
-  ) -> Result<Resolved, Arguments.UsageError> {
-    var declaredNames: [String] = []
-    for (_, policy) in policies {
-      for slot in policy.layout.slots {
-        if case .declaration = slot.origin, !declaredNames.contains(slot.name) { declaredNames.append(slot.name) }
-      }
-    }
-    var givenValues: [String: String] = [:]
-    for (name, text) in given {
-      guard declaredNames.contains(name) else {
-        if ReviewSchema.facts.contains(where: { $0.name == name }) {
-          return .failure(
-            .init(message: "`--fact \(name)=...`: `\(name)` is tracked by the review manager; `--fact` sets app facts a policy declares"))
-        }
-        let suggestion = EditDistance.suggestion(for: name, among: declaredNames)
-        let policiesText = policies.count == 1 ? "the policy does not declare" : "neither policy declares"
-        return .failure(
-          .init(message: "`--fact \(name)=\(text)`: \(policiesText) `fact \(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
-      }
-      givenValues[name] = text
-    }
-    var resolved = Resolved(values: [], notes: [])
-    for (path, policy) in policies {
-      var facts: [(name: String, value: Value)] = []
-      var defaulted: [String] = []
-      for slot in policy.layout.slots {
-        guard case .declaration = slot.origin else { continue }
-        if let text = givenValues[slot.name] {
-          guard let value = parse(text, as: slot.type) else {
-            return .failure(.init(message: "`--fact \(slot.name)=\(text)`: `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"))
-          }
-          facts.append((slot.name, value))
-        } else if !slot.isOptional {
-          let value = zero(slot.type)
-          facts.append((slot.name, value))
-          defaulted.append("`\(slot.name)` = \(value)")
-        }
-      }
-      resolved.values.append(facts)
-      if !defaulted.isEmpty {
-        resolved.notes.append(
-          "\(path) declares app facts the simulation cannot know; using \(defaulted.joined(separator: ", ")) (set them with --fact NAME=VALUE)")
-      }
-    }
-    return .success(resolved)
-  }
-
-  /// The value of `text` as a `type`, or nil.
-  static func parse(_ text: String, as type: PolicyType) -> Value? {
-    switch type {
-    case .bool:
-      switch text {
-      case "true": return .bool(true)
-      case "false": return .bool(false)
-      default: return nil
-      }
-    case .int: return Int64(text).map(Value.int)
-    case .number: return Number(parsing: text).map(Value.number)
-    case .duration: return TimeSpan(parsing: text).map(Value.duration)
-    case .version:
-      return Version(parsing: text.hasPrefix("v") ? String(text.dropFirst()) : text).map(Value.version)
-    case .instant: return Timestamp(iso8601: text).map(Value.instant)
-    case .string:
-      if text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") { return .string(String(text.dropFirst().dropLast())) }
-      return .string(text)
-    }
-  }
-
-  /// The default of a declared fact nobody set: false, 0, 0s, v0, "", or the install instant.
-  static func zero(_ type: PolicyType) -> Value {
-    switch type {
-    case .bool: .bool(false)
-    case .int: .int(0)
-    case .number: .number(Number(scaled: 0))
-    case .duration: .duration(TimeSpan(milliseconds: 0))
-    case .version: .version(Version(high: 0, low: 0))
-    case .instant: .instant(Timestamp(millisecondsSince1970: SimulationSetup.installInstant * 1000))
-    case .string: .string("")
-    }
-  }
-
-  /// "a" or "an" before the name of `type`.
-  private static func article(_ type: PolicyType) -> String {
-    type == .int || type == .instant ? "an" : "a"
-  }
-
-  /// Advice on writing a value of `type`.
-  private static func example(_ type: PolicyType) -> String {
-    switch type {
-    case .bool: "write true or false"
-    case .int: "write a whole number such as 3"
-    case .number: "write a number such as 7.5"
-    case .duration: "write a duration such as 30d"
-    case .version: "write a version such as 3.1"
-    case .instant: "write an ISO-8601 instant such as 2026-03-01T12:00:00Z"
-    case .string: "write any text"
     }
   }
 }

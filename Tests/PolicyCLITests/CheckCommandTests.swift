@@ -4,6 +4,7 @@ import ReviewPolicy
 import Testing
 
 @testable import PolicyCLI
+@testable import PolicyTools
 
 /// The usage line printed after a usage error of `policyc check`.
 let checkUsage = "USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...\n"

@@ -3,6 +3,7 @@ import PolicyCore
 import Testing
 
 @testable import PolicyCLI
+@testable import PolicyTools
 
 /// Policies the simulation tests run.
 enum SimulatePolicies {

@@ -3,6 +3,7 @@ import PolicyCore
 import Testing
 
 @testable import PolicyCLI
+@testable import PolicyTools
 
 /// `policyc test`: exact output, exit codes and errors.
 @Suite("policyc test")

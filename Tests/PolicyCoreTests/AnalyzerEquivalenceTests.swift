@@ -149,17 +149,8 @@ struct AnalyzerEquivalenceTests {
 
 // MARK: - Property test
 
-/// A small deterministic random generator (SplitMix64).
-struct AnalyzerRandom: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The package's seeded generator (SplitMix64).
+typealias AnalyzerRandom = SeededGenerator
 
 /// Random small policies over a few facts, and random facts near their thresholds.
 struct AnalyzerPolicyGenerator {
@@ -256,7 +247,7 @@ struct AnalyzerPolicyGenerator {
 struct AnalyzerEquivalencePropertyTests {
   @Test("random policy pairs: `equivalent` never disagrees on random facts; every counterexample verifies")
   func randomPairs() throws {
-    var generator = AnalyzerPolicyGenerator(random: AnalyzerRandom(state: 20_261_122))
+    var generator = AnalyzerPolicyGenerator(random: AnalyzerRandom(seed: 20_261_122))
     var counts: [String: Int] = [:]
     for _ in 0..<500 {
       let rules = generator.policy()
@@ -300,7 +291,7 @@ struct AnalyzerEquivalencePropertyTests {
 
   @Test("random single policies: no logic warning is contradicted")
   func randomAnalyses() throws {
-    var generator = AnalyzerPolicyGenerator(random: AnalyzerRandom(state: 7))
+    var generator = AnalyzerPolicyGenerator(random: AnalyzerRandom(seed: 7))
     for _ in 0..<150 {
       let rules = generator.policy()
       let policy = try compiled(rules.joined(separator: "\n"))

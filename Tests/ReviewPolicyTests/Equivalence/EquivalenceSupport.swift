@@ -105,21 +105,15 @@ final class EquivClock: @unchecked Sendable {
 
 // MARK: - Randomness
 
-/// SplitMix64: small, fast and the same on every platform, so a seed names one history for good.
+/// The package's seeded generator (SplitMix64) with this suite's seeding, so a seed names one history for good.
 struct EquivRandom: RandomNumberGenerator {
-  private var state: UInt64
+  private var generator: SeededGenerator
 
   init(seed: UInt64) {
-    state = seed &* 0x9E37_79B9_7F4A_7C15 ^ 0xD1B5_4A32_D192_ED03
+    generator = SeededGenerator(seed: seed &* SeededGenerator.increment ^ 0xD1B5_4A32_D192_ED03)
   }
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  mutating func next() -> UInt64 { generator.next() }
 
   mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
   mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }

@@ -1,6 +1,10 @@
 /// Writes compact JSON with keys in the order given, so output is deterministic.
-struct JSONWriter {
-  private(set) var output = ""
+public struct JSONWriter: Sendable {
+  /// An empty writer.
+  public init() {}
+
+  /// The JSON written so far.
+  public private(set) var output = ""
   private var needsComma = [false]
 
   private mutating func separate() {
@@ -9,7 +13,7 @@ struct JSONWriter {
   }
 
   /// Writes an object; `body` writes key-value pairs.
-  mutating func object(_ body: (inout JSONWriter) -> Void) {
+  public mutating func object(_ body: (inout JSONWriter) -> Void) {
     separate()
     output += "{"
     needsComma.append(false)
@@ -19,7 +23,7 @@ struct JSONWriter {
   }
 
   /// Writes an array; `body` writes the elements.
-  mutating func array(_ body: (inout JSONWriter) -> Void) {
+  public mutating func array(_ body: (inout JSONWriter) -> Void) {
     separate()
     output += "["
     needsComma.append(false)
@@ -29,43 +33,43 @@ struct JSONWriter {
   }
 
   /// Writes a key; the next call writes its value.
-  mutating func key(_ name: String) {
+  public mutating func key(_ name: String) {
     separate()
     output += JSONWriter.quoted(name) + ":"
     needsComma[needsComma.count - 1] = false
   }
 
   /// Writes a string value.
-  mutating func string(_ value: String) {
+  public mutating func string(_ value: String) {
     separate()
     output += JSONWriter.quoted(value)
   }
 
   /// Writes an integer value.
-  mutating func number(_ value: Int) {
+  public mutating func number(_ value: Int) {
     separate()
     output += String(value)
   }
 
   /// Writes a Boolean value.
-  mutating func bool(_ value: Bool) {
+  public mutating func bool(_ value: Bool) {
     separate()
     output += value ? "true" : "false"
   }
 
   /// Writes `null`.
-  mutating func null() {
+  public mutating func null() {
     raw("null")
   }
 
   /// Writes `text`, which must be one JSON value (for extensions that add value kinds).
-  mutating func raw(_ text: String) {
+  public mutating func raw(_ text: String) {
     separate()
     output += text
   }
 
   /// A JSON string literal for `text`.
-  static func quoted(_ text: String) -> String {
+  public static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -1,19 +1,19 @@
 /// The numbers a product manager reads from a simulation, derived from the counts.
-struct SimulationReport: Sendable {
+public struct SimulationReport: Sendable {
   /// The run.
-  let setup: SimulationSetup
+  public let setup: SimulationSetup
   /// The counts.
-  let outcome: SimulationOutcome
+  public let outcome: SimulationOutcome
   /// One summary per policy, in order.
-  let policies: [SimulationPolicySummary]
+  public let policies: [SimulationPolicySummary]
   /// The buckets of the first-ask-day histogram (1-based days, inclusive).
-  let bins: [ClosedRange<Int>]
+  public let bins: [ClosedRange<Int>]
 
   /// The percentiles of the first-ask day that reports show.
-  static let percentiles = [10, 25, 50, 75, 90]
+  public static let percentiles = [10, 25, 50, 75, 90]
 
   /// Derives the summaries of `outcome`.
-  init(setup: SimulationSetup, outcome: SimulationOutcome) {
+  public init(setup: SimulationSetup, outcome: SimulationOutcome) {
     self.setup = setup
     self.outcome = outcome
     let bins = SimulationReport.bins(days: setup.days)
@@ -24,33 +24,33 @@ struct SimulationReport: Sendable {
   }
 
   /// Histogram buckets for `days` days: the smallest of 1, 2, 7, 14, 30, 60, 90, 180 or 365 days giving at most 20 buckets.
-  static func bins(days: Int) -> [ClosedRange<Int>] {
+  public static func bins(days: Int) -> [ClosedRange<Int>] {
     let width = [1, 2, 7, 14, 30, 60, 90, 180, 365].first { (days + $0 - 1) / $0 <= 20 } ?? (days + 19) / 20
     return stride(from: 1, through: days, by: width).map { $0...min($0 + width - 1, days) }
   }
 }
 
 /// One policy's results, ready to print.
-struct SimulationPolicySummary: Sendable {
+public struct SimulationPolicySummary: Sendable {
   /// The policy's name (its path as given).
-  let name: String
+  public let name: String
   /// The counts.
-  let tally: SimulationPolicyTally
+  public let tally: SimulationPolicyTally
   /// Users in the run.
-  let users: Int
+  public let users: Int
   /// Heavy users in the run.
-  let heavyUsers: Int
+  public let heavyUsers: Int
   /// The first-ask day at each of ``SimulationReport/percentiles`` (1-based), nil when nobody was asked.
-  let percentiles: [Int?]
+  public let percentiles: [Int?]
   /// Users first asked in each bucket of ``SimulationReport/bins``.
-  let histogram: [Int]
+  public let histogram: [Int]
   /// The share of users asked by the end of each day (cumulative), one per day.
-  let cumulativeAsked: [Int]
+  public let cumulativeAsked: [Int]
   /// Asks per user per 365 days.
-  let asksPerUserPerYear: Double
+  public let asksPerUserPerYear: Double
 
   /// Derives the summary of `tally`.
-  init(name: String, tally: SimulationPolicyTally, setup: SimulationSetup, heavyUsers: Int, bins: [ClosedRange<Int>]) {
+  public init(name: String, tally: SimulationPolicyTally, setup: SimulationSetup, heavyUsers: Int, bins: [ClosedRange<Int>]) {
     self.name = name
     self.tally = tally
     self.users = setup.users
@@ -73,13 +73,13 @@ struct SimulationPolicySummary: Sendable {
   }
 
   /// Users asked more than once.
-  var usersAskedMoreThanOnce: Int { tally.usersAsked - tally.asksPerUser[1] }
+  public var usersAskedMoreThanOnce: Int { tally.usersAsked - tally.asksPerUser[1] }
   /// Light users asked.
-  var lightUsersAsked: Int { tally.usersAsked - tally.heavyUsersAsked }
+  public var lightUsersAsked: Int { tally.usersAsked - tally.heavyUsersAsked }
   /// Asks per user who was asked; nil when nobody was.
-  var asksPerAskedUser: Double? { tally.usersAsked == 0 ? nil : Double(tally.asks) / Double(tally.usersAsked) }
+  public var asksPerAskedUser: Double? { tally.usersAsked == 0 ? nil : Double(tally.asks) / Double(tally.usersAsked) }
   /// The shortest time between two asks to one user, in days.
-  var shortestGapDays: Double? { tally.shortestGap.map { Double($0) / 86_400 } }
+  public var shortestGapDays: Double? { tally.shortestGap.map { Double($0) / 86_400 } }
 }
 
 // MARK: - Text
@@ -87,7 +87,7 @@ struct SimulationPolicySummary: Sendable {
 /// The text report.
 extension SimulationReport {
   /// The plain-text report: the run and model, a table with one column per policy, and both distributions.
-  func text() -> String {
+  public func text() -> String {
     let f = SimulationFormat.self
     let users = setup.users
     let activity = outcome.activity
@@ -225,8 +225,8 @@ struct SimulationTable {
 /// The JSON report.
 extension SimulationReport {
   /// The JSON report (one line). Keys, in order: `users`, `days`, `seed`, `model`, `activity`, `policies`;
-  /// see ``SimulateCommand/help`` for each policy's keys.
-  func json() -> String {
+  /// see `policyc help simulate` for each policy's keys.
+  public func json() -> String {
     var writer = JSONWriter()
     let model = setup.model
     let activity = outcome.activity
@@ -329,5 +329,19 @@ extension JSONWriter {
   /// Writes a decimal value with at most 6 decimals, trailing zeros removed (`0.25`, `1`); `null` if not finite.
   mutating func decimal(_ value: Double) {
     raw(value.isFinite ? SimulationFormat.trimmed(value, places: 6) : "null")
+  }
+}
+
+extension SimulationReport {
+  /// Runs `setup` on every core and summarises it: the report `policyc simulate` prints, as a value.
+  ///
+  /// The same setup (and seed) gives the same report, whatever the machine and scheduling.
+  public static func simulate(_ setup: SimulationSetup, progress: SimulationProgress? = nil) -> SimulationReport {
+    SimulationReport(setup: setup, outcome: SimulationEngine.run(setup, progress: progress))
+  }
+
+  /// The self-contained HTML report (inline CSS and SVG charts).
+  public func html() -> String {
+    SimulationHTML.render(self)
   }
 }

@@ -4,16 +4,22 @@ import PolicyCore
 /// (facts files, test files): every error can name its line and column.
 ///
 /// Numbers keep their text, so `7.25` becomes an exact ``Number``, not a binary float.
-indirect enum JSONValue: Sendable, Hashable {
+public indirect enum JSONValue: Sendable, Hashable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// A number, as written.
   case number(String)
+  /// A string, unescaped.
   case string(String)
+  /// An array.
   case array([JSONNode])
+  /// An object, members in file order.
   case object([JSONMember])
 
   /// A short name for the kind of value, for messages: "a string", "an object".
-  var kindName: String {
+  public var kindName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
@@ -26,21 +32,26 @@ indirect enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON value and where it is.
-struct JSONNode: Sendable, Hashable {
-  var value: JSONValue
-  var range: SourceRange
+public struct JSONNode: Sendable, Hashable {
+  /// The value.
+  public var value: JSONValue
+  /// Where the value is in its file.
+  public var range: SourceRange
 }
 
 /// One member of a JSON object.
-struct JSONMember: Sendable, Hashable {
-  var key: String
-  var keyRange: SourceRange
-  var value: JSONNode
+public struct JSONMember: Sendable, Hashable {
+  /// The key, unescaped.
+  public var key: String
+  /// Where the key is (with its quotes).
+  public var keyRange: SourceRange
+  /// The value.
+  public var value: JSONNode
 }
 
 extension JSONNode {
   /// The member named `key`, if this is an object that has one.
-  func member(_ key: String) -> JSONMember? {
+  public func member(_ key: String) -> JSONMember? {
     guard case .object(let members) = value else { return nil }
     return members.first { $0.key == key }
   }
@@ -50,22 +61,26 @@ extension JSONNode {
 ///
 /// Limits: nesting depth 64, the file size limit of policies. Duplicate keys are an error
 /// (people write these files by hand, and a duplicate is always a mistake).
-struct JSONParser {
-  static let maximumDepth = 64
+public struct JSONParser {
+  /// The deepest nesting of arrays and objects accepted.
+  public static let maximumDepth = 64
 
   private let bytes: [UInt8]
   private var position: Int
   private var depth = 0
 
   /// A parse error: a message, where, and advice.
-  struct Failure: Error {
-    var message: String
-    var range: SourceRange
-    var help: [String] = []
+  public struct Failure: Error, Sendable {
+    /// What is wrong.
+    public var message: String
+    /// Where.
+    public var range: SourceRange
+    /// Advice, one line each.
+    public var help: [String] = []
   }
 
   /// Parses the whole of `source` as one JSON value.
-  static func parse(_ source: SourceFile) -> Result<JSONNode, Failure> {
+  public static func parse(_ source: SourceFile) -> Result<JSONNode, Failure> {
     var parser = JSONParser(bytes: source.bytes, position: source.hasByteOrderMark ? 3 : 0)
     do throws(Failure) {
       parser.skipWhitespace()
@@ -90,6 +105,7 @@ struct JSONParser {
 
   private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
+  /// `byte` as `0xAB`, for messages.
   static func hex(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16, uppercase: true)
     return "0x" + (digits.count == 1 ? "0" : "") + digits

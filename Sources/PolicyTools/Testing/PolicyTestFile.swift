@@ -19,21 +19,23 @@ import ReviewPolicy
 ///   ]
 /// }
 /// ```
-struct PolicyTestFile {
+public struct PolicyTestFile: Sendable {
   /// The policy path as written, relative to the test file's folder.
-  var policy: String
-  var policyRange: SourceRange
+  public var policy: String
+  /// Where the policy path is written.
+  public var policyRange: SourceRange
   /// The default `now` of facts cases.
-  var now: Timestamp?
+  public var now: Timestamp?
   /// The default start of history cases.
-  var start: Timestamp?
-  var cases: [PolicyTestCase]
+  public var start: Timestamp?
+  /// The cases, in file order.
+  public var cases: [PolicyTestCase]
 
   static let fileKeys = ["policy", "now", "start", "cases"]
   static let caseKeys = ["name", "facts", "history", "version", "now", "start", "expect", "deciding", "prompts"]
 
   /// Parses a test file, reporting every problem with its location.
-  static func parse(_ source: SourceFile) -> Result<PolicyTestFile, Problems> {
+  public static func parse(_ source: SourceFile) -> Result<PolicyTestFile, Problems> {
     let root: JSONNode
     switch JSONParser.parse(source) {
     case .success(let node): root = node
@@ -104,21 +106,32 @@ struct PolicyTestFile {
 }
 
 /// One test case.
-struct PolicyTestCase {
-  var name: String
-  var range: SourceRange
+public struct PolicyTestCase: Sendable {
+  /// The case's name, unique in its file.
+  public var name: String
+  /// Where the case is.
+  public var range: SourceRange
   /// Facts (for a facts case), or the policy's own facts (for a history case).
-  var facts: JSONNode?
-  var history: [HistoryStep]?
-  var version: String
-  var now: Timestamp?
-  var start: Timestamp?
-  var expectsAsk: Bool
-  var expectRange: SourceRange
-  var deciding: [(name: String, range: SourceRange)]?
-  var prompts: Int?
+  public var facts: JSONNode?
+  /// The usage history run through the review manager (a history case).
+  public var history: [HistoryStep]?
+  /// The app version of a history case (default `1.0`).
+  public var version: String
+  /// The evaluation instant of a facts case.
+  public var now: Timestamp?
+  /// The start of a history case.
+  public var start: Timestamp?
+  /// Whether the policy is expected to ask.
+  public var expectsAsk: Bool
+  /// Where the expectation is.
+  public var expectRange: SourceRange
+  /// The exact set of deciding rules expected, if given.
+  public var deciding: [(name: String, range: SourceRange)]?
+  /// The number of prompts the history is expected to show, if given.
+  public var prompts: Int?
 
-  static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
+  /// Parses one case, appending its problems to `problems`; nil when it has any.
+  public static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
     guard case .object(let members) = node.value else {
       problems.append(.error(.unexpectedJSON, "a test case is a JSON object, but this is \(node.value.kindName)", at: node.range))
       return nil
@@ -204,108 +217,5 @@ struct PolicyTestCase {
       }
     }
     return problems.count == before ? testCase : nil
-  }
-}
-
-/// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`...
-struct HistoryStep {
-  enum Action {
-    case launch
-    case foreground
-    case session
-    case endSession
-    case event(String?)
-    case action(score: Double, isBad: Bool, mayPrompt: Bool)
-    case prompt
-    case wait(TimeSpan)
-    case update(String)
-  }
-
-  var action: Action
-  var repetitions: Int
-  var every: TimeSpan?
-  var answer: ReviewResponse?
-  var range: SourceRange
-
-  static let syntax =
-    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `action <score> [bad] [prompt]`, `prompt`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
-
-  static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
-    func failure(_ message: String, help: String = syntax) -> Result<HistoryStep, Problems> {
-      .failure(Problems([.error(.invalidHistoryStep, message, at: range, help: [help])]))
-    }
-    var body = text.trimmingCharacters(in: .whitespaces)
-    var answer: ReviewResponse?
-    if let arrow = body.range(of: "->") {
-      let word = body[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
-      let answers: [String: ReviewResponse] = [
-        "rate": .rated, "decline": .declined, "remind": .remindLater, "feedback": .feedback, "dismiss": .dismissed,
-        "unknown": .unknown,
-      ]
-      guard let response = answers[word] else {
-        return failure("unknown answer `\(word)`", help: "answers are rate, decline, remind, feedback, dismiss and unknown")
-      }
-      answer = response
-      body = body[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
-    }
-    var repetitions = 1
-    var every: TimeSpan?
-    let words = body.split(separator: " ").map(String.init)
-    var core = words
-    if let times = words.lastIndex(of: "x"), times + 1 < words.count, let count = Int(words[times + 1]) {
-      guard count >= 1 && count <= 100_000 else { return failure("repeat counts go from 1 to 100000") }
-      repetitions = count
-      let rest = Array(words[(times + 2)...])
-      if !rest.isEmpty {
-        guard rest[0] == "every", rest.count > 1, let span = TimeSpan(parsing: rest.dropFirst().joined(separator: " ")),
-          span.milliseconds >= 0, !span.isInfinite
-        else { return failure("after `x \(count)`, write `every <duration>`, such as `every 1d`") }
-        every = span
-      }
-      core = Array(words[..<times])
-    }
-    guard let verb = core.first else { return failure("empty history step") }
-    let argument = core.dropFirst().joined(separator: " ")
-    let action: Action
-    switch verb {
-    case "launch" where argument.isEmpty: action = .launch
-    case "foreground" where argument.isEmpty: action = .foreground
-    case "session" where argument.isEmpty: action = .session
-    case "end" where argument == "session": action = .endSession
-    case "event":
-      var name = argument
-      if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
-      action = .event(name.isEmpty ? nil : name)
-    case "action":
-      var parts = core.dropFirst().makeIterator()
-      guard let scoreText = parts.next(), let score = Double(scoreText), score.isFinite else {
-        return failure("`action` needs a score, such as `action 30` or `action -50 bad`")
-      }
-      var isBad = false
-      var mayPrompt = false
-      while let word = parts.next() {
-        switch word {
-        case "bad": isBad = true
-        case "prompt": mayPrompt = true
-        default: return failure("unknown word `\(word)` after `action \(scoreText)`; use `bad` and `prompt`")
-        }
-      }
-      action = .action(score: score, isBad: isBad, mayPrompt: mayPrompt)
-    case "prompt" where argument.isEmpty: action = .prompt
-    case "wait":
-      guard let span = TimeSpan(parsing: argument), span.milliseconds >= 0, !span.isInfinite else {
-        return failure("`wait` needs a duration, such as `wait 3d` or `wait 1d 12h`")
-      }
-      action = .wait(span)
-    case "update":
-      guard !argument.isEmpty else { return failure("`update` needs a version, such as `update 3.2`") }
-      action = .update(argument)
-    default:
-      let verbs = ["launch", "foreground", "session", "end", "event", "action", "prompt", "wait", "update"]
-      let suggestion = EditDistance.suggestion(for: verb, among: verbs)
-      return failure(
-        "unknown history step `\(text)`", help: suggestion.map { "did you mean `\($0)`?" } ?? syntax)
-    }
-    return .success(HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range))
   }
 }

@@ -13,24 +13,15 @@ import PolicyCore
 /// absent. The key `now` sets the evaluation instant. A fact the file does not name takes
 /// its fresh-install default: the schema's default, `now` for the first-use instants,
 /// `v1.0` for a version, absent for a fact that can be absent.
-/// Located problems in an input file, as an error.
-struct Problems: Error {
-  var diagnostics: [Diagnostic]
-
-  init(_ diagnostics: [Diagnostic]) {
-    self.diagnostics = diagnostics
-  }
-}
-
-struct FactsFile {
+public struct FactsFile: Sendable {
   /// The snapshot to evaluate.
-  var facts: Facts
+  public var facts: Facts
   /// Facts the policy reads that took their default, with the value used ("absent" when absent).
-  var defaulted: [(name: String, value: String)]
+  public var defaulted: [(name: String, value: String)]
 
   /// Reads `source` for `policy`; `now` (from `--now`) wins over a `now` key in the file;
   /// without either, `clock` gives the instant.
-  static func read(
+  public static func read(
     _ source: SourceFile, for policy: CompiledPolicy, now explicitNow: Timestamp?, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
     let root: JSONNode
@@ -43,7 +34,7 @@ struct FactsFile {
   }
 
   /// Reads facts from a JSON object node (of a facts file, or embedded in a test file).
-  static func read(
+  public static func read(
     _ root: JSONNode, for policy: CompiledPolicy, now explicitNow: Timestamp?, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
     guard case .object(let members) = root.value else {
@@ -124,7 +115,7 @@ struct FactsFile {
   }
 
   /// Whether `key` is written like a member of one of the policy's keyed facts (`events("x")`).
-  static func isFamilyMember(_ key: String, of policy: CompiledPolicy) -> Bool {
+  public static func isFamilyMember(_ key: String, of policy: CompiledPolicy) -> Bool {
     guard let open = key.firstIndex(of: "("), key.hasSuffix(")") else { return false }
     let family = String(key[..<open])
     return policy.layout.slots.contains { slot in
@@ -134,7 +125,7 @@ struct FactsFile {
   }
 
   /// The value of a JSON node for a fact, nil for `null` (absent), or a located diagnostic.
-  static func value(_ node: JSONNode, for definition: FactSlot) -> Result<Value?, Problems> {
+  public static func value(_ node: JSONNode, for definition: FactSlot) -> Result<Value?, Problems> {
     func mismatch(_ expected: String, help: String) -> Result<Value?, Problems> {
       .failure(
         Problems([
@@ -214,7 +205,8 @@ struct FactsFile {
     }
   }
 
-  static func example(for type: PolicyType) -> String {
+  /// An example JSON value of `type`, for advice.
+  public static func example(for type: PolicyType) -> String {
     switch type {
     case .bool: "false"
     case .int: "0"

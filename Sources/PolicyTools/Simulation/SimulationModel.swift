@@ -35,33 +35,36 @@
 /// under two policies a user opens the app on the same days, has the same sessions
 /// and events, and gives the same answer to their first, second, ... prompt; only
 /// when (and whether) they are asked differs.
-struct SimulationModel: Sendable, Hashable {
+public struct SimulationModel: Sendable, Hashable {
   /// The share of heavy users, 0...1.
-  var heavyShare = 0.2
+  public var heavyShare = 0.2
   /// The probability that a heavy user opens the app on a given day.
-  var heavyOpenRate = 0.8
+  public var heavyOpenRate = 0.8
   /// The probability that a light user opens the app on a given day.
-  var lightOpenRate = 0.15
+  public var lightOpenRate = 0.15
   /// The mean number of sessions on a day with the app open, at least 1.
-  var sessionsPerDay = 1.5
+  public var sessionsPerDay = 1.5
   /// The mean number of significant events per session.
-  var eventsPerSession = 1.0
+  public var eventsPerSession = 1.0
   /// The share of sessions that go badly.
-  var badSessionRate = 0.05
+  public var badSessionRate = 0.05
   /// The probability of answering a prompt with "rate".
-  var rateShare = 0.25
+  public var rateShare = 0.25
   /// The probability of answering a prompt with "remind me later".
-  var remindShare = 0.35
+  public var remindShare = 0.35
   /// The probability of answering a prompt with "no thanks".
-  var declineShare = 0.4
+  public var declineShare = 0.4
   /// Days between app releases; 0 for a single version.
-  var releaseEvery = 30
+  public var releaseEvery = 30
+
+  /// The default model (the defaults of `policyc simulate`).
+  public init() {}
 
   /// The share of prompts dismissed without an answer: what the three answers leave.
-  var dismissShare: Double { max(0, 1 - rateShare - remindShare - declineShare) }
+  public var dismissShare: Double { max(0, 1 - rateShare - remindShare - declineShare) }
 
   /// The command-line flags of the model, in help order, with their meaning.
-  static let options: [(name: String, meaning: String)] = [
+  public static let options: [(name: String, meaning: String)] = [
     ("heavy-share", "share of heavy users"),
     ("heavy-open-rate", "daily open probability of heavy users"),
     ("light-open-rate", "daily open probability of light users"),
@@ -77,7 +80,7 @@ struct SimulationModel: Sendable, Hashable {
   /// Sets the parameter of flag `name` from `text`, or returns why the value is not acceptable.
   ///
   /// Shares and probabilities accept `0.2` or `20%`.
-  mutating func set(_ name: String, _ text: String) -> String? {
+  public mutating func set(_ name: String, _ text: String) -> String? {
     if let keyPath = SimulationModel.shareParameter(name) {
       guard let value = SimulationModel.share(text) else {
         return "`--\(name) \(text)` must be a share from 0 to 1 (or 0% to 100%)"
@@ -122,7 +125,7 @@ struct SimulationModel: Sendable, Hashable {
   }
 
   /// Checks the parameters together: the three answers cannot add up to more than 1.
-  func validate() -> String? {
+  public func validate() -> String? {
     let total = rateShare + remindShare + declineShare
     guard total <= 1 + 1e-9 else {
       return "`--rate`, `--remind` and `--decline` add up to \(SimulationFormat.share(total)); they must add up to at most 100%"
@@ -143,7 +146,7 @@ struct SimulationModel: Sendable, Hashable {
   }
 
   /// One sentence per aspect of the model, for reports.
-  var summaryLines: [String] {
+  public var summaryLines: [String] {
     let p = SimulationFormat.share
     let releases = releaseEvery == 0 ? "a single app version" : "a new app version every \(releaseEvery) days"
     return [
@@ -151,56 +154,6 @@ struct SimulationModel: Sendable, Hashable {
       "\(SimulationFormat.decimal(sessionsPerDay, places: 2)) sessions per day with the app open, \(SimulationFormat.decimal(eventsPerSession, places: 2)) significant events per session, \(p(badSessionRate)) bad sessions",
       "answers: rate \(p(rateShare)), remind me later \(p(remindShare)), no thanks \(p(declineShare)), dismiss \(p(dismissShare)); \(releases)",
     ]
-  }
-}
-
-/// The simulation's random generator, SplitMix64: small, fast and seeded; the same seed gives the same stream everywhere.
-struct SimulationRandom {
-  /// The generator's state.
-  var state: UInt64
-
-  /// Creates a generator for stream `stream` of user `user` in a run seeded with `seed`.
-  init(seed: UInt64, user: Int, stream: UInt64) {
-    let userKey = SimulationRandom.mix(UInt64(truncatingIfNeeded: user) &* 4 &+ stream &+ 0x5851_F42D_4C95_7F2D)
-    state = SimulationRandom.mix(SimulationRandom.mix(seed) ^ userKey)
-  }
-
-  /// SplitMix64's finaliser: a bijective scramble of 64 bits.
-  static func mix(_ value: UInt64) -> UInt64 {
-    var z = value &+ 0x9E37_79B9_7F4A_7C15
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// The next 64 random bits.
-  @inline(__always)
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A uniform 53-bit value, compared with a ``Probability``.
-  @inline(__always)
-  mutating func next53() -> UInt64 { next() >> 11 }
-
-  /// True with probability `probability`.
-  @inline(__always)
-  mutating func chance(_ probability: SimulationProbability) -> Bool { next53() < probability.threshold }
-
-  /// A uniform integer in `0..<bound` (`bound` > 0), by multiplication (no division).
-  @inline(__always)
-  mutating func below(_ bound: UInt64) -> UInt64 { next().multipliedFullWidth(by: bound).high }
-
-  /// The number of successes before the first failure, each with probability `continuing`, at most `limit`.
-  @inline(__always)
-  mutating func geometric(_ continuing: SimulationProbability, limit: Int) -> Int {
-    var count = 0
-    while count < limit && chance(continuing) { count += 1 }
-    return count
   }
 }
 
@@ -218,56 +171,5 @@ struct SimulationProbability: Sendable, Hashable {
   /// The continuation probability of a geometric count with mean `mean`: `mean / (1 + mean)`.
   static func geometric(mean: Double) -> SimulationProbability {
     SimulationProbability(mean / (1 + mean))
-  }
-}
-
-/// Deterministic number formatting for reports (no locale, no `String(format:)`).
-enum SimulationFormat {
-  /// `value` rounded to `places` decimals: `decimal(0.125, places: 2)` is `0.13`; trailing zeros are kept.
-  static func decimal(_ value: Double, places: Int) -> String {
-    guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e18 else { return String(value) }
-    let units = Int64(scaled)
-    let divisor = Int64(scale)
-    var text = String(units / divisor)
-    if places > 0 {
-      let fraction = String(units % divisor)
-      text += "." + String(repeating: "0", count: places - fraction.count) + fraction
-    }
-    return (value < 0 && units != 0 ? "-" : "") + text
-  }
-
-  /// `value` with at most `places` decimals, trailing zeros removed: `0.5`, `2`.
-  static func trimmed(_ value: Double, places: Int) -> String {
-    var text = decimal(value, places: places)
-    if text.contains(".") {
-      while text.hasSuffix("0") { text.removeLast() }
-      if text.hasSuffix(".") { text.removeLast() }
-    }
-    return text
-  }
-
-  /// A share as a percentage with at most one decimal: `20%`, `12.5%`.
-  static func share(_ share: Double) -> String {
-    trimmed(share * 100, places: 1) + "%"
-  }
-
-  /// `part` of `whole` as a percentage with one decimal (`61.2%`); `-` when `whole` is 0.
-  static func percent(_ part: Int, of whole: Int) -> String {
-    whole == 0 ? "-" : decimal(Double(part) * 100 / Double(whole), places: 1) + "%"
-  }
-
-  /// An integer with thousands separators: `1,234,567`.
-  static func grouped(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-      result.append(digit)
-    }
-    return (value < 0 ? "-" : "") + result
   }
 }

@@ -1,13 +1,17 @@
 /// A line diff (Myers' O(ND) algorithm) printed in unified format, for `policyc fmt --check`.
-enum LineDiff {
-  enum Edit: Equatable {
+public enum LineDiff {
+  /// One line of the diff.
+  public enum Edit: Equatable, Sendable {
+    /// A line in both.
     case same(String)
+    /// A line only in the old text.
     case removed(String)
+    /// A line only in the new text.
     case added(String)
   }
 
   /// The edits turning `old` into `new`, shortest first.
-  static func edits(_ old: [String], _ new: [String]) -> [Edit] {
+  public static func edits(_ old: [String], _ new: [String]) -> [Edit] {
     let n = old.count
     let m = new.count
     let maximum = n + m
@@ -71,7 +75,7 @@ enum LineDiff {
   }
 
   /// A unified diff of `old` and `new` with three lines of context; empty when they are equal.
-  static func unified(old: String, new: String, path: String) -> String {
+  public static func unified(old: String, new: String, path: String) -> String {
     let oldLines = lines(old)
     let newLines = lines(new)
     let edits = edits(oldLines, newLines)

@@ -2,14 +2,14 @@ import Foundation
 
 /// The HTML report of `policyc simulate`: one self-contained file (inline CSS and SVG, no
 /// scripts, no network) with the summary table and charts of both policies side by side.
-enum SimulationHTML {
+public enum SimulationHTML {
   /// The colours of the first and second policy.
   static let colors = ["#2563eb", "#ea580c"]
   /// The colours of the answers: rate, remind me later, no thanks, dismissed.
   static let answerColors = ["#16a34a", "#eab308", "#dc2626", "#9ca3af"]
 
   /// Renders the report as an HTML document.
-  static func render(_ report: SimulationReport) -> String {
+  public static func render(_ report: SimulationReport) -> String {
     let setup = report.setup
     let f = SimulationFormat.self
     let names = report.policies.map(\.name)

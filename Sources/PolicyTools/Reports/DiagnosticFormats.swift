@@ -1,13 +1,69 @@
 import Foundation
 import PolicyCore
 
-/// Diagnostics in formats for code scanning (SARIF 2.1.0) and GitHub Actions workflow annotations.
-enum DiagnosticFormats {
+/// Diagnostics in machine-readable formats: JSON (`policyc check --format json`), code scanning
+/// (SARIF 2.1.0) and GitHub Actions workflow annotations.
+public enum DiagnosticFormats {
   /// A file and its diagnostics.
-  typealias FileDiagnostics = (path: String, source: SourceFile, diagnostics: [Diagnostic])
+  public typealias FileDiagnostics = (path: String, source: SourceFile, diagnostics: [Diagnostic])
+
+  /// The JSON report of `policyc check` and `policyc analyze` (one line, without its newline):
+  /// `{"files":[{"path","diagnostics":[...]}],"errorCount","warningCount"}`. `fileMembers` adds
+  /// members to file number `index`'s object; `diagnosticMembers` to each diagnostic's.
+  public static func json(
+    _ files: [FileDiagnostics], errors: Int, warnings: Int,
+    diagnosticMembers: (_ file: Int, _ diagnostic: Diagnostic, _ writer: inout JSONWriter) -> Void = { _, _, _ in },
+    fileMembers: (_ file: Int, _ writer: inout JSONWriter) -> Void = { _, _ in }
+  ) -> String {
+    var writer = JSONWriter()
+    writer.object {
+      $0.key("files")
+      $0.array {
+        for (index, file) in files.enumerated() {
+          $0.object {
+            $0.key("path"); $0.string(file.path)
+            $0.key("diagnostics")
+            $0.array {
+              for diagnostic in file.diagnostics {
+                write(diagnostic, in: file.source, to: &$0) { diagnosticMembers(index, diagnostic, &$0) }
+              }
+            }
+            fileMembers(index, &$0)
+          }
+        }
+      }
+      $0.key("errorCount"); $0.number(errors)
+      $0.key("warningCount"); $0.number(warnings)
+    }
+    return writer.output
+  }
+
+  /// Writes one diagnostic as a JSON object: severity, code, message, start and end (line,
+  /// column, offset) and help; `members` adds members at the end.
+  public static func write(
+    _ diagnostic: Diagnostic, in source: SourceFile, to writer: inout JSONWriter,
+    members: (inout JSONWriter) -> Void = { _ in }
+  ) {
+    let start = source.location(of: diagnostic.range.start)
+    let end = source.location(of: diagnostic.range.end)
+    writer.object {
+      $0.key("severity"); $0.string(diagnostic.severity.rawValue)
+      $0.key("code"); $0.string(diagnostic.code.rawValue)
+      $0.key("message"); $0.string(diagnostic.message)
+      $0.key("line"); $0.number(start.line)
+      $0.key("column"); $0.number(start.column)
+      $0.key("endLine"); $0.number(end.line)
+      $0.key("endColumn"); $0.number(end.column)
+      $0.key("startOffset"); $0.number(diagnostic.range.start)
+      $0.key("endOffset"); $0.number(diagnostic.range.end)
+      $0.key("help")
+      $0.array { for line in diagnostic.help { $0.string(line) } }
+      members(&$0)
+    }
+  }
 
   /// A SARIF 2.1.0 log with one run of `policyc`: one rule per code used, one result per diagnostic.
-  static func sarif(_ files: [FileDiagnostics]) -> String {
+  public static func sarif(_ files: [FileDiagnostics]) -> String {
     let codes = Set(files.flatMap { $0.diagnostics.map(\.code) }).sorted { $0.rawValue < $1.rawValue }
     var writer = JSONWriter()
     writer.object {
@@ -84,7 +140,7 @@ enum DiagnosticFormats {
   }
 
   /// One `::error` or `::warning` workflow command per diagnostic, help lines in the message.
-  static func github(_ files: [FileDiagnostics]) -> String {
+  public static func github(_ files: [FileDiagnostics]) -> String {
     var output = ""
     for file in files {
       for diagnostic in file.diagnostics {

@@ -3,83 +3,102 @@ import PolicyCore
 import ReviewPolicy
 
 /// One policy to simulate: its name in reports, its text and the app facts it declares.
-struct SimulationPolicy: Sendable {
+public struct SimulationPolicy: Sendable {
   /// The name shown in reports (the path as given).
-  var name: String
+  public var name: String
   /// The policy text.
-  var text: String
+  public var text: String
   /// Values for the app-specific facts the policy declares, set for every user.
-  var appFacts: [(name: String, value: Value)]
+  public var appFacts: [(name: String, value: Value)]
+
+  /// A policy named `name` with source `text`; `appFacts` set the facts it declares for every user.
+  public init(name: String, text: String, appFacts: [(name: String, value: Value)] = []) {
+    self.name = name
+    self.text = text
+    self.appFacts = appFacts
+  }
 }
 
 /// Everything a simulation run needs.
-struct SimulationSetup: Sendable {
+public struct SimulationSetup: Sendable {
   /// The number of users, 1...``SimulationSetup/maximumUsers``.
-  var users: Int
+  public var users: Int
   /// The number of days per user, 1...``SimulationSetup/maximumDays``.
-  var days: Int
+  public var days: Int
   /// The seed of every random stream.
-  var seed: UInt64
+  public var seed: UInt64
   /// How users behave.
-  var model: SimulationModel
+  public var model: SimulationModel
   /// One or two policies, run over the same population.
-  var policies: [SimulationPolicy]
+  public var policies: [SimulationPolicy]
+
+  /// A run of `users` users for `days` days each, seeded with `seed`, of one or two policies.
+  public init(
+    users: Int = 1000, days: Int = 365, seed: UInt64 = 1, model: SimulationModel = SimulationModel(),
+    policies: [SimulationPolicy]
+  ) {
+    self.users = users
+    self.days = days
+    self.seed = seed
+    self.model = model
+    self.policies = policies
+  }
 
   /// The most users a run may have.
-  static let maximumUsers = 1_000_000
+  public static let maximumUsers = 1_000_000
   /// The most days a run may last.
-  static let maximumDays = 3650
+  public static let maximumDays = 3650
   /// The instant every user installs the app: 2026-01-01T00:00:00Z, in seconds.
-  static let installInstant: Int64 = 1_767_225_600
+  public static let installInstant: Int64 = 1_767_225_600
   /// The number of buckets of the asks-per-user distribution: 0 to 9 asks, and 10 or more.
-  static let askBuckets = 11
+  public static let askBuckets = 11
 }
 
 /// What one policy did to the population: counts only, so merging is exact and order-free.
-struct SimulationPolicyTally: Sendable, Hashable {
+public struct SimulationPolicyTally: Sendable, Hashable {
   /// Users asked at least once.
-  var usersAsked = 0
+  public var usersAsked = 0
   /// Heavy users asked at least once.
-  var heavyUsersAsked = 0
+  public var heavyUsersAsked = 0
   /// Users by the day of their first ask (index 0 is day 1, the install day).
-  var firstAskDays: [Int]
+  public var firstAskDays: [Int]
   /// Prompts shown.
-  var asks = 0
+  public var asks = 0
   /// Users by number of asks: index n for n asks, the last bucket for that many or more.
-  var asksPerUser: [Int]
+  public var asksPerUser: [Int]
   /// The most asks one user got.
-  var maximumAsks = 0
+  public var maximumAsks = 0
   /// Asks to users who had answered "no thanks" to an earlier prompt.
-  var asksAfterDecline = 0
+  public var asksAfterDecline = 0
   /// Users asked after answering "no thanks".
-  var usersAskedAfterDecline = 0
+  public var usersAskedAfterDecline = 0
   /// Asks that were the 4th or later within 365 days (Apple's yearly limit is 3).
-  var asksBeyondYearlyLimit = 0
+  public var asksBeyondYearlyLimit = 0
   /// Users with at least one such ask.
-  var usersBeyondYearlyLimit = 0
+  public var usersBeyondYearlyLimit = 0
   /// The shortest time between two asks to one user, in seconds; nil when nobody was asked twice.
-  var shortestGap: Int64?
+  public var shortestGap: Int64?
   /// Answers "rate".
-  var rated = 0
+  public var rated = 0
   /// Answers "remind me later".
-  var remindLater = 0
+  public var remindLater = 0
   /// Answers "no thanks".
-  var declined = 0
+  public var declined = 0
   /// Prompts dismissed without an answer.
-  var dismissed = 0
+  public var dismissed = 0
   /// Users who answered "rate" at least once.
-  var usersRated = 0
+  public var usersRated = 0
   /// Users who could not be simulated because the policy does not compile (never asked); 0 for a policy that compiles.
-  var managerFailures = 0
+  public var managerFailures = 0
 
   /// An empty tally for a run of `days` days.
-  init(days: Int) {
+  public init(days: Int) {
     firstAskDays = Array(repeating: 0, count: days)
     asksPerUser = Array(repeating: 0, count: SimulationSetup.askBuckets)
   }
 
   /// Adds `other`'s counts to this tally.
-  mutating func merge(_ other: SimulationPolicyTally) {
+  public mutating func merge(_ other: SimulationPolicyTally) {
     usersAsked += other.usersAsked
     heavyUsersAsked += other.heavyUsersAsked
     for index in firstAskDays.indices { firstAskDays[index] += other.firstAskDays[index] }
@@ -101,24 +120,24 @@ struct SimulationPolicyTally: Sendable, Hashable {
 }
 
 /// What the population did, whatever the policy (identical under every policy by construction).
-struct SimulationActivity: Sendable, Hashable {
+public struct SimulationActivity: Sendable, Hashable {
   /// Heavy users.
-  var heavyUsers = 0
+  public var heavyUsers = 0
   /// User-days with the app open.
-  var activeDays = 0
+  public var activeDays = 0
   /// Sessions.
-  var sessions = 0
+  public var sessions = 0
   /// Significant events.
-  var events = 0
+  public var events = 0
   /// Bad sessions.
-  var badSessions = 0
+  public var badSessions = 0
   /// Prompt checks (session starts and significant events): the moments a policy can ask.
-  var checks = 0
+  public var checks = 0
   /// App versions picked up after the first.
-  var updates = 0
+  public var updates = 0
 
   /// Adds `other`'s counts.
-  mutating func merge(_ other: SimulationActivity) {
+  public mutating func merge(_ other: SimulationActivity) {
     heavyUsers += other.heavyUsers
     activeDays += other.activeDays
     sessions += other.sessions
@@ -130,15 +149,15 @@ struct SimulationActivity: Sendable, Hashable {
 }
 
 /// The result of a run: the population's activity and one tally per policy.
-struct SimulationOutcome: Sendable, Hashable {
+public struct SimulationOutcome: Sendable, Hashable {
   /// What the users did.
-  var activity: SimulationActivity
+  public var activity: SimulationActivity
   /// What each policy did, in the order of ``SimulationSetup/policies``.
-  var tallies: [SimulationPolicyTally]
+  public var tallies: [SimulationPolicyTally]
 }
 
 /// Counts finished users across worker threads and reports progress.
-final class SimulationProgress: @unchecked Sendable {
+public final class SimulationProgress: @unchecked Sendable {
   // @unchecked: `finished` and `report` are only used while holding `lock`.
   /// Guards `finished` and serialises `report`.
   private let lock = NSLock()
@@ -148,12 +167,12 @@ final class SimulationProgress: @unchecked Sendable {
   private let report: (Int) -> Void
 
   /// Creates a progress counter that calls `report` with the number of finished users (under a lock).
-  init(report: @escaping (Int) -> Void) {
+  public init(report: @escaping (Int) -> Void) {
     self.report = report
   }
 
   /// Records that `count` more users are finished.
-  func add(_ count: Int) {
+  public func add(_ count: Int) {
     lock.lock()
     finished += count
     report(finished)
@@ -165,14 +184,14 @@ final class SimulationProgress: @unchecked Sendable {
 ///
 /// Each user is a ``ReviewTracker``: the core of ``ReviewManager`` (the same tracking and
 /// the same decision, without the lock and the store), driven with the calls an app makes.
-enum SimulationEngine {
+public enum SimulationEngine {
   /// Simulates every user under every policy, on all cores.
   ///
   /// Users are split into contiguous chunks; each chunk is simulated on one thread with its
   /// own random streams (seeded by the user's index), and its counts are added to the total
   /// when it finishes. Counts are integer sums, minimums and maximums, so the outcome is the
   /// same whatever the scheduling.
-  static func run(_ setup: SimulationSetup, progress: SimulationProgress? = nil) -> SimulationOutcome {
+  public static func run(_ setup: SimulationSetup, progress: SimulationProgress? = nil) -> SimulationOutcome {
     let chunkSize = max(1, min(500, (setup.users + 63) / 64))
     let chunkCount = (setup.users + chunkSize - 1) / chunkSize
     let plan = SimulationPlan(setup)

@@ -1,0 +1,24 @@
+/// `policyc explain`: decide on a facts file and show every rule and condition with the values it saw.
+enum ExplainCommand: Command {
+  static let name = "explain"
+  static let summary = "Show every rule and condition with the values it saw"
+  static let usage = "USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]\n"
+
+  static let help = """
+    OVERVIEW: explain a policy's decision on a facts file
+
+    Prints the decision, then every rule with every condition: held, failed,
+    not needed (an earlier condition already decided) or faulted, with the
+    values it saw. This answers "why didn't it ask?".
+
+    USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+
+    The facts file and options are those of `policyc eval` (see `policyc help eval`).
+    Exit status as for `policyc eval`.
+
+    """
+
+  static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    EvalCommand.run(arguments, io: io, as: self)
+  }
+}

@@ -1,0 +1,121 @@
+import PolicyCore
+import ReviewPolicy
+
+/// The app-specific facts of the simulated policies: `--fact` values, or documented defaults.
+public enum SimulationAppFacts {
+  /// The facts of each policy, and notes about the facts that took a default.
+  public struct Resolved: Sendable {
+    /// For each policy, the facts to set on its managers.
+    public var values: [[(name: String, value: Value)]]
+    /// Notes for standard error: which declared facts took a default.
+    public var notes: [String]
+  }
+
+  /// A `--fact` value that names no declared fact or does not parse as its type.
+  public struct Failure: Error, Sendable {
+    /// What is wrong, for a usage error.
+    public var message: String
+  }
+
+  /// Matches `given` against the facts each policy declares and parses the values by the declared types.
+  public static func resolve(
+    _ given: [(name: String, value: String)], for policies: [(path: String, policy: CompiledPolicy)]
+  ) -> Result<Resolved, Failure> {
+    var declaredNames: [String] = []
+    for (_, policy) in policies {
+      for slot in policy.layout.slots {
+        if case .declaration = slot.origin, !declaredNames.contains(slot.name) { declaredNames.append(slot.name) }
+      }
+    }
+    var givenValues: [String: String] = [:]
+    for (name, text) in given {
+      guard declaredNames.contains(name) else {
+        if ReviewSchema.facts.contains(where: { $0.name == name }) {
+          return .failure(
+            .init(message: "`--fact \(name)=...`: `\(name)` is tracked by the review manager; `--fact` sets app facts a policy declares"))
+        }
+        let suggestion = EditDistance.suggestion(for: name, among: declaredNames)
+        let policiesText = policies.count == 1 ? "the policy does not declare" : "neither policy declares"
+        return .failure(
+          .init(message: "`--fact \(name)=\(text)`: \(policiesText) `fact \(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
+      }
+      givenValues[name] = text
+    }
+    var resolved = Resolved(values: [], notes: [])
+    for (path, policy) in policies {
+      var facts: [(name: String, value: Value)] = []
+      var defaulted: [String] = []
+      for slot in policy.layout.slots {
+        guard case .declaration = slot.origin else { continue }
+        if let text = givenValues[slot.name] {
+          guard let value = parse(text, as: slot.type) else {
+            return .failure(.init(message: "`--fact \(slot.name)=\(text)`: `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"))
+          }
+          facts.append((slot.name, value))
+        } else if !slot.isOptional {
+          let value = zero(slot.type)
+          facts.append((slot.name, value))
+          defaulted.append("`\(slot.name)` = \(value)")
+        }
+      }
+      resolved.values.append(facts)
+      if !defaulted.isEmpty {
+        resolved.notes.append(
+          "\(path) declares app facts the simulation cannot know; using \(defaulted.joined(separator: ", ")) (set them with --fact NAME=VALUE)")
+      }
+    }
+    return .success(resolved)
+  }
+
+  /// The value of `text` as a `type`, or nil.
+  public static func parse(_ text: String, as type: PolicyType) -> Value? {
+    switch type {
+    case .bool:
+      switch text {
+      case "true": return .bool(true)
+      case "false": return .bool(false)
+      default: return nil
+      }
+    case .int: return Int64(text).map(Value.int)
+    case .number: return Number(parsing: text).map(Value.number)
+    case .duration: return TimeSpan(parsing: text).map(Value.duration)
+    case .version:
+      return Version(parsing: text.hasPrefix("v") ? String(text.dropFirst()) : text).map(Value.version)
+    case .instant: return Timestamp(iso8601: text).map(Value.instant)
+    case .string:
+      if text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") { return .string(String(text.dropFirst().dropLast())) }
+      return .string(text)
+    }
+  }
+
+  /// The default of a declared fact nobody set: false, 0, 0s, v0, "", or the install instant.
+  public static func zero(_ type: PolicyType) -> Value {
+    switch type {
+    case .bool: .bool(false)
+    case .int: .int(0)
+    case .number: .number(Number(scaled: 0))
+    case .duration: .duration(TimeSpan(milliseconds: 0))
+    case .version: .version(Version(high: 0, low: 0))
+    case .instant: .instant(Timestamp(millisecondsSince1970: SimulationSetup.installInstant * 1000))
+    case .string: .string("")
+    }
+  }
+
+  /// "a" or "an" before the name of `type`.
+  private static func article(_ type: PolicyType) -> String {
+    type == .int || type == .instant ? "an" : "a"
+  }
+
+  /// Advice on writing a value of `type`.
+  private static func example(_ type: PolicyType) -> String {
+    switch type {
+    case .bool: "write true or false"
+    case .int: "write a whole number such as 3"
+    case .number: "write a number such as 7.5"
+    case .duration: "write a duration such as 30d"
+    case .version: "write a version such as 3.1"
+    case .instant: "write an ISO-8601 instant such as 2026-03-01T12:00:00Z"
+    case .string: "write any text"
+    }
+  }
+}

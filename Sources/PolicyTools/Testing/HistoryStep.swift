@@ -1,0 +1,122 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+
+/// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`...
+public struct HistoryStep: Sendable {
+  /// What the step does: a review manager call, waiting, or an app update.
+  public enum Action: Sendable {
+    /// `launch`: `appLaunched()`.
+    case launch
+    /// `foreground`: `appEnteredForeground()`.
+    case foreground
+    /// `session`: `sessionStarted()`.
+    case session
+    /// `end session`: `sessionEnded()`.
+    case endSession
+    /// `event [name]`: `significantEvent(_:)`.
+    case event(String?)
+    /// `action <score> [bad] [prompt]`.
+    case action(score: Double, isBad: Bool, mayPrompt: Bool)
+    /// `prompt`: `promptIfAppropriate()`.
+    case prompt
+    /// `wait <duration>`: the clock moves on.
+    case wait(TimeSpan)
+    /// `update <version>`: the manager is created again with a new app version.
+    case update(String)
+  }
+
+  /// The action.
+  public var action: Action
+  /// How many times the action happens (`x <count>`), 1 to 100000.
+  public var repetitions: Int
+  /// The time between repetitions (`every <duration>`).
+  public var every: TimeSpan?
+  /// The answer to a prompt the step triggers (`-> rate`).
+  public var answer: ReviewResponse?
+  /// Where the step is written.
+  public var range: SourceRange
+
+  static let syntax =
+    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `action <score> [bad] [prompt]`, `prompt`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
+
+  /// Parses one step written as `text`, located at `range`.
+  public static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
+    func failure(_ message: String, help: String = syntax) -> Result<HistoryStep, Problems> {
+      .failure(Problems([.error(.invalidHistoryStep, message, at: range, help: [help])]))
+    }
+    var body = text.trimmingCharacters(in: .whitespaces)
+    var answer: ReviewResponse?
+    if let arrow = body.range(of: "->") {
+      let word = body[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
+      let answers: [String: ReviewResponse] = [
+        "rate": .rated, "decline": .declined, "remind": .remindLater, "feedback": .feedback, "dismiss": .dismissed,
+        "unknown": .unknown,
+      ]
+      guard let response = answers[word] else {
+        return failure("unknown answer `\(word)`", help: "answers are rate, decline, remind, feedback, dismiss and unknown")
+      }
+      answer = response
+      body = body[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
+    }
+    var repetitions = 1
+    var every: TimeSpan?
+    let words = body.split(separator: " ").map(String.init)
+    var core = words
+    if let times = words.lastIndex(of: "x"), times + 1 < words.count, let count = Int(words[times + 1]) {
+      guard count >= 1 && count <= 100_000 else { return failure("repeat counts go from 1 to 100000") }
+      repetitions = count
+      let rest = Array(words[(times + 2)...])
+      if !rest.isEmpty {
+        guard rest[0] == "every", rest.count > 1, let span = TimeSpan(parsing: rest.dropFirst().joined(separator: " ")),
+          span.milliseconds >= 0, !span.isInfinite
+        else { return failure("after `x \(count)`, write `every <duration>`, such as `every 1d`") }
+        every = span
+      }
+      core = Array(words[..<times])
+    }
+    guard let verb = core.first else { return failure("empty history step") }
+    let argument = core.dropFirst().joined(separator: " ")
+    let action: Action
+    switch verb {
+    case "launch" where argument.isEmpty: action = .launch
+    case "foreground" where argument.isEmpty: action = .foreground
+    case "session" where argument.isEmpty: action = .session
+    case "end" where argument == "session": action = .endSession
+    case "event":
+      var name = argument
+      if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+      action = .event(name.isEmpty ? nil : name)
+    case "action":
+      var parts = core.dropFirst().makeIterator()
+      guard let scoreText = parts.next(), let score = Double(scoreText), score.isFinite else {
+        return failure("`action` needs a score, such as `action 30` or `action -50 bad`")
+      }
+      var isBad = false
+      var mayPrompt = false
+      while let word = parts.next() {
+        switch word {
+        case "bad": isBad = true
+        case "prompt": mayPrompt = true
+        default: return failure("unknown word `\(word)` after `action \(scoreText)`; use `bad` and `prompt`")
+        }
+      }
+      action = .action(score: score, isBad: isBad, mayPrompt: mayPrompt)
+    case "prompt" where argument.isEmpty: action = .prompt
+    case "wait":
+      guard let span = TimeSpan(parsing: argument), span.milliseconds >= 0, !span.isInfinite else {
+        return failure("`wait` needs a duration, such as `wait 3d` or `wait 1d 12h`")
+      }
+      action = .wait(span)
+    case "update":
+      guard !argument.isEmpty else { return failure("`update` needs a version, such as `update 3.2`") }
+      action = .update(argument)
+    default:
+      let verbs = ["launch", "foreground", "session", "end", "event", "action", "prompt", "wait", "update"]
+      let suggestion = EditDistance.suggestion(for: verb, among: verbs)
+      return failure(
+        "unknown history step `\(text)`", help: suggestion.map { "did you mean `\($0)`?" } ?? syntax)
+    }
+    return .success(HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range))
+  }
+}

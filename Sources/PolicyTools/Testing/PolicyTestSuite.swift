@@ -1,0 +1,103 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+
+/// The cases of one test file, run against its policy.
+public struct PolicyTestReport: Sendable {
+  /// The policy the file names, compiled against the review schema.
+  public var policy: CompiledPolicy
+  /// One result per case, in file order.
+  public var results: [CaseResult]
+  /// Which rules and conditions the cases exercised.
+  public var coverage: Coverage
+
+  /// The number of cases that passed.
+  public var passed: Int { results.filter(\.passed).count }
+  /// The number of cases that failed.
+  public var failed: Int { results.count - passed }
+}
+
+/// Why a test file's cases could not run: located problems, in the order to show them.
+public struct PolicyTestFailure: Error, Sendable {
+  /// Each group of problems with the file it is located in (the test file, or its policy).
+  public var problems: [(source: SourceFile, diagnostics: [Diagnostic])]
+  /// Whether the policy file could not be read (a usage error rather than a failing test).
+  public var isUnreadablePolicy = false
+}
+
+/// Runs policy test files (`*.test.json`, see `policyc help test`) in process.
+///
+/// ```swift
+/// let report = try PolicyTestSuite.run(contentsOf: "Examples/review.test.json").get()
+/// print(report.passed, report.failed)
+/// ```
+public enum PolicyTestSuite {
+  /// Parses `testFile`, reads and compiles its policy (a path relative to the folder of
+  /// `path`) with `readFile`, and runs every case.
+  public static func run(
+    _ testFile: SourceFile, at path: String, readFile: (String) throws -> [UInt8]
+  ) -> Result<PolicyTestReport, PolicyTestFailure> {
+    let file: PolicyTestFile
+    switch PolicyTestFile.parse(testFile) {
+    case .success(let parsed): file = parsed
+    case .failure(let problems): return .failure(PolicyTestFailure(problems: [(testFile, problems.diagnostics)]))
+    }
+    let directory = (path as NSString).deletingLastPathComponent
+    let policyPath = file.policy.hasPrefix("/") || directory.isEmpty ? file.policy : directory + "/" + file.policy
+    let policyBytes: [UInt8]
+    do {
+      policyBytes = try readFile(policyPath)
+    } catch {
+      let diagnostic = Diagnostic.error(
+        .unusablePolicy, "cannot read the policy `\(file.policy)`: \(error)", at: file.policyRange,
+        help: ["the path is relative to the test file's folder"])
+      return .failure(PolicyTestFailure(problems: [(testFile, [diagnostic])], isUnreadablePolicy: true))
+    }
+    let compilation = PolicyCompiler.compile(SourceFile(path: policyPath, bytes: policyBytes), schema: ReviewSchema.standard)
+    guard let policy = compilation.policy else {
+      let diagnostic = Diagnostic.error(
+        .unusablePolicy, "the policy `\(file.policy)` has errors", at: file.policyRange,
+        help: ["fix the errors above, then run the tests again"])
+      return .failure(PolicyTestFailure(problems: [(compilation.source, compilation.diagnostics), (testFile, [diagnostic])]))
+    }
+    var coverage = Coverage(policy: policy)
+    var results: [CaseResult] = []
+    var problems: [Diagnostic] = []
+    let policyText = String(decoding: policyBytes, as: UTF8.self)
+    for testCase in file.cases {
+      switch TestRunner.run(testCase, file: file, policy: policy, policyText: policyText) {
+      case .success(let result):
+        coverage.record(result.explanation)
+        results.append(result)
+      case .failure(let caseProblems):
+        problems += caseProblems.diagnostics
+      }
+    }
+    if !problems.isEmpty { return .failure(PolicyTestFailure(problems: [(testFile, problems)])) }
+    return .success(PolicyTestReport(policy: policy, results: results, coverage: coverage))
+  }
+
+  /// Reads the test file at `path` and its policy from the file system, and runs every case.
+  public static func run(contentsOf path: String) -> Result<PolicyTestReport, PolicyTestFailure> {
+    let bytes: [UInt8]
+    do {
+      bytes = try readFile(path)
+    } catch {
+      let source = SourceFile(path: path, bytes: [])
+      let diagnostic = Diagnostic.error(.unusablePolicy, "cannot read the test file: \(error)", at: .empty(at: 0))
+      return .failure(PolicyTestFailure(problems: [(source, [diagnostic])], isUnreadablePolicy: true))
+    }
+    return run(SourceFile(path: path, bytes: bytes), at: path, readFile: readFile)
+  }
+
+  /// The bytes of the file at `path`.
+  private static func readFile(_ path: String) throws -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else { throw UnreadableFile() }
+    return Array(data)
+  }
+
+  /// A file that does not exist or cannot be read.
+  private struct UnreadableFile: Error, CustomStringConvertible {
+    var description: String { "no such file, or it cannot be read" }
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+
+/// The outcome of one case.
+public struct CaseResult: Sendable {
+  /// The case's name.
+  public var name: String
+  /// Whether the decision (and deciding rules and prompt count, when given) were as expected.
+  public var passed: Bool
+  /// The expectation in words: `ask (`loyal`)`, `don't ask, 1 prompt`.
+  public var expected: String
+  /// What happened, in the same words.
+  public var actual: String
+  /// The policy's explanation of its decision.
+  public var explanation: Explanation
+
+  /// `PASS  name`, or `FAIL  name: expected ..., got ...`.
+  public var line: String {
+    passed ? "PASS  \(name)" : "FAIL  \(name): expected \(expected), got \(actual)"
+  }
+}
+
+/// Runs test cases: facts cases directly, history cases through a real ``ReviewManager``.
+public enum TestRunner {
+  /// The start of a history when neither the case nor the file gives one: 2026-01-01T00:00:00Z.
+  public static let defaultStart = Timestamp(millisecondsSince1970: 1_767_225_600_000)  // 2026-01-01T00:00:00Z
+
+  /// Runs one case against `policy` (compiled from `policyText`); a case's own problems (an
+  /// unknown rule name, bad facts) are located in the test file.
+  public static func run(
+    _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy, policyText: String
+  ) -> Result<CaseResult, Problems> {
+    // Rule names in `deciding` must exist.
+    let names = policy.rules.map { $0.name ?? $0.label }
+    var problems: [Diagnostic] = []
+    for (name, range) in testCase.deciding ?? [] where !names.contains(name) {
+      let suggestion = EditDistance.suggestion(for: name, among: names)
+      problems.append(
+        .error(
+          .unexpectedJSON, "the policy has no rule named `\(name)`", at: range,
+          help: [suggestion.map { "did you mean `\($0)`?" } ?? "the rules are \(names.map { "`\($0)`" }.joined(separator: ", "))"]))
+    }
+    if !problems.isEmpty { return .failure(Problems(problems)) }
+
+    let explanation: Explanation
+    var promptCount: Int?
+    if let history = testCase.history {
+      switch runHistory(history, testCase, file: file, policy: policy, policyText: policyText) {
+      case .success(let result):
+        explanation = result.explanation
+        promptCount = result.prompts
+      case .failure(let failure): return .failure(failure)
+      }
+    } else if let factsNode = testCase.facts {
+      let now = testCase.now ?? file.now
+      switch FactsFile.read(factsNode, for: policy, now: now, clock: { Timestamp(Date()) }) {
+      case .success(let facts): explanation = policy.explain(facts.facts)
+      case .failure(let failure): return .failure(failure)
+      }
+    } else {
+      return .failure(Problems([]))
+    }
+    let decision = explanation.decision
+    let renderer = ExplanationRenderer()
+    func describe(ask: Bool, rules: [String]?) -> String {
+      (ask ? "ask" : "don't ask") + (rules.map { $0.isEmpty ? "" : " (" + $0.map { "`\($0)`" }.joined(separator: ", ") + ")" } ?? "")
+    }
+    let actualRules = decision.decidingRules.map { names[$0] }
+    var passed = decision.shouldAsk == testCase.expectsAsk
+    if let expected = testCase.deciding?.map(\.name), Set(expected) != Set(actualRules) { passed = false }
+    var expected = describe(ask: testCase.expectsAsk, rules: testCase.deciding?.map(\.name))
+    var actual = renderer.summary(decision, policy)
+    if let fault = decision.firstFault { actual += "; fault: " + renderer.describe(fault, policy) }
+    if let wanted = testCase.prompts, let promptCount {
+      expected += ", \(wanted) prompt\(wanted == 1 ? "" : "s")"
+      actual += ", \(promptCount) prompt\(promptCount == 1 ? "" : "s")"
+      if wanted != promptCount { passed = false }
+    }
+    return .success(CaseResult(name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation))
+  }
+
+  /// A clock the history advances.
+  final class HistoryClock: @unchecked Sendable {
+    // @unchecked: the runner uses it from one thread at a time.
+    var now: Timestamp
+    init(_ now: Timestamp) { self.now = now }
+  }
+
+  /// Answers prompts with the answer of the step that triggered them, and counts them.
+  final class HistoryPresenter: ReviewPresenter, @unchecked Sendable {
+    // @unchecked: the runner uses it from one thread at a time.
+    var answer: ReviewResponse?
+    var prompts = 0
+    func present(_ request: PromptRequest, respond: @escaping @Sendable (ReviewResponse) -> Void) {
+      prompts += 1
+      if let answer { respond(answer) }
+    }
+  }
+
+  static func runHistory(
+    _ history: [HistoryStep], _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy,
+    policyText: String
+  ) -> Result<(explanation: Explanation, prompts: Int), Problems> {
+    // Only the policy's own facts may be given: the standard ones come from the history.
+    var appFacts: [(String, Value)] = []
+    var problems: [Diagnostic] = []
+    if let facts = testCase.facts, case .object(let members) = facts.value {
+      for member in members {
+        guard let slot = policy.layout.slot(named: member.key), case .declaration = policy.layout.slots[slot].origin else {
+          problems.append(
+            .error(
+              .unexpectedJSON, "a history case computes `\(member.key)` from its history", at: member.keyRange,
+              help: ["give only the facts the policy declares with `fact`; use a facts case to set standard facts"]))
+          continue
+        }
+        switch FactsFile.value(member.value, for: policy.layout.slots[slot]) {
+        case .success(let value?): appFacts.append((member.key, value))
+        case .success(nil): break
+        case .failure(let failure): problems += failure.diagnostics
+        }
+      }
+    }
+    if !problems.isEmpty { return .failure(Problems(problems)) }
+
+    let clock = HistoryClock(testCase.start ?? file.start ?? defaultStart)
+    let presenter = HistoryPresenter()
+    let store = InMemoryReviewStore()
+    func manager(version: String) -> ReviewManager? {
+      let created = try? ReviewManager(
+        configuration: .init(
+          appVersion: version, bundledPolicy: policyText, store: store, clock: { Date(clock.now) },
+          texts: .english, presenter: presenter))
+      for (name, value) in appFacts { created?.setFact(name, value) }
+      return created
+    }
+    guard var current = manager(version: testCase.version) else {
+      return .failure(Problems([.error(.unusablePolicy, "the policy does not compile for the review manager", at: testCase.range)]))
+    }
+    for step in history {
+      presenter.answer = step.answer
+      for repetition in 0..<step.repetitions {
+        if repetition > 0, let every = step.every, let next = clock.now.adding(every) { clock.now = next }
+        switch step.action {
+        case .launch: current.appLaunched()
+        case .foreground: current.appEnteredForeground()
+        case .session: current.sessionStarted()
+        case .endSession: current.sessionEnded()
+        case .event(let name): current.significantEvent(name)
+        case .action(let score, let isBad, let mayPrompt): current.action(score: score, isBad: isBad, mayPrompt: mayPrompt)
+        case .prompt: current.promptIfAppropriate()
+        case .wait(let span): if let next = clock.now.adding(span) { clock.now = next }
+        case .update(let version):
+          if let updated = manager(version: version) { current = updated }
+        }
+      }
+    }
+    guard let (compiled, facts) = current.currentFacts() else {
+      return .failure(
+        Problems([.error(.unexpectedJSON, "the app version `\(testCase.version)` does not start with a number", at: testCase.range)]))
+    }
+    return .success((compiled.explain(facts), presenter.prompts))
+  }
+}
