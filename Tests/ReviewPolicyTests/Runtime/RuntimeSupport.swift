@@ -140,9 +140,19 @@ final class RuntimeTemporaryDirectory: @unchecked Sendable {
     url.appendingPathComponent(name)
   }
 
-  /// The names of the files in the directory, sorted (hidden files included).
+  /// The names of the files in the directory, sorted (hidden files included), except the lock
+  /// files that `JSONFileStore` keeps beside its state files (`.<name>.lock`, see ``lockFiles()``).
   func contents() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    try FileManager.default.contentsOfDirectory(atPath: url.path).filter { !Self.isLockFile($0) }.sorted()
+  }
+
+  /// The lock files in the directory, sorted.
+  func lockFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: url.path).filter(Self.isLockFile).sorted()
+  }
+
+  private static func isLockFile(_ name: String) -> Bool {
+    name.hasPrefix(".") && name.hasSuffix(".json.lock")
   }
 }
 
@@ -180,13 +190,15 @@ enum RuntimeFixtures {
     presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
     shouldCountUse: (@Sendable (ReviewManager.UseKind) -> Bool)? = nil,
     scoreBounds: ClosedRange<Double>? = -200...200, alwaysAsk: Bool = false,
-    legacySources: [LegacyImport.Source] = []
+    legacySources: [LegacyImport.Source] = [], build: String? = nil,
+    newVersionOn: ReviewManager.NewVersionTrigger = .appVersion
   ) throws -> ReviewManager {
     try ReviewManager(
       configuration: .init(
         appVersion: appVersion, bundledPolicy: policy, appName: appName, store: store, clock: clock.function,
         texts: .english, presenter: presenter, logger: logger, shouldCountUse: shouldCountUse,
-        scoreBounds: scoreBounds, alwaysAsk: alwaysAsk, legacySources: legacySources))
+        scoreBounds: scoreBounds, alwaysAsk: alwaysAsk, legacySources: legacySources, build: build,
+        newVersionOn: newVersionOn))
   }
 
   /// The explanation of `ask when <condition>` for `state` at `now`, through a manager over an
