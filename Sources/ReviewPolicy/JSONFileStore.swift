@@ -174,8 +174,9 @@ public struct JSONFileStore: ReviewStore {
       cache.clear()
       throw StoreSaveError(detail: "cannot replace `\(url.path)`: \(reason)")
     }
-    if let identity, let generation {
-      cache.set(state, generation: generation, identity: identity)
+    // The rename changed the file's status time: identify it as it is now (the lock is still held).
+    if identity != nil, let generation, let renamed = FileIdentity(path: url.path) {
+      cache.set(state, generation: generation, identity: renamed)
     } else {
       cache.clear()
     }
