@@ -35,17 +35,31 @@ public struct JSONFileStore: ReviewStore {
   public let flushesToDisk: Bool
   /// The last state this store read or wrote, with what identified it then.
   private let cache = Cache()
+  /// The paths, worked out once (URL operations cost microseconds on every call otherwise).
+  private let paths: Paths
+
+  private struct Paths: Sendable {
+    var state: String
+    var lock: String
+    var directory: String
+    var temporaryPrefix: String
+  }
 
   /// Creates a store for the file at `url`.
   public init(url: URL, flushesToDisk: Bool = false) {
     self.url = url
     self.flushesToDisk = flushesToDisk
+    let directory = url.deletingLastPathComponent()
+    paths = Paths(
+      state: url.path, lock: directory.appendingPathComponent(".\(url.lastPathComponent).lock").path,
+      directory: directory.path, temporaryPrefix: directory.appendingPathComponent(".\(url.lastPathComponent).").path)
   }
 
   /// A store in the platform's application-support folder: `<support>/ReviewPolicy/review-state.json`.
   ///
   /// To share the state with extensions, put the file in the App Group container instead:
-  /// `JSONFileStore(url: FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)!...)`.
+  /// a `JSONFileStore` whose `url` is in `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`
+  /// (see docs/app-state.md).
   public static func standard() -> JSONFileStore {
     let base =
       FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
@@ -55,23 +69,23 @@ public struct JSONFileStore: ReviewStore {
 
   /// The lock file beside the state file: `.<name>.lock`.
   public var lockURL: URL {
-    url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+    URL(fileURLWithPath: paths.lock)
   }
 
   // MARK: - Transactions
 
   /// Runs `body` on the stored state under the exclusive lock and saves what it returns.
   public func update(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError) {
-    let lock = try FileLock(url: lockURL)
+    let lock = try FileLock(path: paths.lock)
     defer { lock.unlock() }
     let generation = lock.generation
     let loaded: StoreLoadResult
-    if let cached = cache.state(generation: generation, identity: FileIdentity(path: url.path)) {
+    if let cached = cache.state(generation: generation, identity: FileIdentity(path: paths.state)) {
       loaded = .loaded(cached)
     } else {
       loaded = readFile()
       if case .loaded(let state) = loaded {
-        cache.set(state, generation: generation, identity: FileIdentity(path: url.path))
+        cache.set(state, generation: generation, identity: FileIdentity(path: paths.state))
       } else {
         cache.clear()
       }
@@ -82,14 +96,14 @@ public struct JSONFileStore: ReviewStore {
 
   /// Loads the state file (and removes the temporary files of killed saves), always reading it.
   public func load() -> StoreLoadResult {
-    guard let lock = try? FileLock(url: lockURL) else {
+    guard let lock = try? FileLock(path: paths.lock) else {
       // No lock file can be made (a read-only or missing folder): read without it.
       return readFile()
     }
     defer { lock.unlock() }
     let result = readFile()
     if case .loaded(let state) = result {
-      cache.set(state, generation: lock.generation, identity: FileIdentity(path: url.path))
+      cache.set(state, generation: lock.generation, identity: FileIdentity(path: paths.state))
     } else {
       cache.clear()
     }
@@ -98,7 +112,7 @@ public struct JSONFileStore: ReviewStore {
 
   /// Replaces the stored state with `state`, under the lock.
   public func save(_ state: ReviewState) throws(StoreSaveError) {
-    let lock = try FileLock(url: lockURL)
+    let lock = try FileLock(path: paths.lock)
     defer { lock.unlock() }
     try write(state, lock: lock)
   }
@@ -108,7 +122,7 @@ public struct JSONFileStore: ReviewStore {
   /// Reads and decodes the file; unusable data is moved aside. Called under the lock.
   private func readFile() -> StoreLoadResult {
     removeAbandonedSaves()
-    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(paths.state, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT || errno == ENOTDIR { return .empty }
       return recover(StoreProblem(kind: .unreadable, detail: "cannot read the file", keptAt: nil))
@@ -125,7 +139,10 @@ public struct JSONFileStore: ReviewStore {
     var bytes = [UInt8](repeating: 0, count: size)
     var total = 0
     while total < size {
-      let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, size - total) }
+      let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return read(descriptor, base + total, size - total)
+      }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
       total += count
@@ -142,16 +159,18 @@ public struct JSONFileStore: ReviewStore {
   /// Writes `state` to a temporary file, bumps the generation, and renames the file over the state file.
   private func write(_ state: ReviewState, lock: FileLock) throws(StoreSaveError) {
     let bytes = ReviewStateCoding.encodedBytes(state)
-    let directory = url.deletingLastPathComponent()
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UInt64.random(in: 0...UInt64.max)).tmp")
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    let temporary = paths.temporaryPrefix + "\(UInt64.random(in: 0...UInt64.max)).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       cache.clear()
-      throw StoreSaveError(detail: "cannot write in `\(directory.path)`")
+      throw StoreSaveError(detail: "cannot write in `\(paths.directory)`")
     }
     var written = 0
     while written < bytes.count {
-      let count = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + written, bytes.count - written) }
+      let count = bytes.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return writeBytes(descriptor, base + written, bytes.count - written)
+      }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
       written += count
@@ -161,21 +180,21 @@ public struct JSONFileStore: ReviewStore {
     let identity = fstat(descriptor, &info) == 0 ? FileIdentity(info) : nil
     close(descriptor)
     guard written == bytes.count, flushed else {
-      unlink(temporary.path)
+      unlink(temporary)
       cache.clear()
-      throw StoreSaveError(detail: "cannot write `\(temporary.path)`")
+      throw StoreSaveError(detail: "cannot write `\(temporary)`")
     }
     // The generation moves first: a kill between the two leaves a new generation over the old
     // file, which other stores merely read again.
     let generation = lock.advanceGeneration()
-    guard rename(temporary.path, url.path) == 0 else {
+    guard rename(temporary, paths.state) == 0 else {
       let reason = String(cString: strerror(errno))
-      unlink(temporary.path)
+      unlink(temporary)
       cache.clear()
-      throw StoreSaveError(detail: "cannot replace `\(url.path)`: \(reason)")
+      throw StoreSaveError(detail: "cannot replace `\(paths.state)`: \(reason)")
     }
     // The rename changed the file's status time: identify it as it is now (the lock is still held).
-    if identity != nil, let generation, let renamed = FileIdentity(path: url.path) {
+    if identity != nil, let generation, let renamed = FileIdentity(path: paths.state) {
       cache.set(state, generation: generation, identity: renamed)
     } else {
       cache.clear()
@@ -257,7 +276,12 @@ struct FileLock {
   let generation: UInt64
 
   init(url: URL) throws(StoreSaveError) {
-    var descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    try self.init(path: url.path)
+  }
+
+  init(path: String) throws(StoreSaveError) {
+    let url = URL(fileURLWithPath: path)
+    var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     if descriptor < 0 && (errno == ENOENT || errno == ENOTDIR) {
       let directory = url.deletingLastPathComponent()
       do {
@@ -265,16 +289,16 @@ struct FileLock {
       } catch {
         throw StoreSaveError(detail: "cannot create `\(directory.path)`")
       }
-      descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     }
     guard descriptor >= 0 else {
-      throw StoreSaveError(detail: "cannot open the lock file `\(url.path)`: \(String(cString: strerror(errno)))")
+      throw StoreSaveError(detail: "cannot open the lock file `\(path)`: \(String(cString: strerror(errno)))")
     }
     while flock(descriptor, LOCK_EX) != 0 {
       guard errno == EINTR else {
         let reason = String(cString: strerror(errno))
         close(descriptor)
-        throw StoreSaveError(detail: "cannot lock `\(url.path)`: \(reason)")
+        throw StoreSaveError(detail: "cannot lock `\(path)`: \(reason)")
       }
     }
     self.descriptor = descriptor

@@ -64,7 +64,8 @@ public final class ReviewManager: @unchecked Sendable {
     /// Debug switch: ask every time a prompt is considered, whatever the policy says. Forced
     /// prompts and their answers are not recorded.
     public var alwaysAsk: Bool
-    /// Keys of other review managers to import once, on the first launch with this library.
+    /// Keys of other review managers to import, each once: on the first launch with this library,
+    /// or the first launch after a source is added (see ``LegacyImport``; give ``build`` too).
     public var legacySources: [LegacyImport.Source]
 
     /// Creates a configuration.
@@ -111,8 +112,8 @@ public final class ReviewManager: @unchecked Sendable {
     case foreground
   }
 
-  /// Creates a manager: loads the state, imports legacy keys on a fresh install,
-  /// and compiles the last good policy update, or else the bundled policy.
+  /// Creates a manager: loads the state, imports the legacy sources not imported yet (stored by the
+  /// first call), and compiles the last good policy update, or else the bundled policy.
   ///
   /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not compile.
   public init(configuration: Configuration) throws(ReviewManagerError) {
