@@ -7,26 +7,31 @@ import PolicyCore
   import Darwin
 #endif
 
-/// The default store: one JSON file, replaced atomically on every save, shared safely by every
-/// process that opens it (an app and its extensions in an App Group container).
+/// The default store: one JSON file, shared safely by every process that opens it (an app and
+/// its extensions in an App Group container), with a journal of small changes beside it.
 ///
 /// Every ``update(_:)`` is a transaction: it takes an exclusive advisory lock (`flock`) on the
-/// lock file `.<name>.lock` beside the state file, reads the state if another writer changed
-/// it since this store last saw it (a generation number in the lock file, and the file's identity,
-/// size and times, tell), applies the change, saves, and unlocks. Two managers, or two processes,
-/// recording at the same time therefore never lose a count.
+/// lock file `.<name>.lock` beside the state file, brings its copy of the state up to date if
+/// another writer changed it since this store last saw it (a generation number in the lock file,
+/// and the files' identities, tell), applies the change, saves, and unlocks. Two managers, or two
+/// processes, recording at the same time therefore never lose a count.
 ///
-/// A save writes a temporary file beside the state file and renames it over the
-/// old one, so after a crash or a kill at any instant the file holds either the
-/// old state or the new one, never a mix. A file that cannot be used (truncated,
-/// random bytes, wrong types, a newer format) is renamed aside to
-/// `<name>.corrupt-<milliseconds>` or `<name>.unsupported-<milliseconds>` and
-/// reported; the manager starts from a fresh state. A save killed before its rename leaves its
-/// temporary file behind; a later load removes those more than a minute old. A kill while
+/// A save appends one line to the journal `.<name>.journal` with `O_APPEND`: the members of the
+/// state that changed (a few hundred bytes). When the journal passes ``journalLimit``, the
+/// save writes the whole state instead: a temporary file beside the state file, renamed into
+/// place, and the journal emptied. The state is the state file with the journal's lines
+/// applied in order; each line sets members to values, so applying a line twice changes nothing,
+/// and a kill at any instant leaves the old state or the new one, never a mix (a line cut short
+/// is ignored). A file that cannot be used (truncated, random bytes, wrong types, a newer format)
+/// is renamed aside to `<name>.corrupt-<milliseconds>` or `<name>.unsupported-<milliseconds>`
+/// and reported; the manager starts from a fresh state. A save killed before its rename leaves
+/// its temporary file behind; a later load removes those more than a minute old. A kill while
 /// holding the lock releases it (the system drops a dead process's locks).
 public struct JSONFileStore: ReviewStore {
   /// How old a temporary file of a save must be for a load to remove it as left by a killed save.
   public static let abandonedSaveAge: TimeInterval = 60
+  /// The journal size, in bytes, past which a save writes the whole state file instead.
+  public static let journalLimit = 32 * 1024
 
   /// The state file.
   public let url: URL
@@ -41,6 +46,8 @@ public struct JSONFileStore: ReviewStore {
   private struct Paths: Sendable {
     var state: String
     var lock: String
+    var journal: String
+    var previous: String
     var directory: String
     var temporaryPrefix: String
   }
@@ -50,16 +57,16 @@ public struct JSONFileStore: ReviewStore {
     self.url = url
     self.flushesToDisk = flushesToDisk
     let directory = url.deletingLastPathComponent()
+    let hidden = { (suffix: String) in directory.appendingPathComponent(".\(url.lastPathComponent)\(suffix)").path }
     paths = Paths(
-      state: url.path, lock: directory.appendingPathComponent(".\(url.lastPathComponent).lock").path,
-      directory: directory.path, temporaryPrefix: directory.appendingPathComponent(".\(url.lastPathComponent).").path)
+      state: url.path, lock: hidden(".lock"), journal: hidden(".journal"), previous: hidden(".previous"),
+      directory: directory.path, temporaryPrefix: hidden("."))
   }
 
   /// A store in the platform's application-support folder: `<support>/ReviewPolicy/review-state.json`.
   ///
-  /// To share the state with extensions, put the file in the App Group container instead:
-  /// a `JSONFileStore` whose `url` is in `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`
-  /// (see docs/app-state.md).
+  /// To share the state with extensions, use a store whose `url` is in the App Group container,
+  /// `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)` (see docs/app-state.md).
   public static func standard() -> JSONFileStore {
     let base =
       FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
@@ -72,57 +79,161 @@ public struct JSONFileStore: ReviewStore {
     URL(fileURLWithPath: paths.lock)
   }
 
+  /// The journal beside the state file: `.<name>.journal`.
+  public var journalURL: URL {
+    URL(fileURLWithPath: paths.journal)
+  }
+
   // MARK: - Transactions
 
   /// Runs `body` on the stored state under the exclusive lock and saves what it returns.
   public func update(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError) {
     let lock = try FileLock(path: paths.lock)
     defer { lock.unlock() }
-    let generation = lock.generation
-    let loaded: StoreLoadResult
-    if let cached = cache.state(generation: generation, identity: FileIdentity(path: paths.state)) {
-      loaded = .loaded(cached)
-    } else {
-      loaded = readFile()
-      if case .loaded(let state) = loaded {
-        cache.set(state, generation: generation, identity: FileIdentity(path: paths.state))
-      } else {
-        cache.clear()
-      }
-    }
+    let (loaded, entry) = current(lock)
     guard let state = body(loaded) else { return }
-    try write(state, lock: lock)
+    try write(state, over: entry, lock: lock)
   }
 
-  /// Loads the state file (and removes the temporary files of killed saves), always reading it.
+  /// Loads the state (and removes the temporary files of killed saves), always reading the files.
   public func load() -> StoreLoadResult {
     guard let lock = try? FileLock(path: paths.lock) else {
       // No lock file can be made (a read-only or missing folder): read without it.
-      return readFile()
+      return readAll(generation: 0).result
     }
     defer { lock.unlock() }
-    let result = readFile()
-    if case .loaded(let state) = result {
-      cache.set(state, generation: lock.generation, identity: FileIdentity(path: paths.state))
-    } else {
-      cache.clear()
-    }
-    return result
+    cache.entry = nil
+    return current(lock).result
   }
 
-  /// Replaces the stored state with `state`, under the lock.
+  /// Replaces the stored state with `state`, under the lock: the whole state file, and an empty journal.
   public func save(_ state: ReviewState) throws(StoreSaveError) {
     let lock = try FileLock(path: paths.lock)
     defer { lock.unlock() }
-    try write(state, lock: lock)
+    try write(state, over: nil, lock: lock)
   }
 
-  // MARK: - Reading and writing
+  /// Writes the whole state file and empties the journal, when the journal holds anything.
+  public func compact() throws(StoreSaveError) {
+    let lock = try FileLock(path: paths.lock)
+    defer { lock.unlock() }
+    guard case .loaded(let state) = current(lock).result, journalSize() > 0 else { return }
+    try write(state, over: nil, lock: lock)
+  }
 
-  /// Reads and decodes the file; unusable data is moved aside. Called under the lock.
+  // MARK: - Reading
+
+  /// The state now, from the cache when nobody wrote since, else from the journal lines appended
+  /// since the cache was made, else from the files. Called under the lock.
+  private func current(_ lock: FileLock) -> (result: StoreLoadResult, entry: Cache.Entry?) {
+    let snapshot = FileIdentity(path: paths.state)
+    if let entry = cache.entry, entry.snapshot == snapshot {
+      if entry.generation == lock.generation { return (.loaded(entry.state), entry) }
+      if let caughtUp = readJournal(from: entry, generation: lock.generation) {
+        cache.entry = caughtUp
+        return (.loaded(caughtUp.state), caughtUp)
+      }
+    }
+    let read = readAll(generation: lock.generation)
+    cache.entry = read.entry
+    return read
+  }
+
+  /// Reads the state file and applies the whole journal.
+  private func readAll(generation: UInt64) -> (result: StoreLoadResult, entry: Cache.Entry?) {
+    let result = readFile()
+    guard case .loaded(let base) = result else {
+      // The journal belongs to a state file that is gone or unusable.
+      unlink(paths.journal)
+      return (result, nil)
+    }
+    let start = Cache.Entry(
+      state: base, generation: generation, snapshot: FileIdentity(path: paths.state), journal: nil, journalLength: 0)
+    guard let entry = readJournal(from: start, generation: generation) else { return (result, nil) }
+    return (.loaded(entry.state), entry)
+  }
+
+  /// `entry` with the journal lines after `entry.journalLength` applied; nil when the journal is
+  /// not the one `entry` read (it was emptied or replaced) or cannot be read.
+  private func readJournal(from entry: Cache.Entry, generation: UInt64) -> Cache.Entry? {
+    let descriptor = open(paths.journal, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      guard errno == ENOENT, entry.journal == nil || entry.journalLength == 0 else { return nil }
+      var next = entry
+      next.generation = generation
+      next.journal = nil
+      next.journalLength = 0
+      return next
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    let identity = FileIdentity(info)
+    let size = Int(info.st_size)
+    if let known = entry.journal, known.device != identity.device || known.inode != identity.inode {
+      guard entry.journalLength == 0 else { return nil }
+    }
+    guard size >= entry.journalLength, size - entry.journalLength <= ReviewStateCoding.maximumSize else { return nil }
+    var next = entry
+    next.generation = generation
+    next.journal = identity
+    guard size > entry.journalLength else { return next }
+    var bytes = [UInt8](repeating: 0, count: size - entry.journalLength)
+    var total = 0
+    while total < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return pread(descriptor, base + total, buffer.count - total, off_t(entry.journalLength + total))
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      total += count
+    }
+    guard total == bytes.count else { return nil }
+    // Apply each complete line; stop at a line cut short or not understood (the next save drops it).
+    // The first line names the state file the journal extends; a journal of another state file
+    // (one replaced by a writer that ignored the lock) is not applied, and the next save drops it.
+    var state = entry.state
+    var consumed = 0
+    let header = entry.journalLength == 0 ? entry.snapshot.map { Array(JSONFileStore.header(for: $0).utf8) } : nil
+    bytes.withUnsafeBufferPointer { buffer in
+      var lineStart = 0
+      for index in 0..<buffer.count where buffer[index] == 0x0A {
+        let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<index])
+        if lineStart == 0, let header {
+          guard line.elementsEqual(header.dropLast()) else { return }
+        } else {
+          guard let patched = ReviewStateJSON.applying(patch: line, to: state) else { return }
+          state = patched.sanitized()
+        }
+        lineStart = index + 1
+        consumed = lineStart
+      }
+    }
+    next.state = state
+    next.journalLength = entry.journalLength + consumed
+    return next
+  }
+
+  /// The journal's first line: which state file (device, inode, size, modification time) it extends.
+  static func header(for snapshot: FileIdentity) -> String {
+    "#\(snapshot.device):\(snapshot.inode):\(snapshot.size):\(snapshot.modified)\n"
+  }
+
+  /// The journal's size now (0 when there is none).
+  private func journalSize() -> Int {
+    var info = stat()
+    return stat(paths.journal, &info) == 0 ? Int(info.st_size) : 0
+  }
+
+  /// Reads and decodes the state file; unusable data is moved aside. Called under the lock.
   private func readFile() -> StoreLoadResult {
     removeAbandonedSaves()
-    let descriptor = open(paths.state, O_RDONLY | O_CLOEXEC)
+    var descriptor = open(paths.state, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 && errno == ENOENT && rename(paths.previous, paths.state) == 0 {
+      // A save was killed between moving the old state file aside and renaming the new one in.
+      descriptor = open(paths.state, O_RDONLY | O_CLOEXEC)
+    }
     guard descriptor >= 0 else {
       if errno == ENOENT || errno == ENOTDIR { return .empty }
       return recover(StoreProblem(kind: .unreadable, detail: "cannot read the file", keptAt: nil))
@@ -156,48 +267,88 @@ public struct JSONFileStore: ReviewStore {
     }
   }
 
-  /// Writes `state` to a temporary file, bumps the generation, and renames the file over the state file.
-  private func write(_ state: ReviewState, lock: FileLock) throws(StoreSaveError) {
+  // MARK: - Writing
+
+  /// Saves `state`: one journal line over `entry` (the state as stored now), or, without an entry
+  /// or with a full journal, the whole state file. Called under the lock.
+  private func write(_ state: ReviewState, over entry: Cache.Entry?, lock: FileLock) throws(StoreSaveError) {
+    // A state file far larger than any bounded state (one loaded from elsewhere) is rewritten at once.
+    if let entry, let snapshot = entry.snapshot, snapshot.size <= 4 * JSONFileStore.journalLimit,
+      entry.journalLength < JSONFileStore.journalLimit
+    {
+      var line = ReviewStateJSON.patch(from: entry.state, to: state)
+      if entry.journalLength == 0 { line = Array(JSONFileStore.header(for: snapshot).utf8) + line }
+      // The generation moves first: a kill after it only makes other stores read again.
+      if let generation = lock.advanceGeneration(), append(line, after: entry.journalLength) {
+        var next = entry
+        next.state = state
+        next.generation = generation
+        next.journalLength += line.count
+        if next.journal == nil { next.journal = FileIdentity(path: paths.journal) }
+        cache.entry = next.journal == nil ? nil : next
+        return
+      }
+      cache.entry = nil
+    }
+    try writeStateFile(state, lock: lock)
+  }
+
+  /// Appends `line` to the journal, first dropping anything after `length` (a line cut short).
+  private func append(_ line: [UInt8], after length: Int) -> Bool {
+    let descriptor = open(paths.journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return false }
+    if Int(info.st_size) != length {
+      guard Int(info.st_size) > length, ftruncate(descriptor, off_t(length)) == 0 else { return false }
+    }
+    let written = writeAll(descriptor, line)
+    if written != line.count {
+      // Never leave half a line: the next reader would stop there, but a later append would follow it.
+      _ = ftruncate(descriptor, off_t(length))
+      return false
+    }
+    return !flushesToDisk || fsync(descriptor) == 0
+  }
+
+  /// Writes the whole state to a temporary file and renames it into place, then empties the journal.
+  ///
+  /// The old state file is renamed aside first, so the new one is renamed to a free name: on
+  /// ext4, renaming over an existing file forces the new file's data to disk (milliseconds).
+  private func writeStateFile(_ state: ReviewState, lock: FileLock) throws(StoreSaveError) {
     let bytes = ReviewStateCoding.encodedBytes(state)
     let temporary = paths.temporaryPrefix + "\(UInt64.random(in: 0...UInt64.max)).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      cache.clear()
+      cache.entry = nil
       throw StoreSaveError(detail: "cannot write in `\(paths.directory)`")
     }
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return 0 }
-        return writeBytes(descriptor, base + written, bytes.count - written)
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
-      written += count
-    }
+    let written = writeAll(descriptor, bytes)
     let flushed = !flushesToDisk || fsync(descriptor) == 0
-    var info = stat()
-    let identity = fstat(descriptor, &info) == 0 ? FileIdentity(info) : nil
     close(descriptor)
     guard written == bytes.count, flushed else {
       unlink(temporary)
-      cache.clear()
+      cache.entry = nil
       throw StoreSaveError(detail: "cannot write `\(temporary)`")
     }
-    // The generation moves first: a kill between the two leaves a new generation over the old
-    // file, which other stores merely read again.
     let generation = lock.advanceGeneration()
+    // Aside, in, then the journal emptied: a kill between any two leaves a state the next load
+    // reads whole (the old file aside is renamed back; journal lines applied twice change nothing).
+    let movedAside = rename(paths.state, paths.previous) == 0
     guard rename(temporary, paths.state) == 0 else {
       let reason = String(cString: strerror(errno))
+      if movedAside { rename(paths.previous, paths.state) }
       unlink(temporary)
-      cache.clear()
+      cache.entry = nil
       throw StoreSaveError(detail: "cannot replace `\(paths.state)`: \(reason)")
     }
-    // The rename changed the file's status time: identify it as it is now (the lock is still held).
-    if identity != nil, let generation, let renamed = FileIdentity(path: paths.state) {
-      cache.set(state, generation: generation, identity: renamed)
+    unlink(paths.journal)
+    if movedAside { unlink(paths.previous) }
+    if let generation, let snapshot = FileIdentity(path: paths.state) {
+      cache.entry = Cache.Entry(state: state, generation: generation, snapshot: snapshot, journal: nil, journalLength: 0)
     } else {
-      cache.clear()
+      cache.entry = nil
     }
   }
 
@@ -232,9 +383,19 @@ public struct JSONFileStore: ReviewStore {
   }
 }
 
-/// `write(2)`, under a name that no method shadows.
-private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, buffer, count)
+/// Writes all of `bytes` with `write(2)`; returns how many were written.
+private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int {
+  var written = 0
+  while written < bytes.count {
+    let count = bytes.withUnsafeBytes { buffer -> Int in
+      guard let base = buffer.baseAddress else { return 0 }
+      return write(descriptor, base + written, buffer.count - written)
+    }
+    if count < 0 && errno == EINTR { continue }
+    guard count > 0 else { break }
+    written += count
+  }
+  return written
 }
 
 /// What identifies one version of the state file: a rename or any write changes one of these.
@@ -322,28 +483,32 @@ struct FileLock {
   }
 }
 
-/// The state a store last read or wrote, valid while the generation and the file's identity hold.
+/// The state a store last read or wrote, valid while the generation and the files' identities hold.
 final class Cache: @unchecked Sendable {
-  // @unchecked: every access to the fields holds `lock`.
+  // @unchecked: every access to the field holds `lock`.
   private let lock = NSLock()
-  private var entry: (state: ReviewState, generation: UInt64, identity: FileIdentity)?
+  private var stored: Entry?
 
-  func state(generation: UInt64, identity: FileIdentity?) -> ReviewState? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let entry, let identity, entry.generation == generation, entry.identity == identity else { return nil }
-    return entry.state
+  /// One known state and what identified the files then.
+  struct Entry {
+    var state: ReviewState
+    var generation: UInt64
+    var snapshot: FileIdentity?
+    var journal: FileIdentity?
+    /// The journal bytes applied to `state` (complete lines only).
+    var journalLength: Int
   }
 
-  func set(_ state: ReviewState, generation: UInt64, identity: FileIdentity?) {
-    lock.lock()
-    defer { lock.unlock() }
-    entry = identity.map { (state, generation, $0) }
-  }
-
-  func clear() {
-    lock.lock()
-    defer { lock.unlock() }
-    entry = nil
+  var entry: Entry? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return stored
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      stored = newValue
+    }
   }
 }

@@ -14,7 +14,17 @@ enum ReviewStateJSON {
   static func encode(_ state: ReviewState) -> [UInt8] {
     var writer = Writer()
     writer.bytes.reserveCapacity(1024 + 48 * (state.recentSessions.count + state.promptHistory.count))
-    writer.state(state)
+    writer.state(state, changedFrom: nil)
+    return writer.bytes
+  }
+
+  /// A patch from `old` to `new`: a JSON object of the top-level members that differ (a removed
+  /// optional member as `null`), then a newline. Applying it to `old` gives `new`.
+  static func patch(from old: ReviewState, to new: ReviewState) -> [UInt8] {
+    var writer = Writer()
+    writer.bytes.reserveCapacity(256)
+    writer.state(new, changedFrom: old)
+    writer.bytes.append(0x0A)
     return writer.bytes
   }
 
@@ -23,40 +33,57 @@ enum ReviewStateJSON {
     var bytes: [UInt8] = []
     private var needsComma = false
 
-    mutating func state(_ s: ReviewState) {
+    /// Writes `s`: every member, or with `old` only those that differ from it.
+    mutating func state(_ s: ReviewState, changedFrom old: ReviewState?) {
       begin()
-      key("build", s.build.map(stringWriter))
-      key("currentSession", s.currentSession.map(sessionWriter))
-      key("declined") { $0.bool(s.declined) }
-      key("declinedAny") { $0.bool(s.declinedAny) }
-      key("events") { $0.int(s.events) }
-      key("eventsByName") { $0.counts(s.eventsByName) }
-      key("feedback") { $0.bool(s.feedback) }
-      key("firstUse", s.firstUse.map(instantWriter))
-      key("format") { $0.int(s.format) }
-      key("importedLegacy") { w in w.array(s.importedLegacy) { $0.string($1) } }
-      key("installDate", s.installDate.map(instantWriter))
-      key("lastBadSession", s.lastBadSession.map(sessionWriter))
-      key("lastDecline", s.lastDecline.map(instantWriter))
-      key("lastRating", s.lastRating.map(instantWriter))
-      key("lastReminder", s.lastReminder.map(instantWriter))
-      key("policySource", s.policySource.map(stringWriter))
-      key("previousVersion", s.previousVersion.map(stringWriter))
-      key("promptHistory") { w in w.array(s.promptHistory) { $0.prompt($1) } }
-      key("prompts") { $0.int(s.prompts) }
-      key("rated") { $0.bool(s.rated) }
-      key("ratedAny") { $0.bool(s.ratedAny) }
-      key("recentSessions") { w in w.array(s.recentSessions) { $0.session($1) } }
-      key("responses") { w in w.array(s.responses) { $0.response($1) } }
-      key("sessions") { $0.int(s.sessions) }
-      key("totalEvents") { $0.int(s.totalEvents) }
-      key("totalEventsByName") { $0.counts(s.totalEventsByName) }
-      key("totalPrompts") { $0.int(s.totalPrompts) }
-      key("totalSessions") { $0.int(s.totalSessions) }
-      key("totalUses") { $0.int(s.totalUses) }
-      key("uses") { $0.int(s.uses) }
-      key("version", s.version.map(stringWriter))
+      func member<T: Equatable>(_ name: StaticString, _ path: KeyPath<ReviewState, T>, _ value: (inout Writer) -> Void) {
+        if let old, old[keyPath: path] == s[keyPath: path] { return }
+        key(name, value)
+      }
+      func optional<T: Equatable>(_ name: StaticString, _ path: KeyPath<ReviewState, T?>, _ value: ((inout Writer) -> Void)?) {
+        if let old, old[keyPath: path] == s[keyPath: path] { return }
+        if let value {
+          key(name, value)
+        } else if old != nil {
+          key(name) { $0.null() }
+        }
+      }
+      optional("build", \.build, s.build.map(stringWriter))
+      optional("currentSession", \.currentSession, s.currentSession.map(sessionWriter))
+      member("declined", \.declined) { $0.bool(s.declined) }
+      member("declinedAny", \.declinedAny) { $0.bool(s.declinedAny) }
+      member("events", \.events) { $0.int(s.events) }
+      member("eventsByName", \.eventsByName) { $0.counts(s.eventsByName) }
+      member("feedback", \.feedback) { $0.bool(s.feedback) }
+      optional("firstUse", \.firstUse, s.firstUse.map(instantWriter))
+      member("format", \.format) { $0.int(s.format) }
+      member("importedLegacy", \.importedLegacy) { w in w.array(s.importedLegacy) { $0.string($1) } }
+      optional("installDate", \.installDate, s.installDate.map(instantWriter))
+      optional("lastBadSession", \.lastBadSession, s.lastBadSession.map(sessionWriter))
+      optional("lastDecline", \.lastDecline, s.lastDecline.map(instantWriter))
+      optional("lastRating", \.lastRating, s.lastRating.map(instantWriter))
+      optional("lastReminder", \.lastReminder, s.lastReminder.map(instantWriter))
+      optional("policySource", \.policySource, s.policySource.map(stringWriter))
+      optional("previousVersion", \.previousVersion, s.previousVersion.map(stringWriter))
+      member("promptHistory", \.promptHistory) { w in w.array(s.promptHistory) { $0.prompt($1) } }
+      member("prompts", \.prompts) { $0.int(s.prompts) }
+      member("rated", \.rated) { $0.bool(s.rated) }
+      member("ratedAny", \.ratedAny) { $0.bool(s.ratedAny) }
+      member("recentSessions", \.recentSessions) { w in w.array(s.recentSessions) { $0.session($1) } }
+      member("responses", \.responses) { w in w.array(s.responses) { $0.response($1) } }
+      member("sessions", \.sessions) { $0.int(s.sessions) }
+      member("totalEvents", \.totalEvents) { $0.int(s.totalEvents) }
+      member("totalEventsByName", \.totalEventsByName) { $0.counts(s.totalEventsByName) }
+      member("totalPrompts", \.totalPrompts) { $0.int(s.totalPrompts) }
+      member("totalSessions", \.totalSessions) { $0.int(s.totalSessions) }
+      member("totalUses", \.totalUses) { $0.int(s.totalUses) }
+      member("uses", \.uses) { $0.int(s.uses) }
+      optional("version", \.version, s.version.map(stringWriter))
       end()
+    }
+
+    private mutating func null() {
+      bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
     }
 
     // Curried writers for optional values: `s.firstUse.map(instant)` is nil when absent.
@@ -193,8 +220,18 @@ enum ReviewStateJSON {
   /// The state in `bytes`, or nil when the fast decoder does not accept them (Foundation then decides).
   static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> ReviewState? {
     var parser = Parser(bytes: bytes)
-    guard let value = parser.parseDocument() else { return nil }
-    return state(from: value)
+    guard let value = parser.parseDocument(), let members = members(value) else { return nil }
+    var state = ReviewState()
+    return apply(members, to: &state, complete: true) ? state : nil
+  }
+
+  /// `state` with the patch in `bytes` (one journal line, without its newline) applied, or nil
+  /// when the line is not a patch this decoder understands.
+  static func applying(patch bytes: UnsafeBufferPointer<UInt8>, to state: ReviewState) -> ReviewState? {
+    var parser = Parser(bytes: bytes)
+    guard let value = parser.parseDocument(), let members = members(value) else { return nil }
+    var patched = state
+    return apply(members, to: &patched, complete: false) ? patched : nil
   }
 
   /// A parsed JSON value.
@@ -484,14 +521,6 @@ enum ReviewStateJSON {
       return Timestamp(millisecondsSince1970: value)
     }
 
-    /// An optional member: absent or null is nil; a value of the wrong type fails.
-    mutating func optional<T>(_ key: String, _ read: (inout Reader) -> T) -> T? {
-      switch members[key] {
-      case nil, .null?: return nil
-      default: return read(&self)
-      }
-    }
-
     mutating func array<T>(_ key: String, _ element: (Value) -> T?) -> [T] {
       guard case .array(let items)? = members[key] else {
         failed = true
@@ -535,46 +564,60 @@ enum ReviewStateJSON {
     }
   }
 
-  private static func state(from value: Value) -> ReviewState? {
-    guard let members = members(value) else { return nil }
+  /// Sets the members of `state` found in `members`: every member when `complete` (a whole state,
+  /// where an absent optional member is nil), or only those present (a patch). Returns false
+  /// when a member has the wrong type or, when `complete`, a required one is missing.
+  private static func apply(_ members: [String: Value], to state: inout ReviewState, complete: Bool) -> Bool {
     var r = Reader(members: members)
-    var s = ReviewState()
-    s.format = r.int("format")
-    guard !r.failed, s.format <= ReviewState.currentFormat else { return nil }
-    s.version = r.optional("version") { $0.string("version") }
-    s.build = r.optional("build") { $0.string("build") }
-    s.firstUse = r.optional("firstUse") { $0.instant("firstUse") }
-    s.uses = r.int("uses")
-    s.events = r.int("events")
-    s.eventsByName = r.counts("eventsByName")
-    s.sessions = r.int("sessions")
-    s.prompts = r.int("prompts")
-    s.declined = r.bool("declined")
-    s.rated = r.bool("rated")
-    s.feedback = r.bool("feedback")
-    s.lastReminder = r.optional("lastReminder") { $0.instant("lastReminder") }
-    s.installDate = r.optional("installDate") { $0.instant("installDate") }
-    s.previousVersion = r.optional("previousVersion") { $0.string("previousVersion") }
-    s.totalUses = r.int("totalUses")
-    s.totalEvents = r.int("totalEvents")
-    s.totalEventsByName = r.counts("totalEventsByName")
-    s.totalSessions = r.int("totalSessions")
-    s.totalPrompts = r.int("totalPrompts")
-    s.declinedAny = r.bool("declinedAny")
-    s.ratedAny = r.bool("ratedAny")
-    s.lastDecline = r.optional("lastDecline") { $0.instant("lastDecline") }
-    s.lastRating = r.optional("lastRating") { $0.instant("lastRating") }
-    s.currentSession = r.optional("currentSession") { $0.session("currentSession") }
-    s.recentSessions = r.array("recentSessions", session)
-    s.lastBadSession = r.optional("lastBadSession") { $0.session("lastBadSession") }
-    s.promptHistory = r.array("promptHistory", prompt)
-    s.responses = r.array("responses", response)
-    s.policySource = r.optional("policySource") { $0.string("policySource") }
-    s.importedLegacy = r.array("importedLegacy") { value in
-      if case .string(let name) = value { return name }
-      return nil
+    func required<T>(_ key: String, _ path: WritableKeyPath<ReviewState, T>, _ read: (inout Reader, String) -> T) {
+      guard complete || members[key] != nil else { return }
+      state[keyPath: path] = read(&r, key)
     }
-    return r.failed ? nil : s
+    func optional<T>(_ key: String, _ path: WritableKeyPath<ReviewState, T?>, _ read: (inout Reader, String) -> T) {
+      switch members[key] {
+      case nil: if complete { state[keyPath: path] = nil }
+      case .null?: state[keyPath: path] = nil
+      default: state[keyPath: path] = read(&r, key)
+      }
+    }
+    required("format", \.format) { $0.int($1) }
+    guard !r.failed, state.format <= ReviewState.currentFormat else { return false }
+    optional("version", \.version) { $0.string($1) }
+    optional("build", \.build) { $0.string($1) }
+    optional("firstUse", \.firstUse) { $0.instant($1) }
+    required("uses", \.uses) { $0.int($1) }
+    required("events", \.events) { $0.int($1) }
+    required("eventsByName", \.eventsByName) { $0.counts($1) }
+    required("sessions", \.sessions) { $0.int($1) }
+    required("prompts", \.prompts) { $0.int($1) }
+    required("declined", \.declined) { $0.bool($1) }
+    required("rated", \.rated) { $0.bool($1) }
+    required("feedback", \.feedback) { $0.bool($1) }
+    optional("lastReminder", \.lastReminder) { $0.instant($1) }
+    optional("installDate", \.installDate) { $0.instant($1) }
+    optional("previousVersion", \.previousVersion) { $0.string($1) }
+    required("totalUses", \.totalUses) { $0.int($1) }
+    required("totalEvents", \.totalEvents) { $0.int($1) }
+    required("totalEventsByName", \.totalEventsByName) { $0.counts($1) }
+    required("totalSessions", \.totalSessions) { $0.int($1) }
+    required("totalPrompts", \.totalPrompts) { $0.int($1) }
+    required("declinedAny", \.declinedAny) { $0.bool($1) }
+    required("ratedAny", \.ratedAny) { $0.bool($1) }
+    optional("lastDecline", \.lastDecline) { $0.instant($1) }
+    optional("lastRating", \.lastRating) { $0.instant($1) }
+    optional("currentSession", \.currentSession) { $0.session($1) }
+    required("recentSessions", \.recentSessions) { $0.array($1, session) }
+    optional("lastBadSession", \.lastBadSession) { $0.session($1) }
+    required("promptHistory", \.promptHistory) { $0.array($1, prompt) }
+    required("responses", \.responses) { $0.array($1, response) }
+    optional("policySource", \.policySource) { $0.string($1) }
+    required("importedLegacy", \.importedLegacy) { reader, key in
+      reader.array(key) { value in
+        if case .string(let name) = value { return name }
+        return nil
+      }
+    }
+    return !r.failed
   }
 
   private static func session(_ value: Value) -> SessionRecord? {

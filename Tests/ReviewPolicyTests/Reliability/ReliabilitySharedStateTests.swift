@@ -117,7 +117,7 @@ struct ReliabilitySharedStateTests {
       return nil
     }
     #expect(seen == [1, 7, 9])
-    #expect(try directory.lockFiles() == [".review-state.json.lock"])
+    #expect(try directory.storeFiles() == [".review-state.json.lock"])
   }
 
   @Test("reset forgets the tracked state, in the store too, and keeps the policy update and the imports")

@@ -141,18 +141,19 @@ final class RuntimeTemporaryDirectory: @unchecked Sendable {
   }
 
   /// The names of the files in the directory, sorted (hidden files included), except the lock
-  /// files that `JSONFileStore` keeps beside its state files (`.<name>.lock`, see ``lockFiles()``).
+  /// file and the journal that `JSONFileStore` keeps beside its state file (`.<name>.lock`,
+  /// `.<name>.journal`, see ``storeFiles()``).
   func contents() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).filter { !Self.isLockFile($0) }.sorted()
+    try FileManager.default.contentsOfDirectory(atPath: url.path).filter { !Self.isStoreFile($0) }.sorted()
   }
 
-  /// The lock files in the directory, sorted.
-  func lockFiles() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).filter(Self.isLockFile).sorted()
+  /// The lock files and journals in the directory, sorted.
+  func storeFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: url.path).filter(Self.isStoreFile).sorted()
   }
 
-  private static func isLockFile(_ name: String) -> Bool {
-    name.hasPrefix(".") && name.hasSuffix(".json.lock")
+  private static func isStoreFile(_ name: String) -> Bool {
+    name.hasPrefix(".") && (name.hasSuffix(".json.lock") || name.hasSuffix(".json.journal"))
   }
 }
 
