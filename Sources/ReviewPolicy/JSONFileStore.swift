@@ -31,7 +31,7 @@ public struct JSONFileStore: ReviewStore {
   /// How old a temporary file of a save must be for a load to remove it as left by a killed save.
   public static let abandonedSaveAge: TimeInterval = 60
   /// The journal size, in bytes, past which a save writes the whole state file instead.
-  public static let journalLimit = 32 * 1024
+  public static let journalLimit = 12 * 1024
 
   /// The state file.
   public let url: URL
@@ -193,9 +193,13 @@ public struct JSONFileStore: ReviewStore {
     // Apply each complete line; stop at a line cut short or not understood (the next save drops it).
     // The first line names the state file the journal extends; a journal of another state file
     // (one replaced by a writer that ignored the lock) is not applied, and the next save drops it.
+    // Each line sets members to values, so the last value of each member is the result: members
+    // are gathered from the last line back and decoded once.
     var state = entry.state
     var consumed = 0
     let header = entry.journalLength == 0 ? entry.snapshot.map { Array(JSONFileStore.header(for: $0).utf8) } : nil
+    var patches: [[(key: String, value: ReviewStateJSON.Value)]] = []
+    var ends: [Int] = []
     bytes.withUnsafeBufferPointer { buffer in
       var lineStart = 0
       for index in 0..<buffer.count where buffer[index] == 0x0A {
@@ -203,14 +207,34 @@ public struct JSONFileStore: ReviewStore {
         if lineStart == 0, let header {
           guard line.elementsEqual(header.dropLast()) else { return }
         } else {
-          guard let patched = ReviewStateJSON.applying(patch: line, to: state) else { return }
-          state = patched.sanitized()
+          guard let members = ReviewStateJSON.object(line) else { return }
+          patches.append(members)
+          ends.append(index + 1)
         }
         lineStart = index + 1
         consumed = lineStart
       }
     }
-    next.state = state
+    var merged: [String: ReviewStateJSON.Value] = [:]
+    for patch in patches.reversed() {
+      for (key, value) in patch where merged[key] == nil { merged[key] = value }
+    }
+    if let patched = ReviewStateJSON.applying(members: merged, to: state) {
+      state = patched
+    } else {
+      // A member of the wrong type somewhere: apply line by line, up to the first bad line.
+      for (index, patch) in patches.enumerated() {
+        var members: [String: ReviewStateJSON.Value] = [:]
+        for (key, value) in patch { members[key] = value }
+        guard let patched = ReviewStateJSON.applying(members: members, to: state) else {
+          consumed = index == 0 ? (header?.count ?? 0) : ends[index - 1]
+          break
+        }
+        state = patched
+      }
+    }
+    // Bounded once, after every line (as a whole state file is when loaded).
+    next.state = consumed > 0 ? state.sanitized() : state
     next.journalLength = entry.journalLength + consumed
     return next
   }
@@ -273,7 +297,7 @@ public struct JSONFileStore: ReviewStore {
   /// or with a full journal, the whole state file. Called under the lock.
   private func write(_ state: ReviewState, over entry: Cache.Entry?, lock: FileLock) throws(StoreSaveError) {
     // A state file far larger than any bounded state (one loaded from elsewhere) is rewritten at once.
-    if let entry, let snapshot = entry.snapshot, snapshot.size <= 4 * JSONFileStore.journalLimit,
+    if let entry, let snapshot = entry.snapshot, snapshot.size <= 128 * 1024,
       entry.journalLength < JSONFileStore.journalLimit
     {
       var line = ReviewStateJSON.patch(from: entry.state, to: state)

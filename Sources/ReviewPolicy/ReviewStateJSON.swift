@@ -225,6 +225,20 @@ enum ReviewStateJSON {
     return apply(members, to: &state, complete: true) ? state : nil
   }
 
+  /// The members of the JSON object in `bytes` (one journal line, without its newline), or nil.
+  static func object(_ bytes: UnsafeBufferPointer<UInt8>) -> [(key: String, value: Value)]? {
+    var parser = Parser(bytes: bytes)
+    guard case .object(let list)? = parser.parseDocument() else { return nil }
+    return list
+  }
+
+  /// `state` with `members` (the last value of each member over several patches) set, or nil
+  /// when one has the wrong type.
+  static func applying(members: [String: Value], to state: ReviewState) -> ReviewState? {
+    var patched = state
+    return apply(members, to: &patched, complete: false) ? patched : nil
+  }
+
   /// `state` with the patch in `bytes` (one journal line, without its newline) applied, or nil
   /// when the line is not a patch this decoder understands.
   static func applying(patch bytes: UnsafeBufferPointer<UInt8>, to state: ReviewState) -> ReviewState? {

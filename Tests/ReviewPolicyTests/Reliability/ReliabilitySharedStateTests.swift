@@ -120,6 +120,57 @@ struct ReliabilitySharedStateTests {
     #expect(try directory.storeFiles() == [".review-state.json.lock"])
   }
 
+  @Test("the journal: a line cut short by a kill is ignored and dropped by the next save; a state file moved aside by a killed save is taken back")
+  func journalAfterKills() throws {
+    let directory = try RuntimeTemporaryDirectory()
+    defer { withExtendedLifetime(directory) {} }
+    let url = directory.file("review-state.json")
+    let store = JSONFileStore(url: url)
+    func set(_ uses: Int) throws {
+      try store.update { loaded in
+        guard case .loaded(var state) = loaded else { var fresh = ReviewState(); fresh.uses = uses; return fresh }
+        state.uses = uses
+        return state
+      }
+    }
+    try set(1)  // the whole file
+    try set(2)  // a journal line
+    try set(3)
+    let journal = store.journalURL
+    #expect(FileManager.default.fileExists(atPath: journal.path))
+    let handle = try FileHandle(forWritingTo: journal)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("{\"uses\":9".utf8))
+    try handle.close()
+    guard case .loaded(let torn) = JSONFileStore(url: url).load() else {
+      Issue.record("a journal with a line cut short should load")
+      return
+    }
+    #expect(torn.uses == 3)
+    try JSONFileStore(url: url).update { loaded in
+      guard case .loaded(var state) = loaded else { return nil }
+      state.events = 1
+      return state
+    }
+    let text = try String(contentsOf: journal, encoding: .utf8)
+    #expect(!text.contains("\"uses\":9"), "\(text)")
+    guard case .loaded(let after) = JSONFileStore(url: url).load() else {
+      Issue.record("expected a loaded state")
+      return
+    }
+    #expect((after.uses, after.events) == (3, 1))
+    // A whole-file save killed after moving the old file aside and before renaming the new one in.
+    try JSONFileStore(url: url).compact()
+    let previous = directory.file(".review-state.json.previous")
+    try FileManager.default.moveItem(at: url, to: previous)
+    guard case .loaded(let restored) = JSONFileStore(url: url).load() else {
+      Issue.record("the state moved aside should be taken back")
+      return
+    }
+    #expect((restored.uses, restored.events) == (3, 1))
+    #expect(try directory.contents() == ["review-state.json"])
+  }
+
   @Test("reset forgets the tracked state, in the store too, and keeps the policy update and the imports")
   func reset() throws {
     let store = InMemoryReviewStore()
