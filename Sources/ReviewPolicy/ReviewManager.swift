@@ -408,10 +408,6 @@ public final class ReviewManager: @unchecked Sendable {
   /// Decides under the lock; records the prompt when asking. Returns the request and the log entry.
   ///
   /// The explanation (which allocates) is built only when a logger or a prompt will use it.
-  private func decide(_ trigger: ReviewLogEntry.Event, _ now: Timestamp) -> (PromptRequest?, ReviewLogEntry?) {
-    decide(trigger, now, &tracker)
-  }
-
   private func decide(_ trigger: ReviewLogEntry.Event, _ now: Timestamp, _ tracker: inout ReviewTracker)
     -> (PromptRequest?, ReviewLogEntry?)
   {
