@@ -4,10 +4,12 @@ import PolicyCore
 /// Tracks how a user uses the app, decides with the policy when to ask for a
 /// review, and keeps every answer.
 ///
-/// Safe to call from any thread: every change to the state happens under one
-/// lock and is saved through the injected store before the call returns (a call
-/// that changes nothing writes nothing), so concurrent calls never lose an increment. The presenter and the logger are
-/// called after the lock is released, on the calling thread.
+/// Safe to call from any thread, and from several managers or processes over one store: every
+/// call that records is a transaction on the store (``ReviewStore/update(_:)``) that applies the
+/// call to the state stored now and saves it before the call returns (a call that changes nothing
+/// writes nothing). With ``JSONFileStore`` (in an App Group container for an app and its
+/// extensions), concurrent calls from anywhere never lose an increment. The presenter and the
+/// logger are called after the locks are released, on the calling thread.
 ///
 /// ```swift
 /// let manager = try ReviewManager(configuration: .init(
@@ -21,15 +23,23 @@ public final class ReviewManager: @unchecked Sendable {
   // `configuration` is immutable.
   private let lock = NSLock()
   private var tracker: ReviewTracker
-  /// Whether the store may not hold `tracker.state`: a save failed, or the state was not loaded
-  /// from the store (fresh, recovered or imported). A call that changes nothing saves only then.
+  /// Whether the last save failed: `tracker.state` is then ahead of the store, and the next call
+  /// saves it (even one that changes nothing) instead of reading the store.
   private var isUnsaved = false
   private let configuration: Configuration
+  /// The policy update source the running policy was compiled from (nil: the bundled policy).
+  private var compiledSource: String?
 
   /// Everything a manager is configured with. Only `appVersion` and `bundledPolicy` are required.
   public struct Configuration: Sendable {
     /// The running app version, as the app reports it (for example `CFBundleShortVersionString`).
     public var appVersion: String
+    /// The running build number (`CFBundleVersion`), if known. Legacy imports need it: Appirater,
+    /// Armchair and UAAppReviewManager stored the build as their version.
+    public var build: String?
+    /// What starts a "new version" (per-version counts start again): a new ``appVersion``
+    /// (the default) or also a new ``build``.
+    public var newVersionOn: NewVersionTrigger
     /// The policy the app ships with: the floor when no update has been received or the update no longer compiles.
     public var bundledPolicy: String
     /// The app's name, put into the prompt texts.
@@ -54,7 +64,8 @@ public final class ReviewManager: @unchecked Sendable {
     /// Debug switch: ask every time a prompt is considered, whatever the policy says. Forced
     /// prompts and their answers are not recorded.
     public var alwaysAsk: Bool
-    /// Keys of other review managers to import once, on the first launch with this library.
+    /// Keys of other review managers to import, each once: on the first launch with this library,
+    /// or the first launch after a source is added (see ``LegacyImport``; give ``build`` too).
     public var legacySources: [LegacyImport.Source]
 
     /// Creates a configuration.
@@ -64,9 +75,12 @@ public final class ReviewManager: @unchecked Sendable {
       texts: PromptTexts = .defaults(forPreferredLanguages: Locale.preferredLanguages), reviewURL: URL? = nil,
       presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
       shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
-      alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = []
+      alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [], build: String? = nil,
+      newVersionOn: NewVersionTrigger = .appVersion
     ) {
       self.appVersion = appVersion
+      self.build = build
+      self.newVersionOn = newVersionOn
       self.bundledPolicy = bundledPolicy
       self.appName = appName
       self.store = store
@@ -82,6 +96,14 @@ public final class ReviewManager: @unchecked Sendable {
     }
   }
 
+  /// What starts a new version.
+  public enum NewVersionTrigger: String, Sendable, Hashable {
+    /// A new marketing version (`CFBundleShortVersionString`); new builds of it continue its counts.
+    case appVersion
+    /// A new marketing version or a new build (`CFBundleVersion`).
+    case build
+  }
+
   /// Which kind of use is about to be counted (for ``Configuration/shouldCountUse``).
   public enum UseKind: String, Sendable, Hashable {
     /// The app launched.
@@ -90,8 +112,8 @@ public final class ReviewManager: @unchecked Sendable {
     case foreground
   }
 
-  /// Creates a manager: loads the state, imports legacy keys on a fresh install,
-  /// and compiles the last good policy update, or else the bundled policy.
+  /// Creates a manager: loads the state, imports the legacy sources not imported yet (stored by the
+  /// first call), and compiles the last good policy update, or else the bundled policy.
   ///
   /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not compile.
   public init(configuration: Configuration) throws(ReviewManagerError) {
@@ -101,23 +123,20 @@ public final class ReviewManager: @unchecked Sendable {
       throw .invalidBundledPolicy(DiagnosticRenderer().render(bundled.diagnostics, in: bundled.source))
     }
     var problems: [String] = []
-    let state: ReviewState
+    var state: ReviewState
     switch configuration.store.load() {
     case .empty:
-      var fresh = ReviewState()
-      let now = Timestamp(configuration.clock())
-      for source in configuration.legacySources {
-        fresh = LegacyImport.importing(source, into: fresh, at: now)
-      }
-      state = fresh
-      isUnsaved = true
+      state = ReviewState()
     case .loaded(let loaded):
       state = loaded
     case .recovered(let fresh, let problem):
       state = fresh
-      isUnsaved = true
       problems.append(problem.description)
     }
+    // Shown at once; stored by the first call, which imports again into the state stored then.
+    _ = ReviewManager.importLegacy(
+      configuration.legacySources, into: &state, at: Timestamp(configuration.clock()),
+      appVersion: configuration.appVersion, build: configuration.build)
     var policy = ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
     if let source = state.policySource {
       let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
@@ -127,12 +146,28 @@ public final class ReviewManager: @unchecked Sendable {
         problems.append("the stored policy update no longer compiles; using the bundled policy")
       }
     }
+    compiledSource = state.policySource
     tracker = ReviewTracker(
       active: policy, appVersion: configuration.appVersion, state: state,
       scoreBounds: ReviewTracker.numberBounds(configuration.scoreBounds))
+    tracker.move(to: configuration.appVersion, build: configuration.build)
+    tracker.newVersionOnBuild = configuration.newVersionOn == .build
     for problem in problems {
       log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
     }
+  }
+
+  /// Imports the configured legacy sources not yet imported into `state`; returns whether any was.
+  private static func importLegacy(
+    _ sources: [LegacyImport.Source], into state: inout ReviewState, at now: Timestamp, appVersion: String,
+    build: String?
+  ) -> Bool {
+    var imported = false
+    for source in sources where !state.importedLegacy.contains(source.name) {
+      state = LegacyImport.importing(source, into: state, at: now, appVersion: appVersion, build: build)
+      imported = true
+    }
+    return imported
   }
 
   // MARK: - Tracking
@@ -221,11 +256,13 @@ public final class ReviewManager: @unchecked Sendable {
       return PolicyUpdateResult(isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
     }
     lock.lock()
-    tracker.active = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
-    tracker.state.policySource = source
-    let saveError = save()
+    let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
+      tracker.active = ActivePolicy(compiled, origin: .update, appVersion: tracker.appVersion)
+      tracker.state.policySource = source
+    }
+    compiledSource = source
     lock.unlock()
-    if let saveError { logStoreProblem(saveError) }
+    logProblems(problems)
     log(ReviewLogEntry(event: .policyUpdated, date: configuration.clock(), summary: "policy updated", details: rendered))
     return PolicyUpdateResult(isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
   }
@@ -235,11 +272,42 @@ public final class ReviewManager: @unchecked Sendable {
     let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
     guard let compiled = bundled.policy else { return }
     lock.lock()
-    tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: configuration.appVersion)
-    tracker.state.policySource = nil
-    let saveError = save()
+    let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
+      tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: tracker.appVersion)
+      tracker.state.policySource = nil
+    }
+    compiledSource = nil
     lock.unlock()
-    if let saveError { logStoreProblem(saveError) }
+    logProblems(problems)
+  }
+
+  // MARK: - Versions and reset
+
+  /// Moves the manager to another app version (and build) without making a new manager: for tests
+  /// and for processes that outlive an update. The new version's counts start at the next call.
+  public func setAppVersion(_ appVersion: String, build: String? = nil) {
+    lock.lock()
+    tracker.move(to: appVersion, build: build)
+    lock.unlock()
+  }
+
+  /// The app version the manager records under (see ``setAppVersion(_:build:)``).
+  public var appVersion: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return tracker.appVersion
+  }
+
+  /// Forgets everything tracked about this install, in the store too, as a new install: for
+  /// testing, and for a user's "forget me". The stored policy update stays, and legacy managers
+  /// already imported are not imported again (their own keys are the app's to delete).
+  public func reset() {
+    lock.lock()
+    let problems = transaction(at: Timestamp(configuration.clock()), entering: false, mustSave: true) { tracker in
+      tracker.state.reset()
+    }
+    lock.unlock()
+    logProblems(problems)
   }
 
   // MARK: - Lifecycle
@@ -318,16 +386,14 @@ public final class ReviewManager: @unchecked Sendable {
     var entry: ReviewLogEntry?
     var request: PromptRequest?
     lock.lock()
-    let before = tracker.state
-    tracker.enter(at: now)
-    change(&tracker, now)
-    if prompting {
-      (request, entry) = decide(trigger, now)
+    let problems = transaction(at: now, entering: true) { tracker in
+      change(&tracker, now)
+      if prompting {
+        (request, entry) = decide(trigger, now, &tracker)
+      }
     }
-    // A prompt check that asks nothing changes nothing: no write (the disk already holds it).
-    let saveError = isUnsaved || tracker.state != before ? save() : nil
     lock.unlock()
-    if let saveError { logStoreProblem(saveError) }
+    logProblems(problems)
     if let entry { log(entry) }
     if let request, let presenter = configuration.presenter {
       // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
@@ -342,7 +408,9 @@ public final class ReviewManager: @unchecked Sendable {
   /// Decides under the lock; records the prompt when asking. Returns the request and the log entry.
   ///
   /// The explanation (which allocates) is built only when a logger or a prompt will use it.
-  private func decide(_ trigger: ReviewLogEntry.Event, _ now: Timestamp) -> (PromptRequest?, ReviewLogEntry?) {
+  private func decide(_ trigger: ReviewLogEntry.Event, _ now: Timestamp, _ tracker: inout ReviewTracker)
+    -> (PromptRequest?, ReviewLogEntry?)
+  {
     let forced = configuration.alwaysAsk
     let wantsLog = configuration.logger != nil
     let explanation: ReviewExplanation
@@ -368,20 +436,80 @@ public final class ReviewManager: @unchecked Sendable {
     return (request, wantsLog ? entry : nil)
   }
 
-  /// Saves under the lock; returns the error, if any, to report after unlocking.
-  private func save() -> StoreSaveError? {
+  /// One transaction on the store, under the manager's lock: takes the state stored now (or, after
+  /// a failed save, the state in memory, which is ahead of the store), imports legacy sources not
+  /// yet imported, brings it to the app version if `entering`, applies `operation`, and saves when
+  /// anything changed. Returns the problems to log after unlocking.
+  private func transaction(
+    at now: Timestamp, entering: Bool, mustSave: Bool = false, _ operation: (inout ReviewTracker) -> Void
+  ) -> [String] {
+    var problems: [String] = []
+    var ran = false
+    let sources = configuration.legacySources
+    func apply(_ loaded: StoreLoadResult?) -> ReviewState? {
+      var needsSave = isUnsaved || mustSave
+      if !isUnsaved, let loaded {
+        switch loaded {
+        case .loaded(let state):
+          tracker.state = state
+        case .empty:
+          tracker.state = ReviewState()
+          needsSave = true
+        case .recovered(let fresh, let problem):
+          tracker.state = fresh
+          needsSave = true
+          problems.append(problem.description)
+        }
+        if tracker.state.policySource != compiledSource { adoptStoredPolicy(&problems) }
+      }
+      if !sources.isEmpty
+        && ReviewManager.importLegacy(
+          sources, into: &tracker.state, at: now, appVersion: tracker.appVersion, build: tracker.build)
+      {
+        needsSave = true
+      }
+      let before = tracker.state
+      if entering { tracker.enter(at: now) }
+      operation(&tracker)
+      // A prompt check that asks nothing changes nothing: no write (the store already holds it).
+      return needsSave || tracker.state != before ? tracker.state : nil
+    }
     do {
-      try configuration.store.save(tracker.state)
+      try configuration.store.update { loaded in
+        ran = true
+        return apply(loaded)
+      }
       isUnsaved = false
-      return nil
     } catch {
+      if !ran { _ = apply(nil) }
       isUnsaved = true
-      return error
+      problems.append("cannot save the review state: \(error.detail)")
+    }
+    return problems
+  }
+
+  /// Runs the policy update another manager stored (or the bundled policy when it removed it).
+  private func adoptStoredPolicy(_ problems: inout [String]) {
+    let source = tracker.state.policySource
+    compiledSource = source
+    if let source {
+      let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
+      if let compiled = update.policy {
+        tracker.active = ActivePolicy(compiled, origin: .update, appVersion: tracker.appVersion)
+        return
+      }
+      problems.append("the stored policy update no longer compiles; using the bundled policy")
+    }
+    let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+    if let compiled = bundled.policy {
+      tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: tracker.appVersion)
     }
   }
 
-  private func logStoreProblem(_ error: StoreSaveError) {
-    log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: "cannot save the review state: \(error.detail)"))
+  private func logProblems(_ problems: [String]) {
+    for problem in problems {
+      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
+    }
   }
 
   private func log(_ entry: ReviewLogEntry) {

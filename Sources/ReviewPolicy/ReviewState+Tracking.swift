@@ -11,19 +11,37 @@ extension ReviewState {
   /// zero, lifetime facts go on, and the previous version is remembered.
   @discardableResult
   public mutating func enter(version appVersion: String, at now: Timestamp) -> Bool {
+    enter(version: appVersion, build: nil, newVersionOnBuild: false, at: now)
+  }
+
+  /// Starts tracking `version` (and `build`, when given) at `now`; returns whether a new version started.
+  ///
+  /// A different `version` always starts a new version. A different `build` starts one only when
+  /// `newVersionOnBuild`; otherwise the build is just recorded. A nil `build` leaves the recorded one.
+  @discardableResult
+  public mutating func enter(version appVersion: String, build: String?, newVersionOnBuild: Bool, at now: Timestamp)
+    -> Bool
+  {
     // Stored as loading would bound it, so a relaunch sees the same version.
     let newVersion = ReviewState.prefix(appVersion, bytes: ReviewLimits.versionLength)
+    let newBuild = build.map { ReviewState.prefix($0, bytes: ReviewLimits.versionLength) }
     if installDate == nil { installDate = firstUse ?? now }
     guard let tracked = version else {
       version = newVersion
+      if let newBuild { self.build = newBuild }
       if firstUse == nil { firstUse = now }
       return false
     }
     if firstUse == nil { firstUse = now }
-    guard tracked != newVersion else { return false }
+    let buildChanged = newBuild != nil && self.build != nil && newBuild != self.build
+    guard tracked != newVersion || (newVersionOnBuild && buildChanged) else {
+      if let newBuild, self.build != newBuild { self.build = newBuild }
+      return false
+    }
     endSession()
     previousVersion = tracked
     version = newVersion
+    if let newBuild { self.build = newBuild }
     firstUse = now
     uses = 0
     events = 0
@@ -35,6 +53,15 @@ extension ReviewState {
     feedback = false
     lastReminder = nil
     return true
+  }
+
+  /// Forgets everything tracked, as a new install, keeping only what is not about the user:
+  /// the stored policy update and which legacy managers were already imported.
+  public mutating func reset() {
+    var fresh = ReviewState()
+    fresh.policySource = policySource
+    fresh.importedLegacy = importedLegacy
+    self = fresh
   }
 
   /// Counts one use (a launch or a return to the foreground).
@@ -221,6 +248,7 @@ extension ReviewState {
   private mutating func boundTexts() {
     func cut(_ text: String) -> String { ReviewState.prefix(text, bytes: ReviewLimits.versionLength) }
     version = version.map(cut)
+    build = build.map(cut)
     previousVersion = previousVersion.map(cut)
     if let session = currentSession { currentSession?.version = cut(session.version) }
     if let session = lastBadSession { lastBadSession?.version = cut(session.version) }

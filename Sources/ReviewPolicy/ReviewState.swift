@@ -17,6 +17,9 @@ public struct ReviewState: Codable, Sendable, Hashable {
 
   /// The app version being tracked, as the app reports it; nil before the first use.
   public var version: String?
+  /// The build number being tracked (`CFBundleVersion`), when the app configures one; see
+  /// ``ReviewManager/Configuration/build``.
+  public var build: String?
   /// When this version was first used.
   public var firstUse: Timestamp?
   /// Launches and returns to the foreground counted in this version.

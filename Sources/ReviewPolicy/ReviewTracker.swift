@@ -14,7 +14,11 @@ public struct ReviewTracker: Sendable {
   /// The tracked usage.
   public internal(set) var state: ReviewState
   /// The app version the usage is recorded under.
-  public let appVersion: String
+  public private(set) var appVersion: String
+  /// The build number recorded with the app version, if the app gives one.
+  public private(set) var build: String?
+  /// Whether a new build starts a new version (otherwise only a new app version does).
+  public var newVersionOnBuild = false
   /// The values of the app-specific facts the app has set, by name.
   public private(set) var appFacts: [String: Value] = [:]
   /// The running policy with its binder; changing it prepares the app facts again.
@@ -71,7 +75,19 @@ public struct ReviewTracker: Sendable {
     moved.appFacts = appFacts
     moved.prepared = prepared
     moved.versions = versions
+    moved.build = build
+    moved.newVersionOnBuild = newVersionOnBuild
     return moved
+  }
+
+  /// Moves this tracker to `appVersion` and `build` (nil keeps no build): the new version's
+  /// counts start at the next tracking call. The policy, state and app facts stay.
+  public mutating func move(to appVersion: String, build: String?) {
+    if appVersion != self.appVersion {
+      self.appVersion = appVersion
+      active = active.with(appVersion: appVersion)
+    }
+    self.build = build
   }
 
   // MARK: - Tracking
@@ -84,7 +100,7 @@ public struct ReviewTracker: Sendable {
 
   /// Brings the state to ``appVersion`` at `now` (every call below does this first).
   public mutating func enter(at now: Timestamp) {
-    state.enter(version: appVersion, at: now)
+    state.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
   }
 
   /// Counts a use: a launch or a return to the foreground.
@@ -155,7 +171,7 @@ public struct ReviewTracker: Sendable {
   /// of ``appVersion`` (as after ``enter(at:)``), without recording anything.
   public func facts(at now: Timestamp, complete: Bool = true) -> Result<Facts, ReviewExplanation> {
     var current = state
-    current.enter(version: appVersion, at: now)  // writes nothing (and copies nothing) once entered
+    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)  // writes nothing (and copies nothing) once entered
     switch active.binder.facts(from: prepared, state: current, now: now, complete: complete, versions: versions) {
     case .success(let facts):
       return .success(facts)

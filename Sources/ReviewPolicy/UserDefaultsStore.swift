@@ -7,16 +7,41 @@ import PolicyCore
 /// moved to `<prefix>state.corrupt-<milliseconds>` (or `.unsupported-`) and reported.
 /// A shared store such as iCloud's key-value store plugs in the same way through
 /// its own ``ReviewStore`` conformance.
+///
+/// Transactions (``update(_:)``) are exclusive within the process, so managers in one process
+/// never lose a count. Across processes (an app and its extension sharing a suite of an App Group)
+/// `UserDefaults` promises no read-modify-write: give `lockURL` (a file in the App Group
+/// container) to make writers take turns, but a process may still read a value another process
+/// wrote a moment before without seeing it yet, because the system caches each process's view of
+/// the suite. Use ``JSONFileStore`` in the App Group container for exact counts across processes.
 public final class UserDefaultsStore: ReviewStore, @unchecked Sendable {
   // @unchecked: `UserDefaults` is thread-safe; this class holds no other mutable state.
   private let defaults: UserDefaults
   /// The prefix of every key this store writes.
   public let keyPrefix: String
+  /// A lock file that transactions also lock (`flock`), for writers in several processes; nil for none.
+  public let lockURL: URL?
+  /// Makes transactions of every `UserDefaultsStore` in the process take turns.
+  private static let processLock = NSLock()
 
-  /// Creates a store in `defaults` whose keys start with `keyPrefix`.
-  public init(defaults: UserDefaults = .standard, keyPrefix: String = "ReviewPolicy.") {
+  /// Creates a store in `defaults` whose keys start with `keyPrefix`; transactions also lock
+  /// `lockURL` when given (see the type's discussion).
+  public init(defaults: UserDefaults = .standard, keyPrefix: String = "ReviewPolicy.", lockURL: URL? = nil) {
     self.defaults = defaults
     self.keyPrefix = keyPrefix
+    self.lockURL = lockURL
+  }
+
+  /// Runs `body` on the stored state and stores what it returns, one transaction at a time in
+  /// this process (and across processes that lock the same ``lockURL``).
+  public func update(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError) {
+    UserDefaultsStore.processLock.lock()
+    defer { UserDefaultsStore.processLock.unlock() }
+    var fileLock: FileLock?
+    if let lockURL { fileLock = try FileLock(url: lockURL) }
+    defer { fileLock?.unlock() }
+    guard let state = body(load()) else { return }
+    try save(state)
   }
 
   /// The key holding the state.

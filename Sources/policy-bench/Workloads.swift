@@ -244,34 +244,102 @@ struct Workloads {
     var date = Date(timeIntervalSince1970: 1_780_000_000)
   }
 
+  /// A state as a real install holds it after two years: 200 launches over 700 days, one session each
+  /// with a few named events and actions, 50 prompts with their answers, across 7 versions.
+  static func realisticState(endingAt end: Date) -> ReviewState {
+    var state = ReviewState()
+    let endMilliseconds = Int64(end.timeIntervalSince1970 * 1000)
+    let names = ["export", "share", "edit", "import", "print"]
+    let answers: [ReviewResponse] = [.remindLater, .declined, .dismissed, .rated, .unknown]
+    for launch in 0..<200 {
+      let offset = Int64(700 - launch * 700 / 200) * day
+      let now = Timestamp(millisecondsSince1970: endMilliseconds - offset + Int64(launch) * 1000)
+      state.enter(version: "3.\(launch / 30)", at: now)
+      state.countUse()
+      state.startSession(at: now)
+      for event in 0..<(launch % 4) { state.countEvent(named: names[(launch + event) % names.count]) }
+      state.addAction(score: Number(scaled: Int64(launch % 7) * 15_000_000), isBad: launch % 23 == 0, bounds: nil, at: now)
+      if launch % 4 == 1 {
+        state.recordPrompt(at: now, outcome: .pending)
+        state.record(answers[(launch / 4) % answers.count], at: now)
+      }
+    }
+    state.endSession()
+    return state
+  }
+
   func w4() throws -> [BenchResult] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("policy-bench-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let policy = try String(contentsOf: examples.appendingPathComponent("armchair.policy"), encoding: .utf8)
     let clock = Clock()
-    let store = JSONFileStore(url: directory.appendingPathComponent("review-state.json"))
-    let manager = try ReviewManager(
-      configuration: .init(appVersion: "3.1", bundledPolicy: policy, store: store, clock: { clock.date }, texts: .english))
-    let record = Measure.nanosecondsPerCall(samples: samples, batch: 200) { _ in
+    let url = directory.appendingPathComponent("review-state.json")
+    let store = JSONFileStore(url: url)
+    // The realistic state, as the store writes it.
+    let realistic = Workloads.realisticState(endingAt: clock.date)
+    try store.save(realistic)
+    let bytes = (try? Data(contentsOf: url).count) ?? 0
+    func makeManager() throws -> ReviewManager {
+      try ReviewManager(
+        configuration: .init(
+          appVersion: "3.6", bundledPolicy: policy, store: JSONFileStore(url: url), clock: { clock.date },
+          texts: .english))
+    }
+    // Cold init: a new manager (and store) over the file, as at every launch of the app or an extension.
+    let coldInit = Measure.nanosecondsPerCall(samples: samples, batch: 20) { _ in
+      sink.consume((try? makeManager()) != nil)
+    }
+    let manager = try makeManager()
+    // The worst cold init: the journal nearly full (the changes of every call since the file was last written whole).
+    func journalSize() -> Int {
+      (try? FileManager.default.attributesOfItem(atPath: store.journalURL.path)[.size] as? Int) ?? 0
+    }
+    var calls = 0
+    repeat {
+      clock.date += 60
+      manager.significantEvent("export", mayPrompt: false)
+      calls += 1
+    } while journalSize() < JSONFileStore.journalLimit * 9 / 10 && calls < 10_000
+    let journal = journalSize()
+    let coldJournal = Measure.nanosecondsPerCall(samples: samples, batch: 20) { _ in
+      sink.consume((try? makeManager()) != nil)
+    }
+    let launch = Measure.nanosecondsPerCall(samples: samples, batch: 50) { _ in
+      clock.date += 1
+      manager.appLaunched()
+    }
+    let record = Measure.nanosecondsPerCall(samples: samples, batch: 50) { _ in
       clock.date += 1
       manager.significantEvent("export", mayPrompt: false)
     }
     // Durable when the call returns: a fresh store reads the last count back.
-    guard case .loaded(let state) = store.load(), state.events == manager.currentState.events else {
+    guard case .loaded(let state) = JSONFileStore(url: url).load(), state.events == manager.currentState.events,
+      state.recentSessions.count == realistic.recentSessions.count
+    else {
       throw BenchError.disagreement("the file store does not hold the last event")
     }
-    let decide = Measure.nanosecondsPerCall(samples: samples, batch: 200) { _ in
+    let decide = Measure.nanosecondsPerCall(samples: samples, batch: 50) { _ in
       clock.date += 1
       sink.consume(manager.promptIfAppropriate())
     }
+    let size = String(format: "%.1f KB", Double(bytes) / 1000)
     return [
       BenchResult(
-        name: "W4 record an event (JSON file store, saved)", value: record / 1000, unit: "us", baseline: nil,
-        target: "< 1000 us", met: record < 1_000_000, allocations: nil),
+        name: "W4 cold init (\(size) state)", value: coldInit / 1000, unit: "us", baseline: nil,
+        target: "<= 1000 us", met: coldInit <= 1_000_000, allocations: nil),
       BenchResult(
-        name: "W4 decide (prompt check)", value: decide / 1000, unit: "us", baseline: nil, target: "< 1000 us",
-        met: decide < 1_000_000, allocations: nil),
+        name: "W4 cold init (+ \(journal / 1000) KB journal)", value: coldJournal / 1000, unit: "us", baseline: nil,
+        target: "<= 1000 us", met: coldJournal <= 1_000_000, allocations: nil),
+      BenchResult(
+        name: "W4 launch (\(size) state, saved)", value: launch / 1000, unit: "us", baseline: nil,
+        target: "<= 100 us", met: launch <= 100_000, allocations: nil),
+      BenchResult(
+        name: "W4 record an event (\(size) state, saved)", value: record / 1000, unit: "us", baseline: nil,
+        target: "<= 100 us", met: record <= 100_000, allocations: nil),
+      BenchResult(
+        name: "W4 decide (prompt check)", value: decide / 1000, unit: "us", baseline: nil, target: "<= 100 us",
+        met: decide <= 100_000, allocations: nil),
     ]
   }
 

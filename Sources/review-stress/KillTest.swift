@@ -46,11 +46,11 @@ struct KillTest {
   /// Where a kill landed, told apart by what it left behind.
   enum Landing: String, CaseIterable {
     /// Not inside a save's file operations: between calls, counting, encoding, or printing a total.
-    case betweenSaves = "between saves (no temporary file left, nothing in flight)"
-    /// After a save created its temporary file and before it renamed it over the state file.
-    case duringSave = "during a save, before its rename (its temporary file left behind)"
-    /// After a save's rename and before the child printed the total: the event in flight is in the file.
-    case afterRename = "in or after a save's rename, before the child printed it (the file has 1 more)"
+    case betweenSaves = "between saves, or before a save's journal line (nothing in flight stored)"
+    /// After a save of the whole file created its temporary file and before it renamed it into place.
+    case duringSave = "during a whole-file save, before its rename (its temporary file left behind)"
+    /// After a save (its journal line or its rename) and before the child printed the total.
+    case afterRename = "after a save's journal line or rename, before the child printed it (the file has 1 more)"
   }
 
   /// This executable, resolved from `CommandLine.arguments[0]`.

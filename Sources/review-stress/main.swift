@@ -3,10 +3,14 @@
 //   review-stress kill-test [--kills N] [--seed S] [--state-file PATH] [--keep] [--unsafe-in-place-store]
 //   review-stress stress [--threads T] [--calls C] [--store memory|file]
 //   review-stress updates
+//   review-stress shared [--processes P] [--events E] [--kills K] [--seed S]
 //   review-stress child <state-file>
+//   review-stress writer <state-file> <name> [calls]
 //
 // `kill-test` starts itself as `child` again and again, kills each child with SIGKILL at a
-// random instant while it records events, and checks the state file after every kill.
+// random instant while it records events, and checks the state file after every kill. `shared`
+// starts several `writer` processes on one state file at once: the totals must be exact, and
+// stay exact when the writers are killed.
 // `stress` runs the concurrency workload of the reliability tests at full size; `updates` times
 // the reliability tests' hostile policy updates in this build.
 // Exit status: 0 all checks held, 1 a check failed, 2 usage or setup errors.
@@ -18,7 +22,9 @@ let usage = """
   USAGE: review-stress kill-test [--kills N] [--seed S] [--state-file PATH] [--keep] [--unsafe-in-place-store]
          review-stress stress [--threads T] [--calls C] [--store memory|file]
          review-stress updates
+         review-stress shared [--processes P] [--events E] [--kills K] [--seed S]
          review-stress child <state-file>
+         review-stress writer <state-file> <name> [calls]
 
   kill-test  Starts `review-stress child` N times (default 200) on one state file, kills each
              child with SIGKILL 1-50 ms (seeded) after it is ready, and checks that the file
@@ -28,6 +34,10 @@ let usage = """
   stress     T threads (default 8) make C mixed calls each (default 100,000) on one manager;
              the totals must be exact.
   updates    Times each hostile policy update of the reliability tests; each must be rejected.
+  shared     P processes (default 4) make E calls each (default 500) on one state file at once:
+             every total must be exact. Then K rounds (default 50) kill P recording processes
+             with SIGKILL: each one's count must grow by what it reported, or one more.
+  writer     Records named events in a shared state file (used by shared).
   child      Records significant events in a loop, printing each durable total (used by kill-test).
   """
 
@@ -45,6 +55,10 @@ case "child":
   let inPlace = arguments.count == 2 && arguments[1] == "--unsafe-in-place-store"
   guard arguments.count == 1 || inPlace else { usageError("`child` takes exactly one state file") }
   exit(ChildProcess.run(statePath: arguments[0], inPlace: inPlace))
+case "writer":
+  exit(WriterProcess.run(arguments: arguments))
+case "shared":
+  exit(SharedCommand(arguments: arguments).run())
 case "kill-test":
   exit(KillTest(arguments: arguments).run())
 case "stress":

@@ -117,6 +117,8 @@ struct RuntimeConcurrencyTests {
       return
     }
     #expect(loaded == state)
+    // The journal's changes folded into the state file, as the store writes it whole.
+    try JSONFileStore(url: url).compact()
     let decoded = try JSONDecoder().decode(ReviewState.self, from: Data(contentsOf: url))
     #expect(decoded == state)
     #expect(try directory.contents() == ["review-state.json"])

@@ -86,14 +86,88 @@ struct RuntimeLegacyImportTests {
     #expect(manager.currentState == Self.appiraterExpected)
   }
 
-  @Test("an import only happens on an empty store")
-  func noImportIntoExistingState() throws {
+  @Test("a source configured after this library's state exists is imported once, into the running version, without counting twice")
+  func importIntoExistingState() throws {
     var existing = ReviewState()
     existing.version = "1.0"
     existing.uses = 2
+    existing.totalUses = 2
+    let store = InMemoryReviewStore(existing)
+    let clock = RuntimeTestClock()
+    let sources: [LegacyImport.Source] = [.appirater(DictionarySource(Self.appiraterValues))]
+    let manager = try F.manager(policy: Self.oneLiner, store: store, clock: clock, legacySources: sources)
+    #expect((manager.currentState.uses, manager.currentState.totalUses) == (12, 12))
+    #expect(manager.currentState.declined)
+    manager.appLaunched()
+    #expect(store.storedState?.importedLegacy == ["appirater"])
+    #expect((store.storedState?.uses, store.storedState?.totalUses) == (13, 13))
+    // Imported once: later managers with the same source count on.
+    let again = try F.manager(policy: Self.oneLiner, store: store, clock: clock, legacySources: sources)
+    again.appLaunched()
+    #expect((store.storedState?.uses, store.storedState?.totalUses, store.storedState?.events) == (14, 14, 5))
+    #expect(store.storedState?.importedLegacy == ["appirater"])
+    // The user declined in Appirater: the README's one-liner does not ask, even 60 days on.
+    clock.advance(days: 60)
+    #expect(again.promptIfAppropriate() == false)
+  }
+
+  /// The README's one-liner.
+  static let oneLiner = "ask when days >= 30 and uses >= 20 and not declined"
+
+  /// Appirater, Armchair and UAAppReviewManager as each writes its keys, with the build number
+  /// (`CFBundleVersion`, "245") as its version while the app reports "3.1" and build "245".
+  static var buildKeyedSources: [(name: String, source: LegacyImport.Source)] {
+    let appirater: [String: Any] = [
+      "kAppiraterFirstUseDate": 1_600_000_000.0, "kAppiraterUseCount": 25, "kAppiraterSignificantEventCount": 4,
+      "kAppiraterCurrentVersion": "245", "kAppiraterRatedCurrentVersion": false, "kAppiraterDeclinedToRate": true,
+      "kAppiraterReminderRequestDate": 0.0,
+    ]
+    let armchair: [String: Any] = [
+      "42_ArmchairFirstUseDate": 1_600_000_000.0, "42_ArmchairUseCount": 25, "42_ArmchairSignificantEventCount": 4,
+      "42_ArmchairKeyCurrentVersion": "245", "42_ArmchairRatedCurrentVersion": false,
+      "42_ArmchairKeyDeclinedToRate": true, "42_ArmchairReminderRequestDate": 0.0,
+      "42_ArmchairPreviousVersion": "244", "42_ArmchairPreviousVersionRated": false,
+      "42_ArmchairPreviousVersionDeclinedToRate": false, "42_ArmchairKeyRatedAnyVersion": false,
+      "42_ArmchairAppiraterMigrationCompleted": true, "42_ArmchairUAAppReviewManagerMigrationCompleted": true,
+    ]
+    let ua: [String: Any] = [
+      "42_UAAppReviewManagerKeyFirstUseDate": 1_600_000_000.0, "42_UAAppReviewManagerKeyUseCount": 25,
+      "42_UAAppReviewManagerKeySignificantEventCount": 4, "42_UAAppReviewManagerKeyCurrentVersion": "245",
+      "42_UAAppReviewManagerKeyRatedCurrentVersion": false, "42_UAAppReviewManagerKeyDeclinedToRate": true,
+      "42_UAAppReviewManagerKeyReminderRequestDate": 0.0, "42_UAAppReviewManagerKeyPreviousVersion": "244",
+      "42_UAAppReviewManagerKeyPreviousVersionRated": false,
+      "42_UAAppReviewManagerKeyPreviousVersionDeclinedToRate": false,
+      "42_UAAppReviewManagerKeyRatedAnyVersion": false, "42_UAAppReviewManagerKeyAppiraterMigrationCompleted": true,
+    ]
+    return [
+      ("appirater", .appirater(DictionarySource(appirater))),
+      ("armchair", .armchair(DictionarySource(armchair), keyPrefix: "42_")),
+      ("uaappreviewmanager", .uaAppReviewManager(DictionarySource(ua), keyPrefix: "42_")),
+    ]
+  }
+
+  @Test("a library's stored build is the running build: uses, events, first use and declined stay the running version's, and the one-liner does not ask", arguments: [0, 1, 2])
+  func buildMapsToRunningVersion(_ index: Int) throws {
+    let (name, source) = Self.buildKeyedSources[index]
+    let store = InMemoryReviewStore()
+    let clock = RuntimeTestClock()
     let manager = try F.manager(
-      store: InMemoryReviewStore(existing), legacySources: [.appirater(DictionarySource(Self.appiraterValues))])
-    #expect(manager.currentState == existing)
+      policy: Self.oneLiner, appVersion: "3.1", store: store, clock: clock, legacySources: [source], build: "245")
+    manager.appLaunched()
+    manager.significantEvent()
+    let state = manager.currentState
+    #expect((state.version, state.build) == ("3.1", "245"), "\(name)")
+    #expect((state.uses, state.events, state.totalUses) == (26, 5, 26), "\(name)")
+    #expect(state.firstUse == Self.ms(1_600_000_000), "\(name)")
+    #expect((state.declined, state.declinedAny, state.rated) == (true, true, false), "\(name)")
+    #expect(store.storedState == state, "\(name)")
+    expectRuntimeFacts(["days >= 30", "uses >= 20", "declined"], state, now: clock.now, appVersion: "3.1")
+    #expect(manager.promptIfAppropriate() == false, "\(name)")
+    // A new build of the same version keeps counting (the marketing version starts versions).
+    let next = try F.manager(
+      policy: Self.oneLiner, appVersion: "3.1", store: store, clock: clock, legacySources: [source], build: "246")
+    next.appLaunched()
+    #expect((next.currentState.uses, next.currentState.declined, next.currentState.build) == (27, true, "246"))
   }
 
   @Test("importing the same source twice changes nothing the second time")
@@ -307,11 +381,43 @@ struct RuntimeLegacyImportTests {
     #expect(state.totalSessions == 12)
     #expect(state.recentSessions.isEmpty)
     #expect(state.lastBadSession == nil)
-    #expect(state.promptHistory == [PromptRecord(date: Self.ms(1_690_000_000), version: "", session: 11, outcome: .unknown)])
+    // The version ReviewKit wrote over its sessions is the last prompt's version.
+    #expect(
+      state.promptHistory == [PromptRecord(date: Self.ms(1_690_000_000), version: "1.2.0", session: 11, outcome: .unknown)])
     #expect(state.version == nil)
     expectRuntimeFacts(
-      ["total_sessions == 12", "(sessions_since_prompt ?? -1) == 1", "has last_prompt", "not has last_prompt_version"],
+      [
+        "total_sessions == 12", "(sessions_since_prompt ?? -1) == 1", "has last_prompt",
+        "has last_prompt_version and last_prompt_version == v1.2.0",
+      ],
       state, now: F.start, appVersion: "1.2.0")
+  }
+
+  @Test("ReviewKit after a request and a later session: the lost prompt version is the running version; a session count from before 1.2.1 is read")
+  func reviewKitLostVersion() throws {
+    // After a request ReviewKit wrote the version over its sessions; the next session's save found
+    // no sessions there and wrote a list of one. The request's version is gone.
+    let later = Self.reviewKitSession(1_690_000_000 - 978_307_200 + 3600, 40, false, version: (3, 1, 0))
+    let values: [String: Any] = [
+      "ReviewRequestSessions": Data("[\(later)]".utf8), "ReviewRequestSessionsNumber": 9,
+      "ReviewRequestFirstDate": 1_670_000_000.0, "ReviewRequestLastDate": 1_690_000_000.0,
+      "ReviewRequestLastSession": 8,
+    ]
+    let clock = RuntimeTestClock()
+    let manager = try F.manager(
+      policy: "ask when not (has last_prompt_version and last_prompt_version == version)", appVersion: "3.1",
+      clock: clock, legacySources: [.reviewKit(DictionarySource(values))])
+    let state = manager.currentState
+    #expect(state.promptHistory.map(\.version) == ["3.1"])
+    #expect(state.recentSessions.map(\.version) == ["3.1"])
+    #expect(state.version == "3.1")
+    // A once-per-version rule does not ask again in the version ReviewKit asked in.
+    #expect(manager.promptIfAppropriate() == false)
+    // ReviewKit before 1.2.1 stored its session count under `ReviewRequestSessions`.
+    let old = LegacyImport.importing(
+      .reviewKit(DictionarySource(["ReviewRequestSessions": 17])), into: ReviewState(),
+      at: Timestamp(millisecondsSince1970: 0), appVersion: "3.1", build: nil)
+    #expect(old.totalSessions == 17)
   }
 
   @Test("ReviewKit: more sessions than the history keeps the latest ReviewLimits.sessionHistory, numbered from the end")
@@ -356,7 +462,9 @@ struct RuntimeLegacyImportTests {
     // Appirater tracks CFBundleVersion (a build number); the app reports its short version.
     var values = Self.appiraterValues
     values["kAppiraterCurrentVersion"] = "45"
-    let manager = try F.manager(policy: "ask when uses < 0", appVersion: "1.0", legacySources: [.appirater(DictionarySource(values))])
+    // The app's build is 46: Appirater's facts belong to an earlier build.
+    let manager = try F.manager(
+      policy: "ask when uses < 0", appVersion: "1.0", legacySources: [.appirater(DictionarySource(values))], build: "46")
     manager.appLaunched()
     let state = manager.currentState
     #expect((state.version, state.previousVersion) == ("1.0", "45"))

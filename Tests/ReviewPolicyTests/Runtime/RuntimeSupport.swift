@@ -140,9 +140,20 @@ final class RuntimeTemporaryDirectory: @unchecked Sendable {
     url.appendingPathComponent(name)
   }
 
-  /// The names of the files in the directory, sorted (hidden files included).
+  /// The names of the files in the directory, sorted (hidden files included), except the lock
+  /// file and the journal that `JSONFileStore` keeps beside its state file (`.<name>.lock`,
+  /// `.<name>.journal`, see ``storeFiles()``).
   func contents() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    try FileManager.default.contentsOfDirectory(atPath: url.path).filter { !Self.isStoreFile($0) }.sorted()
+  }
+
+  /// The lock files and journals in the directory, sorted.
+  func storeFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: url.path).filter(Self.isStoreFile).sorted()
+  }
+
+  private static func isStoreFile(_ name: String) -> Bool {
+    name.hasPrefix(".") && (name.hasSuffix(".json.lock") || name.hasSuffix(".json.journal"))
   }
 }
 
@@ -180,13 +191,15 @@ enum RuntimeFixtures {
     presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
     shouldCountUse: (@Sendable (ReviewManager.UseKind) -> Bool)? = nil,
     scoreBounds: ClosedRange<Double>? = -200...200, alwaysAsk: Bool = false,
-    legacySources: [LegacyImport.Source] = []
+    legacySources: [LegacyImport.Source] = [], build: String? = nil,
+    newVersionOn: ReviewManager.NewVersionTrigger = .appVersion
   ) throws -> ReviewManager {
     try ReviewManager(
       configuration: .init(
         appVersion: appVersion, bundledPolicy: policy, appName: appName, store: store, clock: clock.function,
         texts: .english, presenter: presenter, logger: logger, shouldCountUse: shouldCountUse,
-        scoreBounds: scoreBounds, alwaysAsk: alwaysAsk, legacySources: legacySources))
+        scoreBounds: scoreBounds, alwaysAsk: alwaysAsk, legacySources: legacySources, build: build,
+        newVersionOn: newVersionOn))
   }
 
   /// The explanation of `ask when <condition>` for `state` at `now`, through a manager over an
