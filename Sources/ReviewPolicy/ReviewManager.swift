@@ -70,12 +70,12 @@ public final class ReviewManager: @unchecked Sendable {
 
     /// Creates a configuration.
     public init(
-      appVersion: String, bundledPolicy: String, appName: String = "this app",
+      appVersion: String, build: String? = nil, bundledPolicy: String, appName: String = "this app",
       store: any ReviewStore = JSONFileStore.standard(), clock: @escaping @Sendable () -> Date = { Date() },
       texts: PromptTexts = .defaults(forPreferredLanguages: Locale.preferredLanguages), reviewURL: URL? = nil,
       presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
       shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
-      alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [], build: String? = nil,
+      alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
       newVersionOn: NewVersionTrigger = .appVersion
     ) {
       self.appVersion = appVersion

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PolicyCore
 import ReliabilitySupport
 import ReviewPolicy
 
