@@ -122,22 +122,24 @@ public enum PolicyAnalyzer {
   /// most ``Limits/maximumErrors`` warnings, then one `PC399`.
   public static func merge(_ diagnostics: [Diagnostic], _ extra: [Diagnostic]) -> [Diagnostic] {
     guard !extra.isEmpty else { return diagnostics }
-    var merged = diagnostics.filter { $0.code != .tooManyWarnings && $0.code != .tooManyErrors }
-    let markers = diagnostics.filter { $0.code == .tooManyWarnings || $0.code == .tooManyErrors }
+    let tooManyWarnings = PolicyCoreCode.tooManyWarnings.code
+    let tooManyErrors = PolicyCoreCode.tooManyErrors.code
+    var merged = diagnostics.filter { $0.code != tooManyWarnings && $0.code != tooManyErrors }
+    let markers = diagnostics.filter { $0.code == tooManyWarnings || $0.code == tooManyErrors }
     var warningCount = merged.filter { $0.severity == .warning }.count
     var overflow: Diagnostic?
     for warning in extra {
       if warningCount >= Limits.maximumErrors {
-        overflow = overflow ?? markers.first { $0.code == .tooManyWarnings }
-          ?? AnalyzerMessages.tooManyWarnings(at: warning.range)
+        overflow =
+          overflow ?? markers.first { $0.code == tooManyWarnings } ?? AnalyzerMessages.tooManyWarnings(at: warning.range)
         continue
       }
       merged.append(warning)
       warningCount += 1
     }
     var result = merged.sortedByPosition()
-    if let overflow { result.append(overflow) } else { result += markers.filter { $0.code == .tooManyWarnings } }
-    result += markers.filter { $0.code == .tooManyErrors }
+    if let overflow { result.append(overflow) } else { result += markers.filter { $0.code == tooManyWarnings } }
+    result += markers.filter { $0.code == tooManyErrors }
     return result
   }
 }

@@ -62,7 +62,7 @@ extension Checker {
     case .list(let elements):
       return checkList(elements, expr)
     case .unary(.not, let operand):
-      return requireBool(operand, context: "the operand of `not`").map {
+      return requireBool(operand, context: CheckerMessages.notOperandContext).map {
         .value(TypedExpr(.not($0), .bool, range: expr.range))
       }
     case .unary(.negate, let operand):
@@ -363,7 +363,7 @@ extension Checker {
     var typed: [TypedExpr] = []
     var failed = false
     for operand in operands {
-      if let value = requireBool(operand, context: "each operand of `\(op.rawValue)`") {
+      if let value = requireBool(operand, context: CheckerMessages.logicalOperandContext(op)) {
         typed.append(value)
       } else {
         failed = true

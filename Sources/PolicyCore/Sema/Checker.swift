@@ -146,7 +146,7 @@ struct Checker {
     present = []
     let line = source.location(of: rule.range.start).line
     let label = rule.name?.name ?? "\(rule.kind.rawValue) rule at line \(line)"
-    guard let condition = requireBool(rule.condition, context: rule.isBare ? "the condition" : "the condition of `\(rule.kind.rawValue) when`") else {
+    guard let condition = requireBool(rule.condition, context: CheckerMessages.conditionContext(of: rule)) else {
       return
     }
     rules.append(CheckedRule(kind: rule.kind, name: rule.name?.name, label: label, condition: condition, range: rule.range))

@@ -116,6 +116,19 @@ enum CheckerMessages {
     return Diagnostic(PolicyCoreCode.unguardedAbsentValue, "`\(written)` can be absent", at: range, help: help)
   }
 
+  /// What needs a `bool` in ``notBoolean(_:context:at:)``: the condition of `rule`.
+  static func conditionContext(of rule: Rule) -> String {
+    rule.isBare ? "the condition" : "the condition of `\(rule.kind.rawValue) when`"
+  }
+
+  /// What needs a `bool` in ``notBoolean(_:context:at:)``: the operand of `not`.
+  static let notOperandContext = "the operand of `not`"
+
+  /// What needs a `bool` in ``notBoolean(_:context:at:)``: each operand of `op`.
+  static func logicalOperandContext(_ op: LogicalOperator) -> String {
+    "each operand of `\(op.rawValue)`"
+  }
+
   /// `PC205`: `operand` is not a `bool` where `context` ("the operand of `not`") needs one.
   static func notBoolean(_ operand: Operand, context: String, at range: SourceRange) -> Diagnostic {
     var help = [
