@@ -60,7 +60,8 @@ struct AnalyzerMessagesTests {
 
   @Test("notes: a policy too large to analyse")
   func notes() {
-    let compilation = PolicyCompiler.compile("ask when days > 3", path: "test.policy", schema: CheckerMessagesTests.schema)
+    let compilation = PolicyCompiler.compile(
+      "ask when days > 3", path: "test.policy", schema: CheckerMessagesTests.schema)
     guard let policy = compilation.policy else {
       Issue.record("\(compilation.diagnostics)")
       return

@@ -160,12 +160,13 @@ struct CheckerMessagesTests {
 
   @Test("`since` examples come from the policy: a declared instant, or a placeholder without one")
   func sinceExamples() {
-    let schema = (try? FactSchema(facts: [FactDefinition("days", .int, meaning: "days")], families: []))
-      ?? FactSchema.empty
+    let facts = [FactDefinition("days", .int, meaning: "days")]
+    let schema = (try? FactSchema(facts: facts, families: [])) ?? FactSchema.empty
     for (text, instant) in [("ask when since() > 1d", nil), ("fact seen: instant\nask when since() > 1d", "seen")] {
       let compilation = PolicyCompiler.compile(text, path: "test.policy", schema: schema)
       let actual = compilation.diagnostics.filter { $0.code == PolicyCoreCode.wrongArgumentCount.code }
-      #expect(actual == [CheckerMessages.sinceArgumentCount(0, instant: instant, at: actual.first?.range ?? .empty(at: 0))])
+      let range = actual.first?.range ?? .empty(at: 0)
+      #expect(actual == [CheckerMessages.sinceArgumentCount(0, instant: instant, at: range)])
     }
   }
 

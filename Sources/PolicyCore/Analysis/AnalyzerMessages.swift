@@ -80,6 +80,7 @@ enum AnalyzerMessages {
     askRuleShadowed(title, "one of the never rules \(nevers.joined(separator: ", ")) holds", at: range)
   }
 
+  /// `PC312` for the rule called `title`, shadowed as `cause` says.
   private static func askRuleShadowed(_ title: String, _ cause: String, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.shadowedAskRule, "\(title) can never decide: whenever it holds, \(cause)", at: range,
@@ -104,7 +105,7 @@ enum AnalyzerMessages {
 
   /// The note for `count` checks the search budget did not let finish.
   static func inconclusiveNote(count: Int) -> String {
-    let subject = count == 1 ? "1 check was" : "\(count) checks were"
-    return "\(subject) too complex to complete within the analysis limits; nothing is reported for \(count == 1 ? "it" : "them")"
+    let (subject, object) = count == 1 ? ("1 check was", "it") : ("\(count) checks were", "them")
+    return "\(subject) too complex to complete within the analysis limits; nothing is reported for \(object)"
   }
 }
