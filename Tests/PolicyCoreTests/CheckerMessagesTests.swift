@@ -1,9 +1,9 @@
 @testable import PolicyCore
 import Testing
 
-/// `CheckerMessages` writes every message the checker writes, byte for byte: each case compiles
-/// a policy and compares the checker's diagnostic with the factory's, made at the same range.
-/// (Until the checker's call sites use the factories, this is what keeps the two in step.)
+/// `CheckerMessages` writes every message the checker writes: each case compiles a policy and
+/// compares the checker's diagnostic with the factory's, made at the same range, so each factory
+/// is reached from the checker with the arguments it expects.
 @Suite("checker messages: the factories match the checker's diagnostics")
 struct CheckerMessagesTests {
   /// A toy schema: one fact of each type, two optional facts and two keyed families.
@@ -124,10 +124,25 @@ struct CheckerMessagesTests {
     Self.expect("ask when frobnicate(1) > 3") {
       CheckerMessages.unknownFunction("frobnicate", families: families, at: $0)
     }
-    Self.expect("ask when since() > 1d") { CheckerMessages.sinceArgumentCount(0, at: $0) }
-    Self.expect("ask when since(days) > 1d") { CheckerMessages.sinceArgumentType(Self.name("days", .int), at: $0) }
+    // The example instant is the one the policy gave, else the schema's first instant fact.
+    Self.expect("ask when since() > 1d") { CheckerMessages.sinceArgumentCount(0, instant: "first_use", at: $0) }
+    Self.expect("ask when since(last_prompt, now) > 1d") {
+      CheckerMessages.sinceArgumentCount(2, instant: "last_prompt", at: $0)
+    }
+    Self.expect("ask when since(days, now) > 1d") {
+      CheckerMessages.sinceArgumentCount(2, instant: "first_use", at: $0)
+    }
+    Self.expect("ask when since(days) > 1d") {
+      CheckerMessages.sinceArgumentType(Self.name("days", .int), instant: "first_use", at: $0)
+    }
     Self.expect("ask when since(plan) > 1d") {
-      CheckerMessages.sinceArgumentType(Self.name("plan", .string), at: $0)
+      CheckerMessages.sinceArgumentType(Self.name("plan", .string), instant: "first_use", at: $0)
+    }
+    Self.expect("ask when abs(days, days) > 1") {
+      CheckerMessages.functionArgumentCount(.abs, count: 2, at: $0)
+    }
+    Self.expect("ask when abs(plan) == \"a\"") {
+      CheckerMessages.functionArgumentType(.abs, Self.name("plan", .string), at: $0)
     }
     Self.expect("ask when min(days) > 1") { CheckerMessages.extremumArgumentCount("min", count: 1, at: $0) }
     Self.expect("ask when max() > 1") { CheckerMessages.extremumArgumentCount("max", count: 0, at: $0) }
@@ -141,6 +156,18 @@ struct CheckerMessagesTests {
     Self.expect("ask when events() > 1") { CheckerMessages.familyKeyCount(Self.events, count: 0, at: $0) }
     Self.expect("ask when events(3) > 1") { CheckerMessages.familyKeyType(Self.events, at: $0) }
     Self.expect("ask when prompts_within(0d) > 1") { CheckerMessages.familyKeyNotPositive(Self.promptsWithin, at: $0) }
+  }
+
+  @Test("`since` examples come from the policy: a declared instant, or a placeholder without one")
+  func sinceExamples() {
+    let facts = [FactDefinition("days", .int, meaning: "days")]
+    let schema = (try? FactSchema(facts: facts, families: [])) ?? FactSchema.empty
+    for (text, instant) in [("ask when since() > 1d", nil), ("fact seen: instant\nask when since() > 1d", "seen")] {
+      let compilation = PolicyCompiler.compile(text, path: "test.policy", schema: schema)
+      let actual = compilation.diagnostics.filter { $0.code == PolicyCoreCode.wrongArgumentCount.code }
+      let range = actual.first?.range ?? .empty(at: 0)
+      #expect(actual == [CheckerMessages.sinceArgumentCount(0, instant: instant, at: range)])
+    }
   }
 
   @Test("lists: elements that are not literals, of mixed types, or too large to be numbers")

@@ -172,12 +172,19 @@ public struct AnalysisContext {
     return found
   }
 
-  /// Reports a warning at `range` belonging to the declaration at `owner` (whose silencing
-  /// comments apply), with the facts that show it when it says something can happen.
+  /// Reports `diagnostic`, a warning (its code's severity) belonging to the declaration at
+  /// `owner` (whose silencing comments apply), with the facts that show it when it says
+  /// something can happen. A check's module writes it with its own message factories.
+  public mutating func report(_ diagnostic: Diagnostic, owner: SourceRange, witness: Witness? = nil) {
+    analysis.report(diagnostic, owner: owner, witness: witness)
+  }
+
+  /// Reports a warning with `code` at `range` belonging to the declaration at `owner`, as
+  /// ``report(_:owner:witness:)`` does.
   public mutating func report(
     _ code: DiagnosticCode, _ message: String, at range: SourceRange, owner: SourceRange, help: [String],
     witness: Witness? = nil
   ) {
-    analysis.report(code, message, at: range, owner: owner, help: help, witness: witness)
+    report(Diagnostic(code, message, at: range, help: help), owner: owner, witness: witness)
   }
 }

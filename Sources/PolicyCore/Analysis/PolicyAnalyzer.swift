@@ -122,24 +122,24 @@ public enum PolicyAnalyzer {
   /// most ``Limits/maximumErrors`` warnings, then one `PC399`.
   public static func merge(_ diagnostics: [Diagnostic], _ extra: [Diagnostic]) -> [Diagnostic] {
     guard !extra.isEmpty else { return diagnostics }
-    var merged = diagnostics.filter { $0.code != .tooManyWarnings && $0.code != .tooManyErrors }
-    let markers = diagnostics.filter { $0.code == .tooManyWarnings || $0.code == .tooManyErrors }
+    let tooManyWarnings = PolicyCoreCode.tooManyWarnings.code
+    let tooManyErrors = PolicyCoreCode.tooManyErrors.code
+    var merged = diagnostics.filter { $0.code != tooManyWarnings && $0.code != tooManyErrors }
+    let markers = diagnostics.filter { $0.code == tooManyWarnings || $0.code == tooManyErrors }
     var warningCount = merged.filter { $0.severity == .warning }.count
     var overflow: Diagnostic?
     for warning in extra {
       if warningCount >= Limits.maximumErrors {
-        overflow = overflow ?? markers.first { $0.code == .tooManyWarnings }
-          ?? .warning(
-            .tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)", at: warning.range,
-            help: ["fix the warnings above and check again"])
+        overflow =
+          overflow ?? markers.first { $0.code == tooManyWarnings } ?? AnalyzerMessages.tooManyWarnings(at: warning.range)
         continue
       }
       merged.append(warning)
       warningCount += 1
     }
     var result = merged.sortedByPosition()
-    if let overflow { result.append(overflow) } else { result += markers.filter { $0.code == .tooManyWarnings } }
-    result += markers.filter { $0.code == .tooManyErrors }
+    if let overflow { result.append(overflow) } else { result += markers.filter { $0.code == tooManyWarnings } }
+    result += markers.filter { $0.code == tooManyErrors }
     return result
   }
 }
@@ -229,8 +229,7 @@ struct Analysis {
     guard !policy.rules.isEmpty else { return }
     let size = Analysis.size(of: policy)
     guard size <= options.maximumConditions else {
-      notes.append(
-        "the policy is too large to analyse (\(size) conditions; the limit is \(options.maximumConditions)), so no analysis warnings are given")
+      notes.append(AnalyzerMessages.tooLargeNote(size: size, limit: options.maximumConditions))
       return
     }
     var contradicted = Set<Int>()
@@ -244,8 +243,7 @@ struct Analysis {
       self = context.analysis
     }
     if inconclusive > 0 {
-      notes.append(
-        "\(inconclusive) check\(inconclusive == 1 ? " was" : "s were") too complex to complete within the analysis limits; nothing is reported for \(inconclusive == 1 ? "it" : "them")")
+      notes.append(AnalyzerMessages.inconclusiveNote(count: inconclusive))
     }
   }
 
@@ -277,12 +275,9 @@ struct Analysis {
     return "\(rule.kind.rawValue)\(rule.name.map { " \($0)" } ?? "") when \(constant)"
   }
 
-  mutating func report(
-    _ code: DiagnosticCode, _ message: String, at range: SourceRange, owner: SourceRange, help: [String],
-    witness: Witness? = nil
-  ) {
-    findings.append(
-      AnalysisFinding(diagnostic: .warning(code, message, at: range, help: help), witness: witness, owner: owner))
+  /// Reports `diagnostic`, a warning belonging to the declaration at `owner`.
+  mutating func report(_ diagnostic: Diagnostic, owner: SourceRange, witness: Witness? = nil) {
+    findings.append(AnalysisFinding(diagnostic: diagnostic, witness: witness, owner: owner))
   }
 
   // MARK: - PC313, PC314: comparisons within one chain
@@ -406,38 +401,28 @@ struct Analysis {
         if op == .and {
           if !consistent([previous.holds, current.holds]) {
             report(
-              .contradictoryComparisons, "\(textB) contradicts \(textA), so this `and` never holds",
-              at: current.expr.writtenRange, owner: owner, help: ["no value of \(current.written) satisfies both"])
+              AnalyzerMessages.contradiction(textB, textA, fact: current.written, at: current.expr.writtenRange),
+              owner: owner)
             reported.insert(current.index)
             contradiction = true
           } else if !consistent([previous.holds, current.fails]) {
-            report(
-              .redundantComparison, "\(textB) is redundant: \(textA) implies it", at: current.expr.writtenRange, owner: owner,
-              help: ["remove \(textB)"])
+            report(AnalyzerMessages.impliedComparison(textB, by: textA, at: current.expr.writtenRange), owner: owner)
             reported.insert(current.index)
           } else if !consistent([current.holds, previous.fails]) {
-            report(
-              .redundantComparison, "\(textA) is redundant: \(textB) implies it", at: previous.expr.writtenRange, owner: owner,
-              help: ["remove \(textA)"])
+            report(AnalyzerMessages.impliedComparison(textA, by: textB, at: previous.expr.writtenRange), owner: owner)
             reported.insert(previous.index)
           }
         } else {
           if !consistent([previous.fails, current.fails]) {
             report(
-              .contradictoryComparisons,
-              "\(textA) or \(textB) covers every value of \(current.written), so this `or` always holds",
-              at: current.expr.writtenRange, owner: owner, help: ["one of them always holds; check the constants"])
+              AnalyzerMessages.tautology(textA, textB, fact: current.written, at: current.expr.writtenRange), owner: owner)
             reported.insert(current.index)
             contradiction = true
           } else if !consistent([previous.holds, current.fails]) {
-            report(
-              .redundantComparison, "\(textA) is redundant: \(textB) holds whenever it does", at: previous.expr.writtenRange,
-              owner: owner, help: ["remove \(textA)"])
+            report(AnalyzerMessages.coveredComparison(textA, by: textB, at: previous.expr.writtenRange), owner: owner)
             reported.insert(previous.index)
           } else if !consistent([current.holds, previous.fails]) {
-            report(
-              .redundantComparison, "\(textB) is redundant: \(textA) holds whenever it does", at: current.expr.writtenRange,
-              owner: owner, help: ["remove \(textB)"])
+            report(AnalyzerMessages.coveredComparison(textB, by: textA, at: current.expr.writtenRange), owner: owner)
             reported.insert(current.index)
           }
         }
@@ -481,27 +466,18 @@ struct Analysis {
       let holds = satisfiable(axioms && Analysis.counts(rule, outcomes[index]))
       canHold[index] = holds ?? true
       if holds == false && !contradicted.contains(index) {
-        let help =
-          rule.kind == .ask
-          ? ["no facts satisfy its condition, so it never asks; check the comparisons or remove the rule"]
-          : ["no facts satisfy its condition, so it never stops a prompt; check the comparisons or remove the rule"]
-        report(.ruleNeverHolds, "\(title(index)) can never hold", at: rule.range, owner: rule.range, help: help)
+        report(AnalyzerMessages.ruleNeverHolds(title(index), kind: rule.kind, at: rule.range), owner: rule.range)
         continue
       }
       guard holds == true, satisfiable(axioms && Analysis.doesNotCount(rule, outcomes[index])) == false else { continue }
       if rule.kind == .never { alwaysNever = true }
       guard !contradicted.contains(index) else { continue }
       if rule.kind == .never {
-        report(
-          .ruleAlwaysHolds, "\(title(index)) always holds, so the policy never asks", at: rule.range, owner: rule.range,
-          help: ["every set of facts satisfies its condition; check the comparisons or remove the rule"])
+        report(AnalyzerMessages.neverRuleAlwaysHolds(title(index), at: rule.range), owner: rule.range)
       } else {
         report(
-          .ruleAlwaysHolds, "\(title(index)) always holds", at: rule.range, owner: rule.range,
-          help: [
-            "every set of facts satisfies its condition, so the policy asks whenever no `never` rule holds",
-            "if that is intended, write `\(explicitForm(index, true))`",
-          ])
+          AnalyzerMessages.askRuleAlwaysHolds(title(index), explicitForm: explicitForm(index, true), at: rule.range),
+          owner: rule.range)
       }
     }
     guard !nevers.isEmpty, !alwaysNever else { return }
@@ -516,9 +492,8 @@ struct Analysis {
           break
         }
       }
-      let message: String
       if let single {
-        message = "\(title(index)) can never decide: whenever it holds, \(title(single)) holds too"
+        report(AnalyzerMessages.askRuleShadowed(title(index), by: title(single), at: rule.range), owner: rule.range)
       } else {
         // A smallest set of never rules that still covers the rule: drop each one that is not needed.
         var involved = nevers.filter {
@@ -529,12 +504,10 @@ struct Analysis {
           let cover = Formula.all(rest.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
           if satisfiable(axioms && holds && cover) == false { involved = rest }
         }
-        message =
-          "\(title(index)) can never decide: whenever it holds, one of the never rules \(involved.map(reference).joined(separator: ", ")) holds"
+        report(
+          AnalyzerMessages.askRuleShadowed(title(index), byOneOf: involved.map(reference), at: rule.range),
+          owner: rule.range)
       }
-      report(
-        .shadowedAskRule, message, at: rule.range, owner: rule.range,
-        help: ["a `never` rule always wins, so this rule never makes the policy ask; remove it or change the `never` rules"])
     }
   }
 

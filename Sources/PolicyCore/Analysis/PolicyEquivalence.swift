@@ -46,8 +46,8 @@ public enum PolicyEquivalence {
       guard let index = new.layout.slot(named: slot.name) else { continue }
       let other = new.layout.slots[index]
       if other.type != slot.type {
-        return .incomparable(
-          "fact `\(slot.name)` is \(article(slot.type)) in the first policy but \(article(other.type)) in the second")
+        let (first, second) = (CheckerMessages.article(slot.type), CheckerMessages.article(other.type))
+        return .incomparable("fact `\(slot.name)` is \(first) in the first policy but \(second) in the second")
       }
       if other.isOptional != slot.isOptional { presenceRequired.append(slot.name) }
     }
@@ -123,10 +123,6 @@ public enum PolicyEquivalence {
       }
     }
     return (.all(noNever) && .any(someAsk), .any(someNever) || .all(noAsk))
-  }
-
-  static func article(_ type: PolicyType) -> String {
-    type == .int || type == .instant ? "an `\(type)`" : "a `\(type)`"
   }
 
   /// A short text for an opaque atom, for messages.

@@ -31,7 +31,7 @@ public enum PolicyCompiler {
     }
     bag = checker.bag
     var diagnostics = bag.diagnostics.sortedByPosition()
-    for code in [DiagnosticCode.tooManyWarnings, .tooManyErrors] {
+    for code in [PolicyCoreCode.tooManyWarnings.code, PolicyCoreCode.tooManyErrors.code] {
       if let index = diagnostics.firstIndex(where: { $0.code == code }) {
         diagnostics.append(diagnostics.remove(at: index))
       }

@@ -3,7 +3,7 @@
 /// Rendered after the diagnostic's excerpt and help lines, like a compiler's note:
 ///
 /// ```
-/// review.policy:1:5: note: `loyal` is first defined here
+/// app.policy:1:5: note: `loyal` is first defined here
 ///  1 | ask loyal when days >= 30
 ///    |     ^~~~~
 /// ```

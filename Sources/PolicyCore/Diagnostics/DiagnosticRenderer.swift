@@ -1,7 +1,7 @@
 /// Renders diagnostics the way compilers do.
 ///
 /// ```
-/// review.policy:1:1: error: unknown name `dayz` [PC201]
+/// app.policy:1:1: error: unknown name `dayz` [PC201]
 ///  1 | dayz >= 30 and uses >= 20
 ///    | ^~~~
 /// help: did you mean `days`?
@@ -10,11 +10,11 @@
 /// Each note follows with its own location and excerpt, as compilers print them:
 ///
 /// ```
-/// review.policy:2:5: error: rule `loyal` is already defined [PC207]
+/// app.policy:2:5: error: rule `loyal` is already defined [PC207]
 ///  2 | ask loyal when uses >= 20
 ///    |     ^~~~~
 /// help: give this rule another name
-/// review.policy:1:5: note: `loyal` is first defined here
+/// app.policy:1:5: note: `loyal` is first defined here
 ///  1 | ask loyal when days >= 30
 ///    |     ^~~~~
 /// ```

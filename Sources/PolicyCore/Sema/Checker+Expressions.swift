@@ -14,10 +14,7 @@ extension Checker {
     switch check(expr) {
     case .value(let typed): return typed
     case .list:
-      report(
-        .error(
-          .misplacedList, "a list can only appear on the right of `in`", at: expr.range,
-          help: ["test membership with `x in \(written(expr))`"]))
+      report(CheckerMessages.listOutsideIn(written(expr), at: expr.range))
       return nil
     case nil: return nil
     }
@@ -32,63 +29,20 @@ extension Checker {
   /// Reports `PC206` when `typed` can be absent.
   mutating func requirePresent(_ typed: TypedExpr, _ expr: Expr) -> TypedExpr? {
     guard typed.isOptional else { return typed }
-    let text = written(expr)
-    var help: [String] = []
-    if case .name = expr.kind {
-      help.append("guard it: `has \(text) and ...`")
-    }
-    help.append("or give a default: `\(text) ?? \(defaultExample(for: typed.type))`")
-    if typed.type == .instant {
-      help.append("or measure the time since it with `since(\(text))`, which is infinite when it never happened")
-    }
-    report(.error(.unguardedAbsentValue, "`\(text)` can be absent", at: expr.range, help: help))
+    var isName = false
+    if case .name = expr.kind { isName = true }
+    report(CheckerMessages.unguardedAbsentValue(written(expr), isName: isName, type: typed.type, at: expr.range))
     return nil
-  }
-
-  func defaultExample(for type: PolicyType) -> String {
-    switch type {
-    case .bool: "false"
-    case .int: "0"
-    case .number: "0.0"
-    case .duration: "0s"
-    case .instant: "now"
-    case .version: "v0.0"
-    case .string: "\"\""
-    }
   }
 
   /// Checks a `bool` operand; `context` names what needs it, as in "`and`".
   mutating func requireBool(_ expr: Expr, context: @autoclosure () -> String) -> TypedExpr? {
     guard let typed = checkPresent(expr) else { return nil }
     guard typed.type == .bool else {
-      var help = ["compare it, for example `\(written(expr)) \(typed.type == .string ? "==" : ">=") \(sampleLiteral(for: typed.type))`"]
-      if typed.type == .instant { help = ["compare the time since it: `since(\(written(expr))) >= 30d`"] }
-      report(
-        .error(
-          .notBoolean, "\(context()) must be a `bool`, but `\(written(expr))` is \(article(typed.type))",
-          at: expr.range, help: help))
+      report(CheckerMessages.notBoolean(operand(typed, expr), context: context(), at: expr.range))
       return nil
     }
     return typed
-  }
-
-  func sampleLiteral(for type: PolicyType) -> String {
-    switch type {
-    case .bool: "true"
-    case .int: "20"
-    case .number: "4.5"
-    case .duration: "30d"
-    case .instant: "now"
-    case .version: "v2.0"
-    case .string: "\"value\""
-    }
-  }
-
-  func article(_ type: PolicyType) -> String {
-    switch type {
-    case .int, .instant: "an `\(type)`"
-    default: "a `\(type)`"
-    }
   }
 
   // MARK: - Dispatch
@@ -108,7 +62,7 @@ extension Checker {
     case .list(let elements):
       return checkList(elements, expr)
     case .unary(.not, let operand):
-      return requireBool(operand, context: "the operand of `not`").map {
+      return requireBool(operand, context: CheckerMessages.notOperandContext).map {
         .value(TypedExpr(.not($0), .bool, range: expr.range))
       }
     case .unary(.negate, let operand):
@@ -169,45 +123,18 @@ extension Checker {
     if brokenNames.contains(name) || name.isEmpty { return }
     if let position = allLetPositions[name] {
       usedBeforeDefinition.insert(name)
-      report(
-        .error(
-          .useBeforeDefinition, "`\(name)` is used before its definition on line \(line(position.start))",
-          at: identifier.range, help: ["move `let \(name) = ...` above this line"]))
+      report(CheckerMessages.useBeforeDefinition(name, definedOnLine: line(position.start), at: identifier.range))
       return
     }
     if let family = schema.family(named: name) {
-      report(
-        .error(
-          .invalidFactKey, "`\(name)` needs a key (\(family.keyMeaning))", at: identifier.range,
-          help: ["write `\(name)(\(sampleKey(for: family)))`"]))
+      report(CheckerMessages.missingKey(family, at: identifier.range))
       return
     }
     if let builtin = Builtin(rawValue: name) {
-      report(
-        .error(
-          .unknownName, "`\(name)` is a function and needs arguments", at: identifier.range,
-          help: ["call it: `\(builtin.signature)`"]))
+      report(CheckerMessages.functionWithoutArguments(builtin, at: identifier.range))
       return
     }
-    var help: [String] = []
-    if TokenKind.keywords.contains(name.lowercased()) {
-      help.append("keywords are lowercase: write `\(name.lowercased())`")
-    } else if PolicyType(rawValue: name) != nil {
-      help.append("type names are only used in `fact` declarations")
-    } else if let suggestion = EditDistance.suggestion(for: name, among: candidateNames()) {
-      help.append("did you mean `\(suggestion)`?")
-    } else {
-      help.append("declare app-specific facts with `fact \(name): <type>`; `policyc facts` lists the standard ones")
-    }
-    report(.error(.unknownName, "unknown name `\(name)`", at: identifier.range, help: help))
-  }
-
-  func sampleKey(for family: FactFamilyDefinition) -> String {
-    switch family.keyType {
-    case .int: "3"
-    case .duration: "365d"
-    default: "\"purchase\""
-    }
+    report(CheckerMessages.unknownName(name, candidates: candidateNames(), at: identifier.range))
   }
 
   mutating func checkHas(_ identifier: Identifier, _ expr: Expr) -> TypedExpr? {
@@ -222,10 +149,7 @@ extension Checker {
     } else if let index = letsByName[name] {
       lets[index].isUsed = true
       if lets[index].listValues != nil {
-        report(
-          .error(
-            .misplacedList, "`\(name)` is a list and is never absent", at: expr.range,
-            help: ["`has` tests a fact or `let` that can be absent; test membership with `x in \(name)`"]))
+        report(CheckerMessages.hasOnList(name, at: expr.range))
       }
       return nil  // a broken `let` was already reported
     } else if let slot = layout.slot(named: name) {
@@ -233,17 +157,14 @@ extension Checker {
       source = .fact(slot)
       isOptional = layout.slots[slot].isOptional
     } else if name == Builtin.nowName {
-      report(.warning(.alwaysPresent, "`now` is always present, so `has now` is always true", at: expr.range, help: ["remove the test"]))
+      report(CheckerMessages.hasNow(at: expr.range))
       return TypedExpr(.constant(.bool(true)), .bool, range: expr.range)
     } else {
       reportUnknownName(identifier)
       return nil
     }
     if !isOptional {
-      report(
-        .warning(
-          .alwaysPresent, "`\(name)` is never absent, so `has \(name)` is always true", at: expr.range,
-          help: ["remove the test"]))
+      report(CheckerMessages.alwaysPresent(name, at: expr.range))
     }
     return TypedExpr(.has(source), .bool, range: expr.range)
   }
@@ -264,37 +185,24 @@ extension Checker {
       return checkFamilyMember(family, arguments, expr)
     }
     if layout.slot(named: name.name) != nil || letsByName[name.name] != nil || name.name == Builtin.nowName {
-      report(
-        .error(
-          .invalidFactKey, "`\(name.name)` is not a function", at: expr.range,
-          help: ["write `\(name.name)` without parentheses"]))
+      report(CheckerMessages.notAFunction(name.name, at: expr.range))
       return nil
     }
-    let candidates = Builtin.functionNames + schema.families.map(\.name)
-    let help = EditDistance.suggestion(for: name.name, among: candidates).map { ["did you mean `\($0)`?"] }
-      ?? ["the functions are \(Builtin.functionNames.map { "`\($0)`" }.joined(separator: ", "))"]
-    report(.error(.unknownFunction, "unknown function `\(name.name)`", at: name.range, help: help))
+    report(CheckerMessages.unknownFunction(name.name, families: schema.families.map(\.name), at: name.range))
     return nil
   }
 
   mutating func checkSince(_ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
     guard arguments.count == 1 else {
-      report(
-        .error(
-          .wrongArgumentCount, "`since` takes 1 argument, but \(arguments.count) were given", at: expr.range,
-          help: ["write `since(last_prompt)`"]))
+      report(CheckerMessages.sinceArgumentCount(
+          arguments.count, instant: exampleInstant(preferring: arguments.first), at: expr.range))
       return nil
     }
     guard let argument = checkValue(arguments[0]) else { return nil }
     guard argument.type == .instant else {
-      var help = ["`since` measures the time from an instant to now, as in `since(last_prompt) >= 8w`"]
-      if argument.type == .duration || argument.type == .int {
-        help = ["`\(written(arguments[0]))` is already \(article(argument.type)); compare it directly"]
-      }
       report(
-        .error(
-          .wrongArgumentType, "`since` needs an `instant`, but `\(written(arguments[0]))` is \(article(argument.type))",
-          at: arguments[0].range, help: help))
+        CheckerMessages.sinceArgumentType(
+          operand(argument, arguments[0]), instant: exampleInstant(), at: arguments[0].range))
       return nil
     }
     return TypedExpr(.since(argument), .duration, range: expr.range)
@@ -302,14 +210,8 @@ extension Checker {
 
   /// A call of a ``BuiltinFunction``: its arity, then present arguments of one accepted type.
   mutating func checkFunction(_ function: BuiltinFunction, _ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
-    let name = function.name
     guard arguments.count == function.arity else {
-      let count = "\(function.arity) argument\(function.arity == 1 ? "" : "s")"
-      report(
-        .error(
-          .wrongArgumentCount,
-          "`\(name)` takes \(count), but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
-          at: expr.range, help: ["write `\(function.signature)`"]))
+      report(CheckerMessages.functionArgumentCount(function, count: arguments.count, at: expr.range))
       return nil
     }
     var typed: [TypedExpr] = []
@@ -318,15 +220,10 @@ extension Checker {
       typed.append(value)
     }
     let accepted = function.argumentTypes
-    // "an `int`, `number` or `duration`"
-    let kinds = accepted.enumerated().map { $0.offset == 0 ? article($0.element) : "`\($0.element)`" }
-    let list = kinds.count > 1 ? kinds.dropLast().joined(separator: ", ") + " or " + (kinds.last ?? "") : kinds.joined()
     for (index, value) in typed.enumerated() where !accepted.contains(value.type) || value.type != typed[0].type {
-      let needs = accepted.contains(value.type) ? "arguments of one type" : list
       report(
-        .error(
-          .wrongArgumentType, "`\(name)` needs \(needs), but `\(written(arguments[index]))` is \(article(value.type))",
-          at: arguments[index].range, help: ["write `\(function.signature)`"]))
+        CheckerMessages.functionArgumentType(
+          function, operand(value, arguments[index]), at: arguments[index].range))
       return nil
     }
     return TypedExpr(.call(function, typed), function.resultType(for: typed[0].type), range: expr.range)
@@ -334,10 +231,7 @@ extension Checker {
 
   mutating func checkExtremum(isMinimum: Bool, _ name: String, _ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
     guard arguments.count >= 2 else {
-      report(
-        .error(
-          .wrongArgumentCount, "`\(name)` takes at least 2 arguments, but \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
-          at: expr.range, help: ["write `\(name)(a, b)`"]))
+      report(CheckerMessages.extremumArgumentCount(name, count: arguments.count, at: expr.range))
       return nil
     }
     var typed: [TypedExpr] = []
@@ -348,9 +242,7 @@ extension Checker {
     guard !failed else { return nil }
     for (index, value) in typed.enumerated() where !value.type.isOrdered {
       report(
-        .error(
-          .wrongArgumentType, "`\(name)` needs ordered values, but `\(written(arguments[index]))` is \(article(value.type))",
-          at: arguments[index].range, help: ["`\(name)` works on ints, numbers, durations, instants and versions"]))
+        CheckerMessages.extremumUnorderedArgument(name, operand(value, arguments[index]), at: arguments[index].range))
       return nil
     }
     let types = Set(typed.map(\.type))
@@ -361,10 +253,9 @@ extension Checker {
     } else if types.count > 1 {
       let index = typed.firstIndex { $0.type != typed[0].type } ?? 1
       report(
-        .error(
-          .wrongArgumentType,
-          "`\(name)` needs arguments of one type, but `\(written(arguments[0]))` is \(article(typed[0].type)) and `\(written(arguments[index]))` is \(article(typed[index].type))",
-          at: arguments[index].range, help: unitHelp(typed[0], arguments[0], typed[index], arguments[index])))
+        CheckerMessages.extremumMixedArguments(
+          name, first: operand(typed[0], arguments[0]), other: operand(typed[index], arguments[index]),
+          at: arguments[index].range))
       return nil
     }
     return TypedExpr(.extremum(isMinimum: isMinimum, typed), resultType, range: expr.range)
@@ -372,24 +263,15 @@ extension Checker {
 
   mutating func checkFamilyMember(_ family: FactFamilyDefinition, _ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
     guard arguments.count == 1 else {
-      report(
-        .error(
-          .wrongArgumentCount, "`\(family.name)` takes 1 key (\(family.keyMeaning)), but \(arguments.count) were given",
-          at: expr.range, help: ["write `\(family.name)(\(sampleKey(for: family)))`"]))
+      report(CheckerMessages.familyKeyCount(family, count: arguments.count, at: expr.range))
       return nil
     }
     guard let key = literalValue(arguments[0]), key.type == family.keyType else {
-      report(
-        .error(
-          .invalidFactKey, "the key of `\(family.name)` must be \(article(family.keyType)) literal (\(family.keyMeaning))",
-          at: arguments[0].range, help: ["write `\(family.name)(\(sampleKey(for: family)))`"]))
+      report(CheckerMessages.familyKeyType(family, at: arguments[0].range))
       return nil
     }
     if key.isNotPositive {
-      report(
-        .error(
-          .invalidFactKey, "the key of `\(family.name)` must be positive", at: arguments[0].range,
-          help: ["write `\(family.name)(\(sampleKey(for: family)))`"]))
+      report(CheckerMessages.familyKeyNotPositive(family, at: arguments[0].range))
       return nil
     }
     let memberName = FactLayout.memberName(family: family.name, key: key)
@@ -426,10 +308,7 @@ extension Checker {
     for element in elements {
       guard let value = literalValue(element) else {
         if element.kind != .error {
-          report(
-            .error(
-              .invalidListElement, "list elements must be literals, but `\(written(element))` is not",
-              at: element.range, help: ["compare separately and join with `or`"]))
+          report(CheckerMessages.nonLiteralListElement(written(element), at: element.range))
         }
         failed = true
         continue
@@ -450,11 +329,10 @@ extension Checker {
     } else if types.count > 1, let firstType = values.first?.type,
       let index = values.firstIndex(where: { $0.type != firstType })
     {
-      report(
-        .error(
-          .invalidListElement,
-          "list elements must have one type, but `\(written(elements[0]))` is \(article(firstType)) and `\(written(elements[index]))` is \(article(values[index].type))",
-          at: elements[index].range, help: ["use elements of one type"]))
+      let first = CheckerMessages.Operand(expr: elements[0], written: written(elements[0]), type: firstType)
+      let other = CheckerMessages.Operand(
+        expr: elements[index], written: written(elements[index]), type: values[index].type)
+      report(CheckerMessages.mixedListElements(first: first, other: other, at: elements[index].range))
       return nil
     }
     for value in values {
@@ -465,10 +343,7 @@ extension Checker {
 
   /// `PC211` for an int list element that is compared with numbers but is too large to be one.
   func numberOutOfRange(_ element: Expr, value: Int64? = nil) -> Diagnostic {
-    let text = value.map(String.init) ?? written(element)
-    return .error(
-      .invalidListElement, "`\(text)` is compared with numbers but is too large to be a number",
-      at: element.range, help: ["numbers range up to about 9.2 trillion; use a smaller value"])
+    CheckerMessages.integerTooLargeForNumber(value.map(String.init) ?? written(element), at: element.range)
   }
 
   // MARK: - Operators
@@ -476,10 +351,7 @@ extension Checker {
   mutating func checkNegate(_ operand: Expr, _ expr: Expr) -> TypedExpr? {
     guard let typed = checkPresent(operand) else { return nil }
     guard [.int, .number, .duration].contains(typed.type) else {
-      report(
-        .error(
-          .invalidOperands, "`-` needs an int, number or duration, but `\(written(operand))` is \(article(typed.type))",
-          at: expr.range, help: ["only ints, numbers and durations can be negated"]))
+      report(CheckerMessages.invalidNegation(self.operand(typed, operand), at: expr.range))
       return nil
     }
     return TypedExpr(.negate(typed), typed.type, range: expr.range)
@@ -491,7 +363,7 @@ extension Checker {
     var typed: [TypedExpr] = []
     var failed = false
     for operand in operands {
-      if let value = requireBool(operand, context: "each operand of `\(op.rawValue)`") {
+      if let value = requireBool(operand, context: CheckerMessages.logicalOperandContext(op)) {
         typed.append(value)
       } else {
         failed = true
@@ -545,60 +417,16 @@ extension Checker {
       } else if l.type == .number && r.type == .int {
         r = TypedExpr(.promote(r), .number, range: r.writtenRange)
       } else {
-        report(
-          .error(
-            .incomparableTypes, "`\(written(expr))` compares \(article(l.type)) with \(article(r.type))",
-            at: expr.range, help: unitHelp(l, lhs, r, rhs)))
+        report(CheckerMessages.incomparableTypes(written(expr), operand(l, lhs), operand(r, rhs), at: expr.range))
         return nil
       }
     }
     let comparison = ComparisonOperator(op) ?? .equal
     if comparison != .equal && comparison != .notEqual && !l.type.isOrdered {
-      let help =
-        l.type == .bool
-        ? "compare `bool` values with `==` or `!=`, or use `not`"
-        : "strings can only be compared with `==`, `!=` and `in`"
-      report(
-        .error(
-          .unorderedType, "`\(op.rawValue)` needs ordered values, but `\(written(lhs))` is \(article(l.type))",
-          at: expr.range, help: [help]))
+      report(CheckerMessages.unorderedComparison(op, operand(l, lhs), at: expr.range))
       return nil
     }
     return TypedExpr(.compare(comparison, l, r), .bool, range: expr.range)
-  }
-
-  /// Advice for two operands of different types: a missing unit, `since`, a version literal.
-  func unitHelp(_ l: TypedExpr, _ lhs: Expr, _ r: TypedExpr, _ rhs: Expr) -> [String] {
-    for (a, aExpr, b, bExpr) in [(l, lhs, r, rhs), (r, rhs, l, lhs)] {
-      let aText = written(aExpr)
-      let bText = written(bExpr)
-      switch (a.type, b.type) {
-      case (.duration, .int), (.duration, .number):
-        if case .literal(let literal) = bExpr.kind, case .int(let count) = literal {
-          return ["add a unit to the number: `\(count)d` for \(count) days, `\(count)h` for hours, `\(count)w` for weeks"]
-        }
-        return ["`\(bText)` is \(article(b.type)); turn it into a duration by multiplying by a unit, as in `\(bText) * 1d`"]
-      case (.instant, .duration):
-        return ["to compare how long ago `\(aText)` was, write `since(\(aText))`"]
-      case (.instant, .int), (.instant, .number):
-        return ["to compare how long ago `\(aText)` was, write `since(\(aText))` and give the number a unit, as in `30d`"]
-      case (.version, .number), (.version, .int):
-        if case .literal = bExpr.kind {
-          return ["write versions with a `v`: `v\(bText)\(b.type == .int ? ".0" : "")`"]
-        }
-        return ["`\(bText)` is \(article(b.type)), not a version"]
-      case (.version, .string):
-        if case .literal(.string(let text)) = bExpr.kind, let version = Version(parsing: text) {
-          return ["write versions without quotes: `v\(version)`"]
-        }
-        return ["versions are written like `v2.1`"]
-      case (.bool, .int):
-        return ["write `\(aText) == true` or `\(aText) == false`, or use `\(aText)` and `not \(aText)`"]
-      default:
-        continue
-      }
-    }
-    return ["both sides must have the same type"]
   }
 
   mutating func checkMembership(negated: Bool, _ lhs: Expr, _ rhs: Expr, _ expr: Expr) -> TypedExpr? {
@@ -606,17 +434,11 @@ extension Checker {
     let right = check(rhs)
     guard var l = left, let right else { return nil }
     guard case .list(let elementType, var values) = right else {
-      report(
-        .error(
-          .misplacedList, "the right of `\(negated ? "not in" : "in")` must be a list", at: rhs.range,
-          help: ["write a list of literals, as in `country in [\"US\", \"CA\"]`"]))
+      report(CheckerMessages.membershipWithoutList(negated: negated, at: rhs.range))
       return nil
     }
     guard let elementType else {
-      report(
-        .warning(
-          .emptyList, "`\(written(expr))` tests an empty list, so it is always \(negated ? "true" : "false")",
-          at: rhs.range, help: ["add elements or remove the test"]))
+      report(CheckerMessages.emptyList(written(expr), negated: negated, at: rhs.range))
       return TypedExpr(.membership(negated: negated, l, []), .bool, range: expr.range)
     }
     if l.type == .int && elementType == .number {
@@ -632,9 +454,7 @@ extension Checker {
       }
     } else if l.type != elementType {
       report(
-        .error(
-          .incomparableTypes, "`\(written(expr))` looks for \(article(l.type)) in a list of `\(elementType)` values",
-          at: expr.range, help: ["the value and the list elements must have the same type"]))
+        CheckerMessages.membershipTypeMismatch(written(expr), type: l.type, elementType: elementType, at: expr.range))
       return nil
     }
     return TypedExpr(.membership(negated: negated, l, values), .bool, range: expr.range)
@@ -645,10 +465,7 @@ extension Checker {
     let right = checkValue(rhs)
     guard var l = left, var r = right else { return nil }
     if !l.isOptional {
-      report(
-        .warning(
-          .needlessDefault, "`\(written(lhs))` is never absent, so the default `\(written(rhs))` is never used",
-          at: rhs.range, help: ["remove `?? \(written(rhs))`"]))
+      report(CheckerMessages.needlessDefault(written(lhs), default: written(rhs), at: rhs.range))
     }
     if l.type != r.type {
       if l.type == .number && r.type == .int, !r.isOptional {
@@ -656,10 +473,7 @@ extension Checker {
       } else if l.type == .int && r.type == .number, !l.isOptional {
         l = TypedExpr(.promote(l), .number, range: l.writtenRange)
       } else {
-        report(
-          .error(
-            .incomparableTypes, "the default `\(written(rhs))` is \(article(r.type)), but `\(written(lhs))` is \(article(l.type))",
-            at: rhs.range, help: ["give a default of the same type, such as `\(defaultExample(for: l.type))`"]))
+        report(CheckerMessages.defaultTypeMismatch(operand(l, lhs), default: operand(r, rhs), at: rhs.range))
         return nil
       }
     }
@@ -671,10 +485,7 @@ extension Checker {
     let right = checkPresent(rhs)
     guard var l = left, var r = right else { return nil }
     if (op == .divide || op == .remainder), let divisor = literalValue(rhs), isZero(divisor) {
-      report(
-        .error(
-          .divisionByZero, "`\(written(expr))` divides by zero", at: rhs.range,
-          help: ["division by zero has no value"]))
+      report(CheckerMessages.divisionByZero(written(expr), at: rhs.range))
       return nil
     }
     // int mixed with number: promote the int.
@@ -704,26 +515,7 @@ extension Checker {
     default: result = nil
     }
     guard let (operation, type) = result else {
-      let verb: String
-      switch op {
-      case .add: verb = "add"
-      case .subtract: verb = "subtract"
-      case .multiply: verb = "multiply"
-      case .divide: verb = "divide"
-      default: verb = "take the remainder of"
-      }
-      var help = unitHelp(l, lhs, r, rhs)
-      if l.type == .instant && r.type == .instant && op == .add {
-        help = ["subtract instants to get the duration between them: `\(written(lhs)) - \(written(rhs))`"]
-      } else if l.type == .duration && r.type == .duration && op == .multiply {
-        help = ["multiply a duration by an int, as in `2 * 1d`"]
-      } else if help == ["both sides must have the same type"] {
-        help = ["`\(op.rawValue)` works on ints, numbers and durations, and adds durations to instants"]
-      }
-      report(
-        .error(
-          .invalidOperands, "cannot \(verb) \(article(l.type)) and \(article(r.type)) in `\(written(expr))`",
-          at: expr.range, help: help))
+      report(CheckerMessages.invalidArithmetic(op, written(expr), operand(l, lhs), operand(r, rhs), at: expr.range))
       return nil
     }
     return TypedExpr(.arithmetic(operation, l, r), type, range: expr.range)

@@ -106,10 +106,7 @@ struct Checker {
       return
     }
     if Builtin.reservedNames.contains(name) {
-      report(
-        .error(
-          .duplicateDefinition, "`\(name)` is a built-in name and cannot be declared as a fact",
-          at: declaration.name.range, help: ["choose another name"]))
+      report(CheckerMessages.builtinDeclaredAsFact(name, at: declaration.name.range))
       return
     }
     let slot = layout.addSlot(
@@ -149,7 +146,7 @@ struct Checker {
     present = []
     let line = source.location(of: rule.range.start).line
     let label = rule.name?.name ?? "\(rule.kind.rawValue) rule at line \(line)"
-    guard let condition = requireBool(rule.condition, context: rule.isBare ? "the condition" : "the condition of `\(rule.kind.rawValue) when`") else {
+    guard let condition = requireBool(rule.condition, context: CheckerMessages.conditionContext(of: rule)) else {
       return
     }
     rules.append(CheckedRule(kind: rule.kind, name: rule.name?.name, label: label, condition: condition, range: rule.range))
@@ -160,16 +157,10 @@ struct Checker {
   mutating func reportUnused() {
     for checked in lets where !checked.isUsed && !usedBeforeDefinition.contains(checked.name) {
       let nameRange = allLetPositions[checked.name] ?? checked.range
-      report(
-        .warning(
-          .unusedLet, "`\(checked.name)` is defined but never used", at: nameRange,
-          help: ["use it in a rule or remove it"]))
+      report(CheckerMessages.unusedLet(checked.name, at: nameRange))
     }
     for (slot, range) in declaredFactRanges.sorted(by: { $0.value < $1.value }) where !usedSlots.contains(slot) {
-      report(
-        .warning(
-          .unusedFact, "fact `\(layout.slots[slot].name)` is declared but never used", at: range,
-          help: ["use it in a rule or remove the declaration"]))
+      report(CheckerMessages.unusedFact(layout.slots[slot].name, at: range))
     }
   }
 
@@ -182,11 +173,7 @@ struct Checker {
     }
     guard !hasAskRule else { return }
     let range = file.declarations.first?.range ?? .empty(at: source.hasByteOrderMark ? 3 : 0)
-    report(
-      .warning(
-        .noAskRule, hasAnyRule ? "policy has no `ask` rule, so it never asks" : "policy has no rules, so it never asks",
-        at: SourceRange(start: range.start, end: range.start),
-        help: ["add a rule such as `ask when days >= 30 and uses >= 20`"]))
+    report(CheckerMessages.noAskRule(hasRules: hasAnyRule, at: SourceRange(start: range.start, end: range.start)))
   }
 
   // MARK: - Names
@@ -202,6 +189,26 @@ struct Checker {
   /// The text of `expr` for messages, shortened.
   func written(_ expr: Expr) -> String {
     LiteralText.abbreviated(source.text(in: expr.range), limit: 40)
+  }
+
+  /// `expr`, checked as `typed`, as messages name it.
+  func operand(_ typed: TypedExpr, _ expr: Expr) -> CheckerMessages.Operand {
+    CheckerMessages.Operand(expr: expr, written: written(expr), type: typed.type)
+  }
+
+  /// The instant fact help text uses in examples of `since`: `written` when it names one (the
+  /// argument the policy gave), else the schema's first, else the policy's first declared one;
+  /// nil when there is none.
+  func exampleInstant(preferring written: Expr? = nil) -> String? {
+    if let written, case .name(let identifier) = written.kind, let slot = layout.slot(named: identifier.name),
+      layout.slots[slot].type == .instant
+    {
+      return identifier.name
+    }
+    return layout.slots.first { slot in
+      if case .family = slot.origin { return false }
+      return slot.type == .instant
+    }?.name
   }
 
   /// The line of `offset`, for messages.

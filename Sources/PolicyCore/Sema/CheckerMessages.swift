@@ -1,11 +1,9 @@
-/// Every diagnostic the checker reports, one factory per message, so the wording lives here.
+/// Every diagnostic the checker reports, one factory per message, so the wording lives here:
+/// the checker (`Checker.swift`, `Checker+Expressions.swift`) writes no message of its own.
+/// `CheckerMessagesTests` compiles a policy for each factory and compares the diagnostics.
 ///
-/// The messages are byte for byte those the checker writes inline today; `CheckerMessagesTests`
-/// compares each factory with the checker's output. The duplicate-definition factories are
-/// already in use; the other call sites in `Checker.swift` and `Checker+Expressions.swift`
-/// switch to these factories once the restructuring of Sema lands, and the checker's own
-/// copies of the shared wording below (`article`, `sampleLiteral`, `defaultExample`,
-/// `sampleKey`, `unitHelp`) go with them.
+/// Examples in help name no fact of a particular schema: they are built-in names, literals, the
+/// policy's own text, or facts the caller takes from the schema (``sinceArgumentCount(_:instant:at:)``).
 ///
 /// `written` arguments are source text as the checker shows it (``Checker/written(_:)``:
 /// shortened to 40 characters); ranges are where the caret goes.
@@ -118,6 +116,19 @@ enum CheckerMessages {
     return Diagnostic(PolicyCoreCode.unguardedAbsentValue, "`\(written)` can be absent", at: range, help: help)
   }
 
+  /// What needs a `bool` in ``notBoolean(_:context:at:)``: the condition of `rule`.
+  static func conditionContext(of rule: Rule) -> String {
+    rule.isBare ? "the condition" : "the condition of `\(rule.kind.rawValue) when`"
+  }
+
+  /// What needs a `bool` in ``notBoolean(_:context:at:)``: the operand of `not`.
+  static let notOperandContext = "the operand of `not`"
+
+  /// What needs a `bool` in ``notBoolean(_:context:at:)``: each operand of `op`.
+  static func logicalOperandContext(_ op: LogicalOperator) -> String {
+    "each operand of `\(op.rawValue)`"
+  }
+
   /// `PC205`: `operand` is not a `bool` where `context` ("the operand of `not`") needs one.
   static func notBoolean(_ operand: Operand, context: String, at range: SourceRange) -> Diagnostic {
     var help = [
@@ -202,29 +213,55 @@ enum CheckerMessages {
 
   /// `PC202`: a call of an unknown function; `families` are the schema's keyed facts.
   static func unknownFunction(_ name: String, families: [String], at range: SourceRange) -> Diagnostic {
-    let candidates = Builtin.allCases.map(\.rawValue) + families
+    let candidates = Builtin.functionNames + families
     let help =
       EditDistance.suggestion(for: name, among: candidates).map { ["did you mean `\($0)`?"] }
-      ?? ["the functions are \(Builtin.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))"]
+      ?? ["the functions are \(Builtin.functionNames.map { "`\($0)`" }.joined(separator: ", "))"]
     return Diagnostic(PolicyCoreCode.unknownFunction, "unknown function `\(name)`", at: range, help: help)
   }
 
-  /// `PC209`: `since` with `count` arguments other than 1.
-  static func sinceArgumentCount(_ count: Int, at range: SourceRange) -> Diagnostic {
+  /// `PC209`: `since` with `count` arguments other than 1; `instant` is an instant fact to show
+  /// in the example (see ``Checker/exampleInstant()``), nil when the policy knows none.
+  static func sinceArgumentCount(_ count: Int, instant: String?, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.wrongArgumentCount, "`since` takes 1 argument, but \(count) were given", at: range,
-      help: ["write `since(last_prompt)`"])
+      help: [instant.map { "write `since(\($0))`" } ?? "write `since(x)`, where `x` is an instant"])
   }
 
-  /// `PC210`: `since` of something other than an instant.
-  static func sinceArgumentType(_ argument: Operand, at range: SourceRange) -> Diagnostic {
-    var help = ["`since` measures the time from an instant to now, as in `since(last_prompt) >= 8w`"]
+  /// `PC210`: `since` of something other than an instant; `instant` as in
+  /// ``sinceArgumentCount(_:instant:at:)``.
+  static func sinceArgumentType(_ argument: Operand, instant: String?, at range: SourceRange) -> Diagnostic {
+    var help = ["`since` measures the time from an instant to now, as in `since(\(instant ?? "x")) >= 8w`"]
     if argument.type == .duration || argument.type == .int {
       help = ["`\(argument.written)` is already \(article(argument.type)); compare it directly"]
     }
     return Diagnostic(
       PolicyCoreCode.wrongArgumentType,
       "`since` needs an `instant`, but `\(argument.written)` is \(article(argument.type))", at: range, help: help)
+  }
+
+  /// `PC209`: a call of `function` with `count` arguments, not its arity.
+  static func functionArgumentCount(_ function: BuiltinFunction, count: Int, at range: SourceRange) -> Diagnostic {
+    let takes = "\(function.arity) argument\(function.arity == 1 ? "" : "s")"
+    return Diagnostic(
+      PolicyCoreCode.wrongArgumentCount,
+      "`\(function.name)` takes \(takes), but \(count) \(count == 1 ? "was" : "were") given", at: range,
+      help: ["write `\(function.signature)`"])
+  }
+
+  /// `PC210`: an argument of `function` of a type it does not accept, or of another type than
+  /// the first argument.
+  static func functionArgumentType(_ function: BuiltinFunction, _ argument: Operand, at range: SourceRange)
+    -> Diagnostic
+  {
+    // "an `int`, `number` or `duration`"
+    let kinds = function.argumentTypes.enumerated().map { $0.offset == 0 ? article($0.element) : "`\($0.element)`" }
+    let list = kinds.count > 1 ? kinds.dropLast().joined(separator: ", ") + " or " + (kinds.last ?? "") : kinds.joined()
+    let needs = function.argumentTypes.contains(argument.type) ? "arguments of one type" : list
+    return Diagnostic(
+      PolicyCoreCode.wrongArgumentType,
+      "`\(function.name)` needs \(needs), but `\(argument.written)` is \(article(argument.type))", at: range,
+      help: ["write `\(function.signature)`"])
   }
 
   /// `PC209`: `min` or `max` with fewer than 2 arguments.

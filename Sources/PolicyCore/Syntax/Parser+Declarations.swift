@@ -171,7 +171,7 @@ extension Parser {
   mutating func reportUnexpectedAfterDeclaration(_ declaration: Declaration) {
     let token = current
     let written = text(of: token)
-    // `NOT declined`: an uppercase keyword was read as a name, so the next word looks unexpected.
+    // `NOT muted`: an uppercase keyword was read as a name, so the next word looks unexpected.
     if index > 0, tokens[index - 1].kind == .identifier {
       let previous = tokens[index - 1]
       let previousText = text(of: previous)

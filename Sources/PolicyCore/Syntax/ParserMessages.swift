@@ -98,7 +98,7 @@ enum ParserMessages {
       PolicyCoreCode.expectedName, "`\(keyword)` is a keyword and cannot be used as a name", at: range,
       help: [
         introducer == "has"
-          ? "write the name of a fact that can be absent after `has`, as in `has last_prompt`"
+          ? "write the name of a fact that can be absent after `has`, as in `has last_seen`"
           : "choose another name, such as `\(keyword)_count`"
       ])
   }
@@ -191,7 +191,7 @@ enum ParserMessages {
     case .andKeyword, .orKeyword: help = ["put a condition on each side of `\(text)`"]
     case .rightParen: help = ["put an expression inside the parentheses"]
     case .assign: help = ["compare with `==`"]
-    default: help = ["an expression is a value such as `days`, `30d` or `since(last_prompt)`"]
+    default: help = ["an expression is a value such as `days`, `30d` or `since(last_seen)`"]
     }
     return Diagnostic(
       PolicyCoreCode.expectedExpression, "expected an expression, found \(describe(kind, text: text))", at: range,

@@ -4,7 +4,7 @@
 /// output with it (reformatted text must parse to the same tree), and tests use it.
 ///
 /// ```
-/// (rule ask loyal (and (>= (name days) (int 30)) (not (name declined))))
+/// (rule ask loyal (and (>= (name days) (int 30)) (not (name muted))))
 /// ```
 public enum SyntaxDump {
   /// The dump of every declaration, one per line.

@@ -1,0 +1,74 @@
+@testable import PolicyCore
+import Testing
+
+/// `AnalyzerMessages` writes every warning the analyzer's logic checks give: each case analyses a
+/// policy and compares the analyzer's warning with the factory's, made at the same range.
+@Suite("analyzer messages: the factories match the analyzer's warnings")
+struct AnalyzerMessagesTests {
+  /// Analyses `text` (which must compile) and expects exactly one warning with the factory's
+  /// code, equal to the factory's warning at its range.
+  static func expect(
+    _ text: String, _ make: (SourceRange) -> Diagnostic, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    let compilation = PolicyCompiler.compile(text, path: "test.policy", schema: CheckerMessagesTests.schema)
+    #expect(!compilation.diagnostics.hasErrors, "\(text)", sourceLocation: sourceLocation)
+    let code = make(.empty(at: 0)).code
+    let matching = PolicyAnalyzer.warnings(for: compilation).filter { $0.code == code }
+    #expect(matching.count == 1, "\(text): \(matching.map(\.message))", sourceLocation: sourceLocation)
+    guard let actual = matching.first else { return }
+    #expect(actual == make(actual.range), "\(text)", sourceLocation: sourceLocation)
+  }
+
+  @Test("PC313, PC314: comparisons within one chain")
+  func comparisons() {
+    Self.expect("ask when days > 10 and days < 5") {
+      AnalyzerMessages.contradiction("`days < 5`", "`days > 10`", fact: "`days`", at: $0)
+    }
+    Self.expect("ask when days > 5 or days < 10") {
+      AnalyzerMessages.tautology("`days > 5`", "`days < 10`", fact: "`days`", at: $0)
+    }
+    Self.expect("ask when days > 10 and days > 5") {
+      AnalyzerMessages.impliedComparison("`days > 5`", by: "`days > 10`", at: $0)
+    }
+    Self.expect("ask when days > 10 or days > 5") {
+      AnalyzerMessages.coveredComparison("`days > 10`", by: "`days > 5`", at: $0)
+    }
+  }
+
+  @Test("PC310, PC311, PC312: whole rules")
+  func rules() {
+    Self.expect("let big = days > 10\nask when big and days < 5") {
+      AnalyzerMessages.ruleNeverHolds("the ask rule at line 2", kind: .ask, at: $0)
+    }
+    Self.expect("let big = days > 10\nnever when big and days < 5\nask when score > 1.0") {
+      AnalyzerMessages.ruleNeverHolds("the never rule at line 2", kind: .never, at: $0)
+    }
+    Self.expect("let some = days >= 0\nnever when some or days < 0\nask when score > 1.0") {
+      AnalyzerMessages.neverRuleAlwaysHolds("the never rule at line 2", at: $0)
+    }
+    Self.expect("let some = days >= 0\nask loyal when some or days < 0") {
+      AnalyzerMessages.askRuleAlwaysHolds("ask rule `loyal`", explicitForm: "ask loyal when true", at: $0)
+    }
+    Self.expect("never when days > 5\nask when days > 10") {
+      AnalyzerMessages.askRuleShadowed("the ask rule at line 2", by: "the never rule at line 1", at: $0)
+    }
+    Self.expect("never when days > 5\nnever when days < 0\nask when days > 10 or days < -1") {
+      AnalyzerMessages.askRuleShadowed(
+        "the ask rule at line 3", byOneOf: ["the never rule at line 1", "the never rule at line 2"], at: $0)
+    }
+  }
+
+  @Test("notes: a policy too large to analyse")
+  func notes() {
+    let compilation = PolicyCompiler.compile(
+      "ask when days > 3", path: "test.policy", schema: CheckerMessagesTests.schema)
+    guard let policy = compilation.policy else {
+      Issue.record("\(compilation.diagnostics)")
+      return
+    }
+    let report = PolicyAnalyzer.analyze(policy, options: AnalysisOptions(maximumConditions: 1))
+    #expect(report.notes == [AnalyzerMessages.tooLargeNote(size: Analysis.size(of: policy), limit: 1)])
+    #expect(AnalyzerMessages.inconclusiveNote(count: 1).hasPrefix("1 check was too complex"))
+    #expect(AnalyzerMessages.inconclusiveNote(count: 2).hasPrefix("2 checks were too complex"))
+  }
+}
