@@ -1,16 +1,20 @@
 import Foundation
 import PolicyCore
+import PolicyTools
+import ReviewPolicy
 import Testing
 
 /// Grammar.md's tables of diagnostic codes (`| PCnnn | severity | summary | example |`) against
 /// the code enums: the documentation cannot drift from the codes.
 ///
 /// It lives here because this target sees every module that defines codes; when a module gets
-/// codes of its own (PolicyTools, ReviewPolicy), add its enum to ``domains``.
+/// codes of its own, add its enum to ``domains``.
 @Suite("Grammar.md's diagnostic code tables")
 struct DiagnosticCodeTableTests {
-  /// Every module's codes.
-  static let domains: [[DiagnosticCode]] = [PolicyCoreCode.allCases.map(\.code)]
+  /// Every module's codes: PolicyCore's, ReviewPolicy's and PolicyTools'.
+  static let domains: [[DiagnosticCode]] = [
+    PolicyCoreCode.allCases.map(\.code), ReviewPolicyCode.allCases.map(\.code), PolicyToolsCode.allCases.map(\.code),
+  ]
 
   /// One row of a code table.
   struct Row: Equatable, CustomStringConvertible {

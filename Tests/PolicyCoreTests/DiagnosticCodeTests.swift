@@ -1,8 +1,8 @@
 @testable import PolicyCore
 import Testing
 
-/// Codes of a module other than PolicyCore, defined only for these tests (as PolicyTools will
-/// define PC401-PC407 and ReviewPolicy PC320-PC322).
+/// Codes of a module other than PolicyCore, defined only for these tests (as PolicyTools defines
+/// PC401-PC407 and ReviewPolicy PC320-PC322).
 enum SampleToolCode: String, DiagnosticCodeDefinition {
   static let domain = "SampleTools"
 
@@ -128,7 +128,7 @@ struct DiagnosticCodeTests {
     #expect(DiagnosticCode.allCases.map(\.name) == PolicyCoreCode.allCases.map { String(describing: $0) })
     #expect(DiagnosticCode.unknownName == PolicyCoreCode.unknownName.code)
     #expect(DiagnosticCode.tooManyWarnings == PolicyCoreCode.tooManyWarnings.code)
-    #expect(DiagnosticCode.unusablePolicy == PolicyCoreCode.unusablePolicy.code)
+    #expect(DiagnosticCode.redundantComparison == PolicyCoreCode.redundantComparison.code)
     // The SARIF writer spells rule names from `String(describing:)`.
     #expect(String(describing: DiagnosticCode.unknownName) == "unknownName")
     #expect(DiagnosticCode.unusedLet.isWarning && !DiagnosticCode.unknownName.isWarning)

@@ -36,7 +36,7 @@ func analyzerWarnings(
   return report.warnings.filter { codes?.contains($0.code) ?? true }.map { describedWarning($0, in: policy) }
 }
 
-let etiquetteCodes: Set<DiagnosticCode> = [.asksAfterAnswer, .asksTooSoon, .asksTooOften]
+let etiquetteCodes = Set(ReviewPolicyCode.allCases.map(\.code))
 
 /// The never rules that make a policy polite.
 let polite = """
@@ -142,7 +142,7 @@ struct AnalyzerEtiquetteTests {
     }
     for cap in ["never cap when prompts_within(365d) >= 4", "never cap when prompts_within(30d) >= 3", "never cap when prompts >= 3"] {
       let (report, policy) = try analyzed(base + cap)
-      #expect(report.warnings.map(\.code) == [.asksTooOften], "\(cap)")
+      #expect(report.warnings.map(\.code) == [ReviewPolicyCode.asksTooOften.code], "\(cap)")
       #expect(!report.warnings[0].help.contains("no condition of the policy bounds the number of prompts in 365 days"), "\(cap)")
       expectVerifiedWitnesses(report, policy)
     }
@@ -205,7 +205,7 @@ struct EtiquetteSilencingTests {
     let above = unpolite + "# policyc: allow PC320\nask loyal when days >= 30\n"
     let (report, _) = try analyzed(above)
     #expect(report.warnings == [])
-    #expect(report.silenced.map(\.diagnostic.code) == [.asksAfterAnswer])
+    #expect(report.silenced.map(\.diagnostic.code) == [ReviewPolicyCode.asksAfterAnswer.code])
     #expect(try analyzerWarnings(unpolite + "ask loyal when days >= 30  # policyc: allow PC320\n") == [])
     #expect(try analyzerWarnings(unpolite + "ask loyal when days >= 30  #policyc:allow PC320\n") == [])
   }

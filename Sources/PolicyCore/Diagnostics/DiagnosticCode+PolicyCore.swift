@@ -120,26 +120,6 @@ extension DiagnosticCode {
   public static var contradictoryComparisons: DiagnosticCode { PolicyCoreCode.contradictoryComparisons.code }
   /// `PC314` of ``PolicyCoreCode`` (transitional).
   public static var redundantComparison: DiagnosticCode { PolicyCoreCode.redundantComparison.code }
-  /// `PC320` of ``PolicyCoreCode`` (transitional).
-  public static var asksAfterAnswer: DiagnosticCode { PolicyCoreCode.asksAfterAnswer.code }
-  /// `PC321` of ``PolicyCoreCode`` (transitional).
-  public static var asksTooSoon: DiagnosticCode { PolicyCoreCode.asksTooSoon.code }
-  /// `PC322` of ``PolicyCoreCode`` (transitional).
-  public static var asksTooOften: DiagnosticCode { PolicyCoreCode.asksTooOften.code }
   /// `PC399` of ``PolicyCoreCode`` (transitional).
   public static var tooManyWarnings: DiagnosticCode { PolicyCoreCode.tooManyWarnings.code }
-  /// `PC401` of ``PolicyCoreCode`` (transitional).
-  public static var invalidJSON: DiagnosticCode { PolicyCoreCode.invalidJSON.code }
-  /// `PC402` of ``PolicyCoreCode`` (transitional).
-  public static var unexpectedJSON: DiagnosticCode { PolicyCoreCode.unexpectedJSON.code }
-  /// `PC403` of ``PolicyCoreCode`` (transitional).
-  public static var unknownFact: DiagnosticCode { PolicyCoreCode.unknownFact.code }
-  /// `PC404` of ``PolicyCoreCode`` (transitional).
-  public static var invalidFactValue: DiagnosticCode { PolicyCoreCode.invalidFactValue.code }
-  /// `PC405` of ``PolicyCoreCode`` (transitional).
-  public static var missingFact: DiagnosticCode { PolicyCoreCode.missingFact.code }
-  /// `PC406` of ``PolicyCoreCode`` (transitional).
-  public static var invalidHistoryStep: DiagnosticCode { PolicyCoreCode.invalidHistoryStep.code }
-  /// `PC407` of ``PolicyCoreCode`` (transitional).
-  public static var unusablePolicy: DiagnosticCode { PolicyCoreCode.unusablePolicy.code }
 }
