@@ -1,10 +1,9 @@
 /// The stable code of every diagnostic PolicyCore reports: the `PolicyCore` domain.
 ///
 /// Codes never change meaning once published. `PC1xx` are lexical and syntax errors, `PC2xx`
-/// are name and type errors from the checker, `PC3xx` are warnings. Other modules own other
-/// ranges: ReviewPolicy's review-etiquette warnings (`PC320`-`PC322`) and PolicyTools' errors in
-/// facts and test files (`PC4xx`). Grammar.md lists each code with its severity, summary and an
-/// example (a test checks the table against the enums).
+/// are name and type errors from the checker, `PC3xx` are warnings. Other modules define codes
+/// of their own, in ranges this enum leaves free (`PC320`-`PC322`, `PC4xx`). Grammar.md lists
+/// each code with its severity, summary and an example (a test checks the tables against the enums).
 ///
 /// Diagnostics store a case as a ``DiagnosticCode``, the value every module's codes produce;
 /// see ``DiagnosticCodeDefinition`` for defining codes in another module.
