@@ -274,3 +274,19 @@ struct EtiquetteSilencingTests {
     #expect(witnesses >= 100)
   }
 }
+
+@Suite("ReviewPolicy's diagnostic codes")
+struct ReviewPolicyCodeTests {
+  @Test("PC320-PC322: the ReviewPolicy domain, warnings, stable spellings; the etiquette checks report them")
+  func codes() throws {
+    #expect(ReviewPolicyCode.allCases.map(\.rawValue) == ["PC320", "PC321", "PC322"])
+    #expect(ReviewPolicyCode.allCases.allSatisfy { $0.severity == .warning && $0.code.domain == "ReviewPolicy" })
+    #expect(ReviewPolicyCode.allCases.map(\.summary) == [
+      "asks after a decline or rating", "asks again within 7 days", "asks more than 3 times in 365 days",
+    ])
+    #expect(Set(ReviewPolicyCode.allCases.map(\.rawValue)).isDisjoint(with: PolicyCoreCode.allCases.map(\.rawValue)))
+    let (report, _) = try analyzed("ask loyal when days >= 30\n")
+    #expect(report.warnings.map(\.code) == ReviewPolicyCode.allCases.map(\.code))
+    #expect(report.warnings.allSatisfy { $0.code.domain == "ReviewPolicy" && $0.severity == .warning })
+  }
+}
