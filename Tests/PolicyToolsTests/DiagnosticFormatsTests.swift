@@ -133,9 +133,9 @@ struct PolicyToolsCodeTests {
 
   @Test("a facts file's and a test file's errors carry PolicyTools' codes")
   func producersUseTheDomain() throws {
-    let compilation = PolicyCompiler.compile(SourceFile(path: "p.policy", text: "ask when days >= 3\n"), schema: ReviewSchema.standard)
-    let policy = try #require(compilation.policy)
-    let facts = FactsFile.read(SourceFile(path: "f.json", text: #"{"dayz": 3}"#), for: policy, now: nil) { Timestamp(millisecondsSince1970: 0) }
+    let policy = try #require(PolicyCompiler.compile("ask when days >= 3\n", schema: ReviewSchema.standard).policy)
+    let file = SourceFile(path: "f.json", text: #"{"dayz": 3}"#)
+    let facts = FactsFile.read(file, for: policy, now: nil) { Timestamp(millisecondsSince1970: 0) }
     guard case .failure(let problems) = facts else {
       Issue.record("expected a failure")
       return

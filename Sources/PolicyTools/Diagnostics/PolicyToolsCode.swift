@@ -49,7 +49,9 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
 extension Diagnostic {
   /// A diagnostic with a code of PolicyTools' domain, such as `.tools(.unknownFact, ...)`; its
   /// severity is the code's.
-  static func tools(_ code: PolicyToolsCode, _ message: String, at range: SourceRange, help: [String] = []) -> Diagnostic {
+  static func tools(
+    _ code: PolicyToolsCode, _ message: String, at range: SourceRange, help: [String] = []
+  ) -> Diagnostic {
     Diagnostic(code, message, at: range, help: help)
   }
 }
