@@ -58,6 +58,27 @@ struct DiagnosticCodeTableTests {
     }
   }
 
+  @Test("the text before each table names the enum of each of its codes' modules, such as `ReviewPolicyCode`")
+  func tablesNameTheirModules() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Grammar.md")
+    let codes = Dictionary(Self.domains.joined().map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+    var before = ""
+    var inTable = false
+    for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+      guard line.hasPrefix("|") else {
+        if inTable { before = "" }
+        inTable = false
+        before += line + "\n"
+        continue
+      }
+      inTable = true
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let first = cells.first, let code = codes[first] else { continue }
+      #expect(before.contains("`\(code.domain)Code`"), "the text above \(first)'s table does not name `\(code.domain)Code`")
+    }
+  }
+
   @Test("no two modules define the same code")
   func codesAreUnique() {
     let all = Self.domains.joined().map(\.rawValue)
