@@ -91,7 +91,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch HistoryStep.parse(text, range: range) {
     case .success(let step): checkStep(step, text: text)
     case .failure(let problems):
-      if problems.diagnostics.count != 1 || problems.diagnostics[0].code != .invalidHistoryStep {
+      if problems.diagnostics.count != 1 || problems.diagnostics[0].code != PolicyToolsCode.invalidHistoryStep.code {
         fuzzFail("a history step failed with \(problems.diagnostics.map(\.code))")
       }
     }

@@ -148,8 +148,8 @@ struct CommandContext {
 extension Diagnostic {
   /// The diagnostic for a file over ``Limits/maximumFileSize``, located at its start.
   static func fileTooLarge(size: Int) -> Diagnostic {
-    .error(
-      .fileTooLarge, "file is \(size) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
+    Diagnostic(
+      PolicyCoreCode.fileTooLarge, "file is \(size) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
       at: .empty(at: 0), help: ["split the policy or remove unused parts"])
   }
 }

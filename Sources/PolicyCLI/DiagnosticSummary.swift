@@ -4,7 +4,8 @@ import PolicyCore
 enum DiagnosticSummary {
   /// Errors and warnings, without the "too many" markers (they are not problems of their own).
   static func counts(_ diagnostics: [Diagnostic]) -> (errors: Int, warnings: Int) {
-    let counted = diagnostics.filter { $0.code != .tooManyErrors && $0.code != .tooManyWarnings }
+    let markers = [PolicyCoreCode.tooManyErrors.code, PolicyCoreCode.tooManyWarnings.code]
+    let counted = diagnostics.filter { !markers.contains($0.code) }
     return (counted.filter { $0.severity == .error }.count, counted.filter { $0.severity == .warning }.count)
   }
 

@@ -28,8 +28,8 @@ public enum HostileUpdateCorpus {
   /// other things a remote-config channel can deliver.
   public static let all: [HostileUpdate] = {
     var corpus: [HostileUpdate] = []
-    func add(_ name: String, _ source: String, _ code: DiagnosticCode? = nil) {
-      corpus.append(HostileUpdate(name: name, source: source, code: code))
+    func add(_ name: String, _ source: String, _ code: PolicyCoreCode? = nil) {
+      corpus.append(HostileUpdate(name: name, source: source, code: code?.code))
     }
     let megabyte = 1 << 20
     // Deep nesting.

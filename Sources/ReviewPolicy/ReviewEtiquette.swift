@@ -4,7 +4,8 @@ import PolicyCore
 /// ``ReviewSchema``: an `ask` rule that can ask a user who declined or rated this version
 /// (PC320), ask again within 7 days of the last prompt (PC321), or ask after 3 prompts in 365
 /// days (PC322). Each warning comes with a ``Witness`` on which the compiled policy asks through
-/// the rule. A policy that does not read the facts a check needs gets no warning from it.
+/// the rule. A policy that does not read the facts a check needs gets no warning from it. The
+/// codes are ReviewPolicy's own, ``ReviewPolicyCode``.
 ///
 /// Pass ``checks`` to ``PolicyAnalyzer/analyze(_:options:checks:)``.
 public enum ReviewEtiquette {
@@ -174,5 +175,15 @@ public enum ReviewEtiquette {
     var result = witness
     result.facts[index].value = .int(needed)
     return result
+  }
+}
+
+extension AnalysisContext {
+  /// Reports a warning with a code of ReviewPolicy's domain, as ``report(_:_:at:owner:help:witness:)`` does.
+  fileprivate mutating func report(
+    _ code: ReviewPolicyCode, _ message: String, at range: SourceRange, owner: SourceRange, help: [String],
+    witness: Witness? = nil
+  ) {
+    report(code.code, message, at: range, owner: owner, help: help, witness: witness)
   }
 }

@@ -1,16 +1,20 @@
 import Foundation
 import PolicyCore
+import PolicyTools
+import ReviewPolicy
 import Testing
 
 /// Grammar.md's tables of diagnostic codes (`| PCnnn | severity | summary | example |`) against
 /// the code enums: the documentation cannot drift from the codes.
 ///
 /// It lives here because this target sees every module that defines codes; when a module gets
-/// codes of its own (PolicyTools, ReviewPolicy), add its enum to ``domains``.
+/// codes of its own, add its enum to ``domains``.
 @Suite("Grammar.md's diagnostic code tables")
 struct DiagnosticCodeTableTests {
-  /// Every module's codes.
-  static let domains: [[DiagnosticCode]] = [PolicyCoreCode.allCases.map(\.code)]
+  /// Every module's codes: PolicyCore's, ReviewPolicy's and PolicyTools'.
+  static let domains: [[DiagnosticCode]] = [
+    PolicyCoreCode.allCases.map(\.code), ReviewPolicyCode.allCases.map(\.code), PolicyToolsCode.allCases.map(\.code),
+  ]
 
   /// One row of a code table.
   struct Row: Equatable, CustomStringConvertible {
@@ -51,6 +55,27 @@ struct DiagnosticCodeTableTests {
     let known = Set(Self.domains.joined().map(\.rawValue))
     for row in try Self.rows() {
       #expect(known.contains(row.code), "Grammar.md documents \(row.code), which no module defines")
+    }
+  }
+
+  @Test("the text before each table names the enum of each of its codes' modules, such as `ReviewPolicyCode`")
+  func tablesNameTheirModules() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Grammar.md")
+    let codes = Dictionary(Self.domains.joined().map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+    var before = ""
+    var inTable = false
+    for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+      guard line.hasPrefix("|") else {
+        if inTable { before = "" }
+        inTable = false
+        before += line + "\n"
+        continue
+      }
+      inTable = true
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let first = cells.first, let code = codes[first] else { continue }
+      #expect(before.contains("`\(code.domain)Code`"), "the text above \(first)'s table does not name `\(code.domain)Code`")
     }
   }
 

@@ -522,12 +522,11 @@ struct CheckerWarningTests {
 
   @Test("warnings are warnings; the policy still compiles")
   func warningSeverity() {
-    #expect(DiagnosticCode.allCases.filter(\.isWarning) == [
+    #expect(PolicyCoreCode.allCases.filter { $0.severity == .warning } == [
       .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
-      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .asksAfterAnswer,
-      .asksTooSoon, .asksTooOften, .tooManyWarnings,
+      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .tooManyWarnings,
     ])
-    #expect(DiagnosticCode.allCases.filter(\.isWarning).allSatisfy { $0.rawValue.hasPrefix("PC3") })
+    #expect(PolicyCoreCode.allCases.filter { $0.severity == .warning }.allSatisfy { $0.rawValue.hasPrefix("PC3") })
   }
 
   @Test("more than 100 warnings stop at PC399, and the policy still compiles")

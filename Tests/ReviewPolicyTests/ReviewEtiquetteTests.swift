@@ -36,7 +36,7 @@ func analyzerWarnings(
   return report.warnings.filter { codes?.contains($0.code) ?? true }.map { describedWarning($0, in: policy) }
 }
 
-let etiquetteCodes: Set<DiagnosticCode> = [.asksAfterAnswer, .asksTooSoon, .asksTooOften]
+let etiquetteCodes = Set(ReviewPolicyCode.allCases.map(\.code))
 
 /// The never rules that make a policy polite.
 let polite = """
@@ -142,7 +142,7 @@ struct AnalyzerEtiquetteTests {
     }
     for cap in ["never cap when prompts_within(365d) >= 4", "never cap when prompts_within(30d) >= 3", "never cap when prompts >= 3"] {
       let (report, policy) = try analyzed(base + cap)
-      #expect(report.warnings.map(\.code) == [.asksTooOften], "\(cap)")
+      #expect(report.warnings.map(\.code) == [ReviewPolicyCode.asksTooOften.code], "\(cap)")
       #expect(!report.warnings[0].help.contains("no condition of the policy bounds the number of prompts in 365 days"), "\(cap)")
       expectVerifiedWitnesses(report, policy)
     }
@@ -205,7 +205,7 @@ struct EtiquetteSilencingTests {
     let above = unpolite + "# policyc: allow PC320\nask loyal when days >= 30\n"
     let (report, _) = try analyzed(above)
     #expect(report.warnings == [])
-    #expect(report.silenced.map(\.diagnostic.code) == [.asksAfterAnswer])
+    #expect(report.silenced.map(\.diagnostic.code) == [ReviewPolicyCode.asksAfterAnswer.code])
     #expect(try analyzerWarnings(unpolite + "ask loyal when days >= 30  # policyc: allow PC320\n") == [])
     #expect(try analyzerWarnings(unpolite + "ask loyal when days >= 30  #policyc:allow PC320\n") == [])
   }
@@ -272,5 +272,21 @@ struct EtiquetteSilencingTests {
       }
     }
     #expect(witnesses >= 100)
+  }
+}
+
+@Suite("ReviewPolicy's diagnostic codes")
+struct ReviewPolicyCodeTests {
+  @Test("PC320-PC322: the ReviewPolicy domain, warnings, stable spellings; the etiquette checks report them")
+  func codes() throws {
+    #expect(ReviewPolicyCode.allCases.map(\.rawValue) == ["PC320", "PC321", "PC322"])
+    #expect(ReviewPolicyCode.allCases.allSatisfy { $0.severity == .warning && $0.code.domain == "ReviewPolicy" })
+    #expect(ReviewPolicyCode.allCases.map(\.summary) == [
+      "asks after a decline or rating", "asks again within 7 days", "asks more than 3 times in 365 days",
+    ])
+    #expect(Set(ReviewPolicyCode.allCases.map(\.rawValue)).isDisjoint(with: PolicyCoreCode.allCases.map(\.rawValue)))
+    let (report, _) = try analyzed("ask loyal when days >= 30\n")
+    #expect(report.warnings.map(\.code) == ReviewPolicyCode.allCases.map(\.code))
+    #expect(report.warnings.allSatisfy { $0.code.domain == "ReviewPolicy" && $0.severity == .warning })
   }
 }

@@ -1,25 +1,11 @@
 // Transitional shims from the time PolicyCore's codes were the only ones (`DiagnosticCode` was
-// their enum). They keep `.error(.unknownName, ...)`, `diagnostic.code == .unknownName`,
-// `[DiagnosticCode]` literals and `DiagnosticCode.allCases` compiling while the code that
-// uses them moves; new code names ``PolicyCoreCode`` (or its own module's codes) instead.
-// Generated from ``PolicyCoreCode``: one member per case, in the same order.
+// their enum). They keep `.error(.unknownName, ...)`, `diagnostic.code == .unknownName` and
+// `[DiagnosticCode]` literals compiling while the code that uses them moves; new code names
+// ``PolicyCoreCode`` (or its own module's codes) instead. One member per case of
+// ``PolicyCoreCode`` that still has users (the checker, the analyzer, the compiler and
+// PolicyCore's tests), in the same order; remove a member when its last user goes.
 
 extension DiagnosticCode {
-  /// PolicyCore's codes (transitional: use `PolicyCoreCode.allCases`).
-  public static var allCases: [DiagnosticCode] { PolicyCoreCode.allCases.map(\.code) }
-
-  /// PolicyCore's code spelled `rawValue`, such as `PC201` (transitional: use `PolicyCoreCode(rawValue:)`).
-  public init?(rawValue: String) {
-    guard let code = PolicyCoreCode(rawValue: rawValue) else { return nil }
-    self.init(code)
-  }
-
-  /// Whether diagnostics with this code are warnings (transitional: compare ``severity``).
-  public var isWarning: Bool { severity == .warning }
-
-  /// Whether the code has a summary; always true, since every code defines one (transitional).
-  public var hasSummary: Bool { !summary.isEmpty }
-
   /// `PC100` of ``PolicyCoreCode`` (transitional).
   public static var fileTooLarge: DiagnosticCode { PolicyCoreCode.fileTooLarge.code }
   /// `PC101` of ``PolicyCoreCode`` (transitional).
@@ -52,8 +38,6 @@ extension DiagnosticCode {
   public static var identifierTooLong: DiagnosticCode { PolicyCoreCode.identifierTooLong.code }
   /// `PC115` of ``PolicyCoreCode`` (transitional).
   public static var stringTooLong: DiagnosticCode { PolicyCoreCode.stringTooLong.code }
-  /// `PC116` of ``PolicyCoreCode`` (transitional).
-  public static var tooManyDeclarations: DiagnosticCode { PolicyCoreCode.tooManyDeclarations.code }
   /// `PC117` of ``PolicyCoreCode`` (transitional).
   public static var listTooLong: DiagnosticCode { PolicyCoreCode.listTooLong.code }
   /// `PC118` of ``PolicyCoreCode`` (transitional).
@@ -120,26 +104,6 @@ extension DiagnosticCode {
   public static var contradictoryComparisons: DiagnosticCode { PolicyCoreCode.contradictoryComparisons.code }
   /// `PC314` of ``PolicyCoreCode`` (transitional).
   public static var redundantComparison: DiagnosticCode { PolicyCoreCode.redundantComparison.code }
-  /// `PC320` of ``PolicyCoreCode`` (transitional).
-  public static var asksAfterAnswer: DiagnosticCode { PolicyCoreCode.asksAfterAnswer.code }
-  /// `PC321` of ``PolicyCoreCode`` (transitional).
-  public static var asksTooSoon: DiagnosticCode { PolicyCoreCode.asksTooSoon.code }
-  /// `PC322` of ``PolicyCoreCode`` (transitional).
-  public static var asksTooOften: DiagnosticCode { PolicyCoreCode.asksTooOften.code }
   /// `PC399` of ``PolicyCoreCode`` (transitional).
   public static var tooManyWarnings: DiagnosticCode { PolicyCoreCode.tooManyWarnings.code }
-  /// `PC401` of ``PolicyCoreCode`` (transitional).
-  public static var invalidJSON: DiagnosticCode { PolicyCoreCode.invalidJSON.code }
-  /// `PC402` of ``PolicyCoreCode`` (transitional).
-  public static var unexpectedJSON: DiagnosticCode { PolicyCoreCode.unexpectedJSON.code }
-  /// `PC403` of ``PolicyCoreCode`` (transitional).
-  public static var unknownFact: DiagnosticCode { PolicyCoreCode.unknownFact.code }
-  /// `PC404` of ``PolicyCoreCode`` (transitional).
-  public static var invalidFactValue: DiagnosticCode { PolicyCoreCode.invalidFactValue.code }
-  /// `PC405` of ``PolicyCoreCode`` (transitional).
-  public static var missingFact: DiagnosticCode { PolicyCoreCode.missingFact.code }
-  /// `PC406` of ``PolicyCoreCode`` (transitional).
-  public static var invalidHistoryStep: DiagnosticCode { PolicyCoreCode.invalidHistoryStep.code }
-  /// `PC407` of ``PolicyCoreCode`` (transitional).
-  public static var unusablePolicy: DiagnosticCode { PolicyCoreCode.unusablePolicy.code }
 }

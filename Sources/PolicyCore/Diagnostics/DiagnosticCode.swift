@@ -32,10 +32,8 @@ public struct DiagnosticCode: Sendable, Hashable, CustomStringConvertible {
   /// A short title for the code, such as "unknown name" (for SARIF rules and documentation).
   public var summary: String { definition.summary }
 
-  /// The case ``name``, such as `unknownName`.
-  ///
-  /// Transitional: `PolicyCLI`'s SARIF writer spells the rule name from
-  /// `String(describing: code)`, as it did when codes were one enum; it should read ``name``.
+  /// The case ``name``, such as `unknownName`, so interpolating a code in a message or a test
+  /// name reads as the case does.
   public var description: String { name }
 
   /// Whether two codes have the same domain and spelling.

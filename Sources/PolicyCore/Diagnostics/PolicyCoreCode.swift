@@ -1,9 +1,9 @@
 /// The stable code of every diagnostic PolicyCore reports: the `PolicyCore` domain.
 ///
 /// Codes never change meaning once published. `PC1xx` are lexical and syntax errors, `PC2xx`
-/// are name and type errors from the checker, `PC3xx` are warnings, `PC4xx` are errors in
-/// facts and test files. Grammar.md lists each one with its severity, summary and an example
-/// (a test checks the table against this enum).
+/// are name and type errors from the checker, `PC3xx` are warnings. Other modules define codes
+/// of their own, in ranges this enum leaves free (`PC320`-`PC322`, `PC4xx`). Grammar.md lists
+/// each code with its severity, summary and an example (a test checks the tables against the enums).
 ///
 /// Diagnostics store a case as a ``DiagnosticCode``, the value every module's codes produce;
 /// see ``DiagnosticCodeDefinition`` for defining codes in another module.
@@ -123,31 +123,8 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case contradictoryComparisons = "PC313"
   /// A comparison implied by another of the same `and` (or implying another of the same `or`).
   case redundantComparison = "PC314"
-  /// The policy can ask a user who declined (`declined`) or rated (`rated`) this version.
-  case asksAfterAnswer = "PC320"
-  /// The policy can ask again within 7 days of the last prompt (`last_prompt`).
-  case asksTooSoon = "PC321"
-  /// The policy can ask a user who already saw 3 prompts in the last 365 days.
-  case asksTooOften = "PC322"
   /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
   case tooManyWarnings = "PC399"
-
-  // MARK: - Facts and test files
-
-  /// A facts or test file that is not valid JSON.
-  case invalidJSON = "PC401"
-  /// A JSON value of the wrong shape where a particular one is required (an object of facts, a list of cases).
-  case unexpectedJSON = "PC402"
-  /// A facts file names a fact the policy does not know.
-  case unknownFact = "PC403"
-  /// A fact's value has the wrong type or does not parse (`"30"` for a duration, `"yesterday"` for an instant).
-  case invalidFactValue = "PC404"
-  /// A fact that cannot be absent has no value and no default.
-  case missingFact = "PC405"
-  /// A history step in a test file that is not one of the documented steps.
-  case invalidHistoryStep = "PC406"
-  /// A test file names a policy that cannot be read or compiled.
-  case unusablePolicy = "PC407"
 
   /// Whether diagnostics with this code are errors or warnings.
   public var severity: Severity {
@@ -165,11 +142,8 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
       .invalidFactKey: .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
-      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .asksAfterAnswer,
-      .asksTooSoon, .asksTooOften, .tooManyWarnings: .warning
-    // Errors in facts and test files.
-    case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
-      .unusablePolicy: .error
+      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison,
+      .tooManyWarnings: .warning
     }
   }
 
@@ -226,17 +200,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .shadowedAskRule: "ask rule shadowed by never rules"
     case .contradictoryComparisons: "contradictory comparisons"
     case .redundantComparison: "redundant comparison"
-    case .asksAfterAnswer: "asks after a decline or rating"
-    case .asksTooSoon: "asks again within 7 days"
-    case .asksTooOften: "asks more than 3 times in 365 days"
     case .tooManyWarnings: "too many warnings"
-    case .invalidJSON: "invalid JSON"
-    case .unexpectedJSON: "unexpected JSON"
-    case .unknownFact: "unknown fact"
-    case .invalidFactValue: "invalid fact value"
-    case .missingFact: "missing fact"
-    case .invalidHistoryStep: "invalid history step"
-    case .unusablePolicy: "unusable policy"
     }
   }
 }

@@ -28,7 +28,7 @@ public struct FactsFile: Sendable {
     switch JSONParser.parse(source) {
     case .success(let node): root = node
     case .failure(let failure):
-      return .failure(Problems([.error(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
+      return .failure(Problems([.tools(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
     }
     return read(root, for: policy, now: explicitNow, clock: clock)
   }
@@ -40,7 +40,7 @@ public struct FactsFile: Sendable {
     guard case .object(let members) = root.value else {
       return .failure(
         Problems([
-          .error(
+          .tools(
             .unexpectedJSON, "a facts file is a JSON object, but this is \(root.value.kindName)", at: root.range,
             help: ["write the facts as `{\"days\": 31, \"uses\": 25}`"])
         ]))
@@ -52,7 +52,7 @@ public struct FactsFile: Sendable {
         now = instant
       } else {
         diagnostics.append(
-          .error(
+          .tools(
             .invalidFactValue, "`now` must be an ISO-8601 instant such as \"2026-03-01T12:00:00Z\"",
             at: member.value.range))
       }
@@ -68,7 +68,7 @@ public struct FactsFile: Sendable {
         if FactsFile.isFamilyMember(member.key, of: policy) { continue }  // a keyed fact the policy does not read
         let suggestion = EditDistance.suggestion(for: member.key, among: knownNames)
         diagnostics.append(
-          .error(
+          .tools(
             .unknownFact, "unknown fact `\(member.key)`", at: member.keyRange,
             help: suggestion.map { ["did you mean `\($0)`?"] }
               ?? ["`policyc facts` lists the standard facts; a policy declares its own with `fact`"]))
@@ -81,7 +81,7 @@ public struct FactsFile: Sendable {
           try facts.set(slot: slot, to: value)
           given.insert(slot)
         } catch {
-          diagnostics.append(.error(.invalidFactValue, "\(error)", at: member.value.range))
+          diagnostics.append(.tools(.invalidFactValue, "\(error)", at: member.value.range))
         }
       case .success(nil):
         given.insert(slot)
@@ -105,7 +105,7 @@ public struct FactsFile: Sendable {
         defaulted.append((definition.name, "v1.0"))
       } else {
         diagnostics.append(
-          .error(
+          .tools(
             .missingFact, "fact `\(definition.name)` has no value and no default", at: root.range,
             help: ["add `\"\(definition.name)\": \(FactsFile.example(for: definition.type))` to the facts file"]))
       }
@@ -129,13 +129,13 @@ public struct FactsFile: Sendable {
     func mismatch(_ expected: String, help: String) -> Result<Value?, Problems> {
       .failure(
         Problems([
-          .error(
+          .tools(
             .invalidFactValue, "fact `\(definition.name)` needs \(expected), but this is \(node.value.kindName)",
             at: node.range, help: [help])
         ]))
     }
     func invalid(_ message: String, help: String) -> Result<Value?, Problems> {
-      .failure(Problems([.error(.invalidFactValue, message, at: node.range, help: [help])]))
+      .failure(Problems([.tools(.invalidFactValue, message, at: node.range, help: [help])]))
     }
     if case .null = node.value {
       guard definition.isOptional else {

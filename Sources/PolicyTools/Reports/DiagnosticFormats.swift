@@ -38,31 +38,82 @@ public enum DiagnosticFormats {
     return writer.output
   }
 
-  /// Writes one diagnostic as a JSON object: severity, code, message, start and end (line,
-  /// column, offset) and help; `members` adds members at the end.
+  /// Writes one diagnostic as a JSON object: severity, code, domain, message, start and end
+  /// (line, column, offset), help, notes and fix-its; `members` adds members at the end.
+  ///
+  /// ```
+  /// {"severity","code","domain","message","line","column","endLine","endColumn","startOffset","endOffset",
+  ///  "help":[STRING],
+  ///  "notes":[{"message","line","column","endLine","endColumn","startOffset","endOffset"}],
+  ///  "fixIts":[{"message","edits":[{"startOffset","endOffset","line","column","endLine","endColumn","replacement"}]}]}
+  /// ```
+  ///
+  /// `help`, `notes` and `fixIts` are always present, empty when there are none.
   public static func write(
     _ diagnostic: Diagnostic, in source: SourceFile, to writer: inout JSONWriter,
     members: (inout JSONWriter) -> Void = { _ in }
   ) {
-    let start = source.location(of: diagnostic.range.start)
-    let end = source.location(of: diagnostic.range.end)
     writer.object {
       $0.key("severity"); $0.string(diagnostic.severity.rawValue)
       $0.key("code"); $0.string(diagnostic.code.rawValue)
+      $0.key("domain"); $0.string(diagnostic.code.domain)
       $0.key("message"); $0.string(diagnostic.message)
-      $0.key("line"); $0.number(start.line)
-      $0.key("column"); $0.number(start.column)
-      $0.key("endLine"); $0.number(end.line)
-      $0.key("endColumn"); $0.number(end.column)
-      $0.key("startOffset"); $0.number(diagnostic.range.start)
-      $0.key("endOffset"); $0.number(diagnostic.range.end)
+      writeRange(diagnostic.range, in: source, to: &$0)
       $0.key("help")
       $0.array { for line in diagnostic.help { $0.string(line) } }
+      $0.key("notes")
+      $0.array {
+        for note in diagnostic.notes {
+          $0.object {
+            $0.key("message"); $0.string(note.message)
+            writeRange(note.range, in: source, to: &$0)
+          }
+        }
+      }
+      $0.key("fixIts")
+      $0.array {
+        for fixIt in diagnostic.fixIts {
+          $0.object {
+            $0.key("message"); $0.string(fixIt.message)
+            $0.key("edits")
+            $0.array {
+              for edit in fixIt.edits {
+                let start = source.location(of: edit.range.start)
+                let end = source.location(of: edit.range.end)
+                $0.object {
+                  $0.key("startOffset"); $0.number(edit.range.start)
+                  $0.key("endOffset"); $0.number(edit.range.end)
+                  $0.key("line"); $0.number(start.line)
+                  $0.key("column"); $0.number(start.column)
+                  $0.key("endLine"); $0.number(end.line)
+                  $0.key("endColumn"); $0.number(end.column)
+                  $0.key("replacement"); $0.string(edit.replacement)
+                }
+              }
+            }
+          }
+        }
+      }
       members(&$0)
     }
   }
 
-  /// A SARIF 2.1.0 log with one run of `policyc`: one rule per code used, one result per diagnostic.
+  /// Writes the members `line`, `column`, `endLine`, `endColumn`, `startOffset` and `endOffset` of `range`.
+  static func writeRange(_ range: SourceRange, in source: SourceFile, to writer: inout JSONWriter) {
+    let start = source.location(of: range.start)
+    let end = source.location(of: range.end)
+    writer.key("line"); writer.number(start.line)
+    writer.key("column"); writer.number(start.column)
+    writer.key("endLine"); writer.number(end.line)
+    writer.key("endColumn"); writer.number(end.column)
+    writer.key("startOffset"); writer.number(range.start)
+    writer.key("endOffset"); writer.number(range.end)
+  }
+
+  /// A SARIF 2.1.0 log with one run of `policyc`: one rule per code used (its level the code's
+  /// severity), one result per diagnostic. A diagnostic's notes become the result's
+  /// `relatedLocations` and its fix-its the result's `fixes`, each edit a replacement of a byte
+  /// region (`deletedRegion`: `byteOffset`, `byteLength`) by `insertedContent`.
   public static func sarif(_ files: [FileDiagnostics]) -> String {
     let codes = Set(files.flatMap { $0.diagnostics.map(\.code) }).sorted { $0.rawValue < $1.rawValue }
     var writer = JSONWriter()
@@ -86,7 +137,7 @@ public enum DiagnosticFormats {
                     $0.key("shortDescription")
                     $0.object { $0.key("text"); $0.string(code.summary) }
                     $0.key("defaultConfiguration")
-                    $0.object { $0.key("level"); $0.string(code.isWarning ? "warning" : "error") }
+                    $0.object { $0.key("level"); $0.string(code.severity.rawValue) }
                   }
                 }
               }
@@ -96,8 +147,6 @@ public enum DiagnosticFormats {
           $0.array {
             for file in files {
               for diagnostic in file.diagnostics {
-                let start = file.source.location(of: diagnostic.range.start)
-                let end = file.source.location(of: max(diagnostic.range.end, diagnostic.range.start + 1))
                 $0.object {
                   $0.key("ruleId"); $0.string(diagnostic.code.rawValue)
                   $0.key("level"); $0.string(diagnostic.severity.rawValue)
@@ -108,20 +157,24 @@ public enum DiagnosticFormats {
                   }
                   $0.key("locations")
                   $0.array {
-                    $0.object {
-                      $0.key("physicalLocation")
-                      $0.object {
-                        $0.key("artifactLocation")
-                        $0.object { $0.key("uri"); $0.string(file.path) }
-                        $0.key("region")
+                    $0.object { writePhysicalLocation(diagnostic.range, in: file, to: &$0) }
+                  }
+                  if !diagnostic.notes.isEmpty {
+                    $0.key("relatedLocations")
+                    $0.array {
+                      for (index, note) in diagnostic.notes.enumerated() {
                         $0.object {
-                          $0.key("startLine"); $0.number(start.line)
-                          $0.key("startColumn"); $0.number(start.column)
-                          $0.key("endLine"); $0.number(end.line)
-                          $0.key("endColumn"); $0.number(end.line == start.line ? max(end.column, start.column + 1) : end.column)
+                          $0.key("id"); $0.number(index)
+                          $0.key("message")
+                          $0.object { $0.key("text"); $0.string(note.message) }
+                          writePhysicalLocation(note.range, in: file, to: &$0)
                         }
                       }
                     }
+                  }
+                  if !diagnostic.fixIts.isEmpty {
+                    $0.key("fixes")
+                    $0.array { for fixIt in diagnostic.fixIts { writeFix(fixIt, in: file, to: &$0) } }
                   }
                 }
               }
@@ -133,13 +186,62 @@ public enum DiagnosticFormats {
     return writer.output + "\n"
   }
 
-  /// The code's case name in Pascal case, such as `UnknownName` (SARIF's rule name).
-  static func ruleName(_ code: DiagnosticCode) -> String {
-    let name = String(describing: code)
-    return name.prefix(1).uppercased() + name.dropFirst()
+  /// Writes the member `physicalLocation` of a SARIF location: the file and the region of `range`
+  /// (at least one column wide, so an empty range still shows).
+  static func writePhysicalLocation(_ range: SourceRange, in file: FileDiagnostics, to writer: inout JSONWriter) {
+    let start = file.source.location(of: range.start)
+    let end = file.source.location(of: max(range.end, range.start + 1))
+    writer.key("physicalLocation")
+    writer.object {
+      $0.key("artifactLocation")
+      $0.object { $0.key("uri"); $0.string(file.path) }
+      $0.key("region")
+      $0.object {
+        $0.key("startLine"); $0.number(start.line)
+        $0.key("startColumn"); $0.number(start.column)
+        $0.key("endLine"); $0.number(end.line)
+        $0.key("endColumn"); $0.number(end.line == start.line ? max(end.column, start.column + 1) : end.column)
+      }
+    }
   }
 
-  /// One `::error` or `::warning` workflow command per diagnostic, help lines in the message.
+  /// Writes a fix-it as a SARIF `fix`: its message as the description, its edits as replacements
+  /// of byte regions of the file.
+  static func writeFix(_ fixIt: FixIt, in file: FileDiagnostics, to writer: inout JSONWriter) {
+    writer.object {
+      $0.key("description")
+      $0.object { $0.key("text"); $0.string(fixIt.message) }
+      $0.key("artifactChanges")
+      $0.array {
+        $0.object {
+          $0.key("artifactLocation")
+          $0.object { $0.key("uri"); $0.string(file.path) }
+          $0.key("replacements")
+          $0.array {
+            for edit in fixIt.edits {
+              $0.object {
+                $0.key("deletedRegion")
+                $0.object {
+                  $0.key("byteOffset"); $0.number(edit.range.start)
+                  $0.key("byteLength"); $0.number(edit.range.length)
+                }
+                $0.key("insertedContent")
+                $0.object { $0.key("text"); $0.string(edit.replacement) }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// The code's case name in Pascal case, such as `UnknownName` (SARIF's rule name).
+  static func ruleName(_ code: DiagnosticCode) -> String {
+    code.name.prefix(1).uppercased() + code.name.dropFirst()
+  }
+
+  /// One `::error` or `::warning` workflow command per diagnostic, help lines and then notes in
+  /// the message (`note: MESSAGE (line L, column C)`).
   public static func github(_ files: [FileDiagnostics]) -> String {
     var output = ""
     for file in files {
@@ -151,7 +253,11 @@ public enum DiagnosticFormats {
           "endColumn=\(end.line == start.line ? max(end.column, start.column + 1) : end.column)",
           "title=\(property("\(diagnostic.code.rawValue) \(diagnostic.code.summary)"))",
         ].joined(separator: ",")
-        let message = ([diagnostic.message] + diagnostic.help.map { "help: " + $0 }).joined(separator: "\n")
+        let notes = diagnostic.notes.map { note in
+          let location = file.source.location(of: note.range.start)
+          return "note: \(note.message) (line \(location.line), column \(location.column))"
+        }
+        let message = ([diagnostic.message] + diagnostic.help.map { "help: " + $0 } + notes).joined(separator: "\n")
         output += "::\(diagnostic.severity.rawValue) \(properties)::\(data(message))\n"
       }
     }

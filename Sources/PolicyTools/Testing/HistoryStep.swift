@@ -43,7 +43,7 @@ public struct HistoryStep: Sendable {
   /// Parses one step written as `text`, located at `range`.
   public static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
     func failure(_ message: String, help: String = syntax) -> Result<HistoryStep, Problems> {
-      .failure(Problems([.error(.invalidHistoryStep, message, at: range, help: [help])]))
+      .failure(Problems([.tools(.invalidHistoryStep, message, at: range, help: [help])]))
     }
     var body = text.trimmingCharacters(in: .whitespaces)
     var answer: ReviewResponse?

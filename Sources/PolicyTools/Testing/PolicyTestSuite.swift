@@ -48,14 +48,14 @@ public enum PolicyTestSuite {
     do {
       policyBytes = try readFile(policyPath)
     } catch {
-      let diagnostic = Diagnostic.error(
+      let diagnostic = Diagnostic.tools(
         .unusablePolicy, "cannot read the policy `\(file.policy)`: \(error)", at: file.policyRange,
         help: ["the path is relative to the test file's folder"])
       return .failure(PolicyTestFailure(problems: [(testFile, [diagnostic])], isUnreadablePolicy: true))
     }
     let compilation = PolicyCompiler.compile(SourceFile(path: policyPath, bytes: policyBytes), schema: ReviewSchema.standard)
     guard let policy = compilation.policy else {
-      let diagnostic = Diagnostic.error(
+      let diagnostic = Diagnostic.tools(
         .unusablePolicy, "the policy `\(file.policy)` has errors", at: file.policyRange,
         help: ["fix the errors above, then run the tests again"])
       return .failure(PolicyTestFailure(problems: [(compilation.source, compilation.diagnostics), (testFile, [diagnostic])]))
@@ -84,7 +84,7 @@ public enum PolicyTestSuite {
       bytes = try readFile(path)
     } catch {
       let source = SourceFile(path: path, bytes: [])
-      let diagnostic = Diagnostic.error(.unusablePolicy, "cannot read the test file: \(error)", at: .empty(at: 0))
+      let diagnostic = Diagnostic.tools(.unusablePolicy, "cannot read the test file: \(error)", at: .empty(at: 0))
       return .failure(PolicyTestFailure(problems: [(source, [diagnostic])], isUnreadablePolicy: true))
     }
     return run(SourceFile(path: path, bytes: bytes), at: path, readFile: readFile)

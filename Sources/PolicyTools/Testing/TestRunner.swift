@@ -37,7 +37,7 @@ public enum TestRunner {
     for (name, range) in testCase.deciding ?? [] where !names.contains(name) {
       let suggestion = EditDistance.suggestion(for: name, among: names)
       problems.append(
-        .error(
+        .tools(
           .unexpectedJSON, "the policy has no rule named `\(name)`", at: range,
           help: [suggestion.map { "did you mean `\($0)`?" } ?? "the rules are \(names.map { "`\($0)`" }.joined(separator: ", "))"]))
     }
@@ -109,7 +109,7 @@ public enum TestRunner {
       for member in members {
         guard let slot = policy.layout.slot(named: member.key), case .declaration = policy.layout.slots[slot].origin else {
           problems.append(
-            .error(
+            .tools(
               .unexpectedJSON, "a history case computes `\(member.key)` from its history", at: member.keyRange,
               help: ["give only the facts the policy declares with `fact`; use a facts case to set standard facts"]))
           continue
@@ -135,7 +135,7 @@ public enum TestRunner {
       return created
     }
     guard var current = manager(version: testCase.version) else {
-      return .failure(Problems([.error(.unusablePolicy, "the policy does not compile for the review manager", at: testCase.range)]))
+      return .failure(Problems([.tools(.unusablePolicy, "the policy does not compile for the review manager", at: testCase.range)]))
     }
     for step in history {
       presenter.answer = step.answer
@@ -157,7 +157,7 @@ public enum TestRunner {
     }
     guard let (compiled, facts) = current.currentFacts() else {
       return .failure(
-        Problems([.error(.unexpectedJSON, "the app version `\(testCase.version)` does not start with a number", at: testCase.range)]))
+        Problems([.tools(.unexpectedJSON, "the app version `\(testCase.version)` does not start with a number", at: testCase.range)]))
     }
     return .success((compiled.explain(facts), presenter.prompts))
   }

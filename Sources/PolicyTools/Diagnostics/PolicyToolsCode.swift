@@ -1,0 +1,57 @@
+import PolicyCore
+
+/// The stable code of every diagnostic PolicyTools reports: the `PolicyTools` domain, `PC4xx`,
+/// errors in facts files and test files.
+///
+/// Codes never change meaning once published. Grammar.md lists each one with its severity,
+/// summary and an example (a test checks the table against this enum).
+public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
+  /// `PolicyTools`.
+  public static let domain = "PolicyTools"
+
+  /// A facts or test file that is not valid JSON.
+  case invalidJSON = "PC401"
+  /// A JSON value of the wrong shape where a particular one is required (an object of facts, a list of cases).
+  case unexpectedJSON = "PC402"
+  /// A facts file names a fact the policy does not know.
+  case unknownFact = "PC403"
+  /// A fact's value has the wrong type or does not parse (`"30"` for a duration, `"yesterday"` for an instant).
+  case invalidFactValue = "PC404"
+  /// A fact that cannot be absent has no value and no default.
+  case missingFact = "PC405"
+  /// A history step in a test file that is not one of the documented steps.
+  case invalidHistoryStep = "PC406"
+  /// A test file names a policy that cannot be read or compiled.
+  case unusablePolicy = "PC407"
+
+  /// Whether diagnostics with this code are errors or warnings: every one is an error.
+  public var severity: Severity {
+    switch self {
+    case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
+      .unusablePolicy: .error
+    }
+  }
+
+  /// A short title for the code, such as "invalid JSON" (for SARIF rules and documentation).
+  public var summary: String {
+    switch self {
+    case .invalidJSON: "invalid JSON"
+    case .unexpectedJSON: "unexpected JSON"
+    case .unknownFact: "unknown fact"
+    case .invalidFactValue: "invalid fact value"
+    case .missingFact: "missing fact"
+    case .invalidHistoryStep: "invalid history step"
+    case .unusablePolicy: "unusable policy"
+    }
+  }
+}
+
+extension Diagnostic {
+  /// A diagnostic with a code of PolicyTools' domain, such as `.tools(.unknownFact, ...)`; its
+  /// severity is the code's.
+  static func tools(
+    _ code: PolicyToolsCode, _ message: String, at range: SourceRange, help: [String] = []
+  ) -> Diagnostic {
+    Diagnostic(code, message, at: range, help: help)
+  }
+}
