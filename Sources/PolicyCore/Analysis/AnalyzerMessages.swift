@@ -93,9 +93,7 @@ enum AnalyzerMessages {
 
   /// `PC399`: the analyzer's warnings went past ``Limits/maximumErrors``; the range is the first one left out.
   static func tooManyWarnings(at range: SourceRange) -> Diagnostic {
-    Diagnostic(
-      PolicyCoreCode.tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)", at: range,
-      help: ["fix the warnings above and check again"])
+    DiagnosticBag.tooManyWarnings(at: range)
   }
 
   /// The note for a policy of `size` conditions, over the `limit`.

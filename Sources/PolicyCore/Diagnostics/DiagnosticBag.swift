@@ -16,20 +16,14 @@ struct DiagnosticBag: Sendable {
     if diagnostic.severity == .warning {
       warningCount += 1
       if warningCount == Limits.maximumErrors + 1 {
-        diagnostics.append(
-          Diagnostic(
-            PolicyCoreCode.tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)",
-            at: diagnostic.range, help: ["fix the warnings above and check again"]))
+        diagnostics.append(Self.tooManyWarnings(at: diagnostic.range))
       }
       if warningCount > Limits.maximumErrors { return }
     }
     if diagnostic.severity == .error {
       if errorCount == Limits.maximumErrors {
         isFull = true
-        diagnostics.append(
-          Diagnostic(
-            PolicyCoreCode.tooManyErrors, "too many errors; stopped after \(Limits.maximumErrors)",
-            at: diagnostic.range, help: ["fix the errors above and check again"]))
+        diagnostics.append(Self.tooManyErrors(at: diagnostic.range))
         return
       }
       errorCount += 1
@@ -38,4 +32,18 @@ struct DiagnosticBag: Sendable {
   }
 
   var hasErrors: Bool { errorCount > 0 }
+
+  /// `PC399`: more warnings than ``Limits/maximumErrors``; the range is the first one left out.
+  static func tooManyWarnings(at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.tooManyWarnings, "too many warnings; stopped after \(Limits.maximumErrors)", at: range,
+      help: ["fix the warnings above and check again"])
+  }
+
+  /// `PC199`: more errors than ``Limits/maximumErrors``; the range is the first one left out.
+  static func tooManyErrors(at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.tooManyErrors, "too many errors; stopped after \(Limits.maximumErrors)", at: range,
+      help: ["fix the errors above and check again"])
+  }
 }
