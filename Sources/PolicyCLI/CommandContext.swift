@@ -144,12 +144,3 @@ struct CommandContext {
     return .compiled(policy, text: String(decoding: source.file.bytes, as: UTF8.self))
   }
 }
-
-extension Diagnostic {
-  /// The diagnostic for a file over ``Limits/maximumFileSize``, located at its start.
-  static func fileTooLarge(size: Int) -> Diagnostic {
-    Diagnostic(
-      PolicyCoreCode.fileTooLarge, "file is \(size) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
-      at: .empty(at: 0), help: ["split the policy or remove unused parts"])
-  }
-}

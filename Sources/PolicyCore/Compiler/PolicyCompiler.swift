@@ -52,7 +52,7 @@ public enum PolicyCompiler {
     guard size <= Limits.maximumFileSize else {
       let source = SourceFile(path: path, bytes: Array(text.utf8.prefix(4096)))
       return Compilation(
-        source: source, syntax: PolicyFile(declarations: [], comments: []), diagnostics: [Parser.fileTooLarge(size: size)],
+        source: source, syntax: PolicyFile(declarations: [], comments: []), diagnostics: [.fileTooLarge(size: size)],
         policy: nil)
     }
     return compile(SourceFile(path: path, text: text), schema: schema)

@@ -51,41 +51,6 @@ public struct Diagnostic: Sendable, Hashable {
   ) {
     self.init(code.code, message, at: range, help: help, notes: notes, fixIts: fixIts)
   }
-
-  /// Creates a diagnostic, naming the severity its code already has.
-  ///
-  /// Transitional, from when the reporter chose the severity: a debug build stops when
-  /// `severity` is not the code's. New code uses the initializer without a severity.
-  public init(
-    _ severity: Severity, _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = []
-  ) {
-    assert(code.severity == severity, "\(code.rawValue) is not of severity \(severity.rawValue)")
-    self.init(code, message, at: range, help: help)
-  }
-
-  /// Creates a diagnostic whose code is an error.
-  ///
-  /// Transitional, from when the reporter chose the severity: the severity is the code's, and
-  /// a debug build stops when it is not `.error`. New code uses the initializer or a phase's
-  /// message factory.
-  public static func error(
-    _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = []
-  ) -> Diagnostic {
-    assert(code.severity == .error, "\(code.rawValue) is not an error")
-    return Diagnostic(code, message, at: range, help: help)
-  }
-
-  /// Creates a diagnostic whose code is a warning.
-  ///
-  /// Transitional, from when the reporter chose the severity: the severity is the code's, and
-  /// a debug build stops when it is not `.warning`. New code uses the initializer or a phase's
-  /// message factory.
-  public static func warning(
-    _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = []
-  ) -> Diagnostic {
-    assert(code.severity == .warning, "\(code.rawValue) is not a warning")
-    return Diagnostic(code, message, at: range, help: help)
-  }
 }
 
 extension Array where Element == Diagnostic {

@@ -41,13 +41,6 @@ public struct Parser {
       diagnostics: parser.bag.diagnostics)
   }
 
-  /// The error for a file of `size` bytes, over ``Limits/maximumFileSize``.
-  ///
-  /// Transitional: `PolicyCompiler` calls it; new code calls ``ParserMessages/fileTooLarge(size:)``.
-  static func fileTooLarge(size: Int) -> Diagnostic {
-    ParserMessages.fileTooLarge(size: size)
-  }
-
   init(source: SourceFile, tokens: [Token], bag: DiagnosticBag) {
     self.source = source
     self.tokens = tokens

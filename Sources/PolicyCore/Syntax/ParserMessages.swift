@@ -245,3 +245,11 @@ enum ParserMessages {
     "the types are \(PolicyType.allCases.map { "`\($0)`" }.joined(separator: ", "))"
   }
 }
+
+extension Diagnostic {
+  /// `PC100` for a file of `size` bytes, over ``Limits/maximumFileSize``, located at its start: for
+  /// a reader that refuses such a file before compiling it.
+  public static func fileTooLarge(size: Int) -> Diagnostic {
+    ParserMessages.fileTooLarge(size: size)
+  }
+}
