@@ -137,6 +137,7 @@ func checkDecision(_ policy: CompiledPolicy, _ facts: Facts) {
   _ = ExplanationRenderer().render(explanation, of: policy)
 }
 
+/// libFuzzer's entry point: runs one input through the target and checks its invariants.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -201,6 +202,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
+/// libFuzzer's set-up hook, called once before the first input.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
   fuzzWarmUp(

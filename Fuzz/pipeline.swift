@@ -269,6 +269,7 @@ func codes(_ diagnostics: [Diagnostic]) -> [String] {
   diagnostics.map { "\($0.severity) \($0.code)" }.sorted()
 }
 
+/// libFuzzer's entry point: runs one input through the target and checks its invariants.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -343,6 +344,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
+/// libFuzzer's set-up hook, called once before the first input.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
   fuzzWarmUp(

@@ -46,6 +46,7 @@ struct FixedClock: Sendable {
   let date: Date
 }
 
+/// libFuzzer's entry point: runs one input through the target and checks its invariants.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -172,6 +173,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
+/// libFuzzer's set-up hook, called once before the first input.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
   var state = ReviewState()

@@ -77,6 +77,7 @@ func checkStep(_ step: HistoryStep, text: String) {
   }
 }
 
+/// libFuzzer's entry point: runs one input through the target and checks its invariants.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -143,6 +144,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
+/// libFuzzer's set-up hook, called once before the first input.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
   fuzzWarmUp(
