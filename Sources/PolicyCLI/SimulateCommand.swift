@@ -13,7 +13,8 @@ enum SimulateCommand: Command {
   /// The usage line printed after a usage error.
   static let usage = """
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
-                            [--html FILE] [--format text|json] [--fact NAME=VALUE]... [model options]
+                            [--html FILE] [--format text|json] [--fact NAME=VALUE]...
+                            [--behaviour FILE] [model options]
 
     """
 
@@ -30,7 +31,8 @@ enum SimulateCommand: Command {
     gives the same report, byte for byte.
 
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
-                            [--html FILE] [--format text|json] [--fact NAME=VALUE]... [model options]
+                            [--html FILE] [--format text|json] [--fact NAME=VALUE]...
+                            [--behaviour FILE] [model options]
 
     OPTIONS:
       --users <n>          users to simulate, 1 to 1000000 (default: 1000)
@@ -41,6 +43,10 @@ enum SimulateCommand: Command {
       --fact <name=value>  the value of an app fact a policy declares, such as
                            `--fact plan=pro` (repeatable); a declared fact not
                            given is false, 0, "" or v0 (absent if it can be)
+      --behaviour <file>   the behaviour model as JSON: event names with rates per
+                           session, app facts with distributions, the release
+                           cadence, sessions per day and the answer mix (see
+                           docs/simulate.md); flags given too win (also --behavior)
       --verbose            print the speed (user-days per second) on standard error
       -h, --help           show this help
 
@@ -67,7 +73,14 @@ enum SimulateCommand: Command {
       session's last action scores -40 and marks it bad. Releases follow a
       calendar shifted at random per user; a user picks up a new version at
       their next launch (the manager is created again over the same store,
-      so per-version facts start again).
+      so per-version facts start again). A behaviour file's events replace
+      the "export" events: each named event comes a geometric number of
+      times per session with its mean rate; each user gets one value of each
+      distributed app fact.
+
+      Every event and app fact a policy reads is listed in the report with
+      what the model gives it; before the run, a warning names every event a
+      policy reads that the model never produces.
 
     REPORT: users asked (heavy and light users), the day of the first ask
     (percentiles and histogram), asks, asks per user per year, users asked
@@ -82,6 +95,16 @@ enum SimulateCommand: Command {
     usersAskedMoreThanOnce, maximumAsks, shortestGapDays, asksAfterDecline,
     usersAskedAfterDecline, asksBeyond3In365Days, usersBeyond3In365Days,
     answers (rate, remindLater, decline, dismiss) and usersRated.
+
+    The report then explains the outcome: the behaviour the policies read
+    (events and app facts with their rates, distributions or defaults), for
+    each policy every rule and condition with how often it held at the
+    prompt checks, and what blocked the asks (a `never` rule, or the failed
+    conditions of the `ask` rules), with a reason for each condition that
+    never held (such as "a new version every 30 days restarts it"). In JSON:
+    the top-level key behaviour, and per policy the key checks.
+
+    For long runs, build in release: `swift run -c release policyc simulate ...`.
 
     EXIT STATUS:
       0  simulated
@@ -116,21 +139,48 @@ enum SimulateCommand: Command {
     }
     guard status == PolicyCLI.success else { return status }
 
+    // The behaviour model: the file's, then the flags.
+    var model = SimulationModel()
+    if let path = options.behaviourPath {
+      guard let source = command.load(path) else { return PolicyCLI.usageError }
+      if let tooLarge = source.tooLarge {
+        io.write(renderer.render([tooLarge], in: source.file), to: .standardError)
+        return PolicyCLI.failure
+      }
+      switch SimulationBehaviour.read(source.file, into: model) {
+      case .success(let read): model = read
+      case .failure(let problems):
+        io.write(renderer.render(problems.diagnostics, in: source.file), to: .standardError)
+        return PolicyCLI.failure
+      }
+    }
+    for (name, text) in options.modelFlags {
+      if let problem = model.set(name, text) { return command.usageError(problem) }
+    }
+    if let problem = model.validate() { return command.usageError(problem) }
+    model.facts.removeAll { fact in options.facts.contains { $0.name == fact.name } }
+
     // App facts the policies declare.
     let appFacts: [[(name: String, value: Value)]]
-    switch SimulationAppFacts.resolve(options.facts, for: compiled.map { ($0.path, $0.policy) }) {
+    let defaulted: [[String]]
+    switch SimulationAppFacts.resolve(options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.facts) {
     case .success(let resolved):
       appFacts = resolved.values
+      defaulted = resolved.defaulted
       for note in resolved.notes { io.write("policyc simulate: note: \(note)\n", to: .standardError) }
     case .failure(let error):
       return command.usageError(error.message)
     }
 
     let setup = SimulationSetup(
-      users: options.users, days: options.days, seed: options.seed, model: options.model,
+      users: options.users, days: options.days, seed: options.seed, model: model,
       policies: compiled.indices.map {
-        SimulationPolicy(name: compiled[$0].path, text: compiled[$0].text, appFacts: appFacts[$0])
+        SimulationPolicy(
+          name: compiled[$0].path, text: compiled[$0].text, appFacts: appFacts[$0], defaultedFacts: defaulted[$0])
       })
+    for warning in SimulationInputs.warnings(for: SimulationInputs.inputs(of: setup)) {
+      io.write("policyc simulate: warning: \(warning)\n", to: .standardError)
+    }
 
     // The run, with a progress line on a terminal.
     let showsProgress = io.isStandardOutputTerminal && options.format == "text"
@@ -188,8 +238,10 @@ enum SimulateCommand: Command {
     var verbose = false
     /// Whether `--help` was given.
     var showsHelp = false
-    /// The behaviour model.
-    var model = SimulationModel()
+    /// The behaviour file, if any.
+    var behaviourPath: String?
+    /// The model flags, as given (applied over the behaviour file), in help order.
+    var modelFlags: [(name: String, text: String)] = []
 
     /// Parses and checks `arguments`; the error is a usage message.
     static func parse(_ arguments: [String]) -> Result<Options, Arguments.UsageError> {
@@ -227,7 +279,7 @@ enum SimulateCommand: Command {
       let parsed: Arguments
       do {
         parsed = try Arguments.parse(
-          rest, valueOptions: Set(["users", "days", "seed", "html", "format"]).union(modelOptions),
+          rest, valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior"]).union(modelOptions),
           flagOptions: ["help", "verbose"])
       } catch {
         return .failure(error)
@@ -268,11 +320,22 @@ enum SimulateCommand: Command {
         guard !path.isEmpty else { return .failure(.init(message: "`--html` needs a file name")) }
         options.htmlPath = path
       }
+      if parsed.values["behaviour"] != nil && parsed.values["behavior"] != nil {
+        return .failure(.init(message: "give `--behaviour` once (`--behavior` is the same option)"))
+      }
+      if let path = parsed.values["behaviour"] ?? parsed.values["behavior"] {
+        guard !path.isEmpty else { return .failure(.init(message: "`--behaviour` needs a file name")) }
+        options.behaviourPath = path
+      }
+      // Check the flags on the default model now (usage errors come before any file is read);
+      // they are applied again over the behaviour file.
+      var model = SimulationModel()
       for (name, _) in SimulationModel.options {
         guard let text = parsed.values[name] else { continue }
-        if let problem = options.model.set(name, text) { return .failure(.init(message: problem)) }
+        if let problem = model.set(name, text) { return .failure(.init(message: problem)) }
+        options.modelFlags.append((name, text))
       }
-      if let problem = options.model.validate() { return .failure(.init(message: problem)) }
+      if options.behaviourPath == nil, let problem = model.validate() { return .failure(.init(message: problem)) }
       return .success(options)
     }
   }
