@@ -14,7 +14,7 @@ public struct SimulationExplanation: Sendable {
     public var evaluated: Int
     /// Checks at which no rule asked and this condition of an `ask` rule failed.
     public var blocked: Int
-    /// Why it never held, when it was evaluated and never held and a reason is known.
+    /// Why a condition of an `ask` rule never held, when it was evaluated and a reason is known.
     public var reason: String?
   }
 
@@ -75,7 +75,9 @@ public struct SimulationExplanation: Sendable {
         let written = text(range)
         let held = counts.conditionHeld[position]
         let evaluated = counts.conditionEvaluated[position]
-        let reason = held == 0 && evaluated > 0 ? SimulationExplanation.reason(written, model: model, inputs: inputs) : nil
+        let reason =
+          rule.kind == .ask && held == 0 && evaluated > 0
+          ? SimulationExplanation.reason(written, model: model, inputs: inputs) : nil
         conditions.append(
           Condition(text: written, held: held, evaluated: evaluated, blocked: counts.conditionBlocked[position], reason: reason))
       }
