@@ -155,6 +155,9 @@ enum SimulateCommand: Command {
       }
     }
     for (name, text) in options.modelFlags {
+      if name == "events" && !model.events.isEmpty {
+        return command.usageError("`--events` sets the rate of the default `export` events; the behaviour file names its own events")
+      }
       if let problem = model.set(name, text) { return command.usageError(problem) }
     }
     if let problem = model.validate() { return command.usageError(problem) }

@@ -125,6 +125,12 @@ struct SimulateBehaviourTests {
     let flagged = try #require(try simulateJSON(arguments + ["--release-every", "0"], files: files)["model"] as? [String: Any])
     #expect(flagged["releaseEvery"] as? Int == 0)
     #expect(simulate(arguments, files: files).result == simulate(arguments, files: files).result)
+    // `--events` is the rate of the default events, which a file with events replaces.
+    let events = simulate(["buy.policy", "--behaviour", "buy.json", "--events", "2"], files: Self.files)
+    #expect(events.result.status == 2)
+    #expect(
+      events.result.standardError.hasPrefix(
+        "policyc simulate: error: `--events` sets the rate of the default `export` events; the behaviour file names its own events\n"))
     // Flags that break the file's answers are a usage error.
     let over = simulate(arguments + ["--decline", "0.5"], files: files)
     #expect(over.result.status == 2)
@@ -227,5 +233,24 @@ struct SimulateBehaviourTests {
     #expect(run.result.status == 0)
     #expect(run.result.standardError == "")
     #expect(squeezed(run.result.standardOutput).contains("fact `plan`"))
+  }
+}
+
+/// `policyc --version`.
+@Suite("policyc --version")
+struct VersionTests {
+  @Test("--version and -V print the version constant, exit 0; an argument after it is a usage error")
+  func version() {
+    for spelling in ["--version", "-V"] {
+      let io = MemoryIO()
+      #expect(PolicyCLI.run([spelling], io: io) == 0)
+      #expect(io.standardOutput == "policyc \(PolicyCLI.version)\n")
+      #expect(io.standardError == "")
+    }
+    #expect(PolicyCLI.version == "0.1.0")
+    let io = MemoryIO()
+    #expect(PolicyCLI.run(["--version", "x"], io: io) == 2)
+    #expect(io.standardOutput == "")
+    #expect(io.standardError == "policyc: error: `--version` takes no arguments\n\nUSAGE: policyc --version\n")
   }
 }
