@@ -55,7 +55,8 @@ enum SimulateCommand: Command {
       --heavy-open-rate <p>  daily chance that a heavy user opens the app (80%)
       --light-open-rate <p>  daily chance that a light user opens the app (15%)
       --sessions <n>         mean sessions per day with the app open, >= 1 (1.5)
-      --events <n>           mean significant events per session (1)
+      --events <n>           mean significant events per session, without a
+                             behaviour file's events (1)
       --bad-sessions <p>     share of sessions that go badly (5%)
       --rate <p>             chance of answering a prompt "rate" (25%)
       --remind <p>           chance of answering "remind me later" (35%)
@@ -102,7 +103,8 @@ enum SimulateCommand: Command {
     prompt checks, and what blocked the asks (a `never` rule, or the failed
     conditions of the `ask` rules), with a reason for each condition that
     never held (such as "a new version every 30 days restarts it"). In JSON:
-    the top-level key behaviour, and per policy the key checks.
+    the top-level key behaviour, and per policy the key checks. Above 1,000
+    users, the checks of 1,000 users are explained (every n-th user).
 
     For long runs, build in release: `swift run -c release policyc simulate ...`.
 

@@ -56,6 +56,12 @@ public struct SimulationSetup: Sendable {
   public static let installInstant: Int64 = 1_767_225_600
   /// The number of buckets of the asks-per-user distribution: 0 to 9 asks, and 10 or more.
   public static let askBuckets = 11
+  /// The most users whose prompt checks are explained rule by rule (explaining costs several
+  /// decisions): in a larger run, every ``explainStride``-th user, starting with the first.
+  public static let explainedUsers = 1000
+
+  /// Every how many users one has their prompt checks explained: 1 up to ``explainedUsers`` users.
+  public var explainStride: Int { max(1, users / SimulationSetup.explainedUsers) }
 }
 
 /// What one policy did to the population: counts only, so merging is exact and order-free.
@@ -360,6 +366,8 @@ private final class SimulationWorker {
   private var beyondLimit = false
   /// Whether the current user answered "rate".
   private var ratedOnce = false
+  /// Whether the current user's prompt checks are explained (see ``SimulationSetup/explainStride``).
+  private var explaining = true
 
   /// A worker for `plan`.
   init(_ plan: SimulationPlan) {
@@ -370,7 +378,9 @@ private final class SimulationWorker {
 
   /// Simulates user `user` under every policy, with the same behaviour stream each time.
   func simulate(user: Int) {
+    explaining = user % plan.setup.explainStride == 0
     for index in plan.setup.policies.indices {
+      if explaining { tallies[index].checks.users += 1 }
       policyIndex = index
       answers = SimulationRandom(seed: plan.setup.seed, user: user, stream: 1)
       askTimes.removeAll(keepingCapacity: true)
@@ -485,7 +495,7 @@ private final class SimulationWorker {
   /// every rule and condition counted: what held, what blocked.
   private func promptIfAppropriate(_ tracker: inout ReviewTracker, at seconds: Int64) {
     let now = Timestamp(millisecondsSince1970: seconds * 1000)
-    if case .success(let facts) = tracker.facts(at: now, complete: false) {
+    if explaining, case .success(let facts) = tracker.facts(at: now, complete: false) {
       let policy = tracker.policy
       tallies[policyIndex].checks.add(policy.explain(facts), of: policy)
     }

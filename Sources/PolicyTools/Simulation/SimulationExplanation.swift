@@ -32,7 +32,9 @@ public struct SimulationExplanation: Sendable {
     public var conditions: [Condition]
   }
 
-  /// Prompt checks (policy decisions).
+  /// The users whose checks were explained (every ``SimulationSetup/explainStride``-th user).
+  public let users: Int
+  /// Their prompt checks (policy decisions).
   public let checks: Int
   /// Checks that asked.
   public let asked: Int
@@ -50,6 +52,7 @@ public struct SimulationExplanation: Sendable {
 
   /// Explains `tally` of `policy` (its source `text`) under `model`, given what the model gives the policy's `inputs`.
   init(tally: SimulationCheckTally, policy: SimulationPolicy, model: SimulationModel, inputs: [SimulationInput]) {
+    users = tally.users
     checks = tally.checks
     asked = tally.asked
     blockedByNever = tally.blockedByNever

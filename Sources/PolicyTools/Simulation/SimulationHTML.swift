@@ -126,7 +126,9 @@ public enum SimulationHTML {
       func share(_ count: Int) -> String {
         explanation.checks == 0 ? "–" : "\(f.percent(count, of: explanation.checks)) <small>(\(f.grouped(count)))</small>"
       }
-      html += "<h3>\(escape(summary.name)): \(f.grouped(explanation.checks)) prompt checks, asked at \(share(explanation.asked))</h3>\n"
+      let stride = report.setup.explainStride
+      let sample = stride == 1 ? "" : " of \(f.grouped(explanation.users)) users (1 in \(stride))"
+      html += "<h3>\(escape(summary.name)): \(f.grouped(explanation.checks)) prompt checks\(sample), asked at \(share(explanation.asked))</h3>\n"
       html += "<table>\n<thead><tr><th>rule and condition</th><th>held</th><th>evaluated</th><th>blocked the asks</th></tr></thead>\n<tbody>\n"
       for rule in explanation.rules {
         html += "<tr><td>\(escape(rule.label))</td><td>\(share(rule.held))</td><td></td><td>"

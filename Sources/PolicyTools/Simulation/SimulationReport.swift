@@ -183,7 +183,9 @@ extension SimulationReport {
     for (summary, explanation) in zip(policies, explanations) where !explanation.rules.isEmpty {
       output += "\n"
       var rules = SimulationTable(columns: ["held", "evaluated"])
-      rules.section("rules at \(f.grouped(explanation.checks)) prompt checks: \(summary.name)")
+      let stride = setup.explainStride
+      let sample = stride == 1 ? "" : " of \(f.grouped(explanation.users)) users (1 in \(stride))"
+      rules.section("rules at \(f.grouped(explanation.checks)) prompt checks\(sample): \(summary.name)")
       for rule in explanation.rules {
         rules.row("  " + rule.label, [share(rule.held, of: explanation.checks)])
         for condition in rule.conditions {
@@ -395,6 +397,7 @@ extension SimulationReport {
       $0.key("usersRated"); $0.number(tally.usersRated)
       $0.key("checks")
       $0.object {
+        $0.key("users"); $0.number(explanation.users)
         $0.key("total"); $0.number(explanation.checks)
         $0.key("asked"); $0.number(explanation.asked)
         $0.key("blockedByNever"); $0.number(explanation.blockedByNever)

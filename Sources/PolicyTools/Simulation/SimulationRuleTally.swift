@@ -34,7 +34,9 @@ public struct SimulationRuleTally: Sendable, Hashable {
 
 /// What a policy's rules did at its prompt checks.
 public struct SimulationCheckTally: Sendable, Hashable {
-  /// Prompt checks (policy decisions).
+  /// The users whose checks are counted here (all of them, or a sample: ``SimulationSetup/explainStride``).
+  public var users = 0
+  /// Prompt checks (policy decisions) of those users.
   public var checks = 0
   /// Checks that asked.
   public var asked = 0
@@ -98,6 +100,7 @@ public struct SimulationCheckTally: Sendable, Hashable {
 
   /// Adds `other`'s counts (a tally of the same policy).
   public mutating func merge(_ other: SimulationCheckTally) {
+    users += other.users
     checks += other.checks
     asked += other.asked
     blockedByNever += other.blockedByNever
