@@ -14,7 +14,7 @@ enum SimulateCommand: Command {
   static let usage = """
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
                             [--html FILE] [--format text|json] [--fact NAME=VALUE]...
-                            [--behaviour FILE] [model options]
+                            [--behaviour FILE] [--event NAME=RATE]... [model options]
 
     """
 
@@ -32,7 +32,7 @@ enum SimulateCommand: Command {
 
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
                             [--html FILE] [--format text|json] [--fact NAME=VALUE]...
-                            [--behaviour FILE] [model options]
+                            [--behaviour FILE] [--event NAME=RATE]... [model options]
 
     OPTIONS:
       --users <n>          users to simulate, 1 to 1000000 (default: 1000)
@@ -43,6 +43,9 @@ enum SimulateCommand: Command {
       --fact <name=value>  the value of an app fact a policy declares, such as
                            `--fact plan=pro` (repeatable); a declared fact not
                            given is false, 0, "" or v0 (absent if it can be)
+      --event <name=rate>  a significant event and its mean number per session,
+                           such as `--event purchase=0.2` (repeatable); it joins
+                           the file's events, or the default `export` events
       --behaviour <file>   the behaviour model as JSON: event names with rates per
                            session, app facts with distributions, the release
                            cadence, sessions per day and the answer mix (see
@@ -163,6 +166,17 @@ enum SimulateCommand: Command {
       if let problem = model.set(name, text) { return command.usageError(problem) }
     }
     if let problem = model.validate() { return command.usageError(problem) }
+    if !options.events.isEmpty && model.events.isEmpty {
+      // The named events join the default ones.
+      model.events = [SimulationEventRate(name: "export", perSession: model.eventsPerSession)]
+    }
+    for event in options.events {
+      if let index = model.events.firstIndex(where: { $0.name == event.name }) {
+        model.events[index] = event
+      } else {
+        model.events.append(event)
+      }
+    }
     model.facts.removeAll { fact in options.facts.contains { $0.name == fact.name } }
 
     // App facts the policies declare.
@@ -239,6 +253,8 @@ enum SimulateCommand: Command {
     var format = "text"
     /// `--fact` values, as given, in order.
     var facts: [(name: String, value: String)] = []
+    /// `--event` rates, in order.
+    var events: [SimulationEventRate] = []
     /// Whether to print the speed on standard error.
     var verbose = false
     /// Whether `--help` was given.
@@ -262,22 +278,39 @@ enum SimulateCommand: Command {
           break
         }
         var assignment: String?
-        if argument == "--fact" || argument == "-fact" {
-          guard index < arguments.count else { return .failure(.init(message: "option `--fact` needs a value")) }
-          assignment = arguments[index]
-          index += 1
-        } else if argument.hasPrefix("--fact=") {
-          assignment = String(argument.dropFirst("--fact=".count))
+        var option = "fact"
+        for name in ["fact", "event"] {
+          if argument == "--\(name)" || argument == "-\(name)" {
+            guard index < arguments.count else { return .failure(.init(message: "option `--\(name)` needs a value")) }
+            assignment = arguments[index]
+            option = name
+            index += 1
+          } else if argument.hasPrefix("--\(name)=") {
+            assignment = String(argument.dropFirst("--\(name)=".count))
+            option = name
+          }
         }
         guard let assignment else {
           rest.append(argument)
           continue
         }
         guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-          return .failure(.init(message: "`--fact \(assignment)` must be NAME=VALUE, such as `--fact plan=pro`"))
+          return .failure(
+            .init(
+              message: option == "fact"
+                ? "`--fact \(assignment)` must be NAME=VALUE, such as `--fact plan=pro`"
+                : "`--event \(assignment)` must be NAME=RATE, such as `--event purchase=0.2`"))
         }
-        options.facts.append(
-          (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...])))
+        let name = String(assignment[..<equals])
+        let value = String(assignment[assignment.index(after: equals)...])
+        if option == "fact" {
+          options.facts.append((name, value))
+        } else {
+          guard let rate = Double(value), rate.isFinite, rate >= 0, rate <= 20 else {
+            return .failure(.init(message: "`--event \(assignment)`: the rate must be a number of events per session from 0 to 20"))
+          }
+          options.events.append(SimulationEventRate(name: name, perSession: rate))
+        }
       }
 
       let modelOptions = Set(SimulationModel.options.map(\.name))

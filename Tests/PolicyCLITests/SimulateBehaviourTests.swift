@@ -137,6 +137,26 @@ struct SimulateBehaviourTests {
     #expect(over.result.standardError.hasPrefix("policyc simulate: error: `--rate`, `--remind` and `--decline` add up to 150%"))
   }
 
+  @Test("--event NAME=RATE adds an event to the default ones (or replaces one); a bad one is a usage error")
+  func eventFlag() throws {
+    let run = simulate(["buy.policy", "--event", "purchase=0.2", "--users", "200", "--days", "30"], files: Self.files)
+    #expect(run.result.status == 0)
+    #expect(run.result.standardError == "")
+    #expect(run.result.standardOutput.contains("events per session: export 1, purchase 0.2, "))
+    let file = simulate(["buy.policy", "--behaviour", "buy.json", "--users", "200", "--days", "30"], files: Self.files)
+    #expect(run.result.standardOutput == file.result.standardOutput)
+    let replaced = simulate(["buy.policy", "--behaviour", "buy.json", "--event=purchase=0.5", "--users", "5", "--days", "3"], files: Self.files)
+    #expect(replaced.result.standardOutput.contains("events per session: export 1, purchase 0.5, "))
+    for (argument, message) in [
+      ("purchase", "`--event purchase` must be NAME=RATE, such as `--event purchase=0.2`"),
+      ("purchase=often", "`--event purchase=often`: the rate must be a number of events per session from 0 to 20"),
+    ] {
+      let bad = simulate(["buy.policy", "--event", argument], files: Self.files)
+      #expect(bad.result.status == 2)
+      #expect(bad.result.standardError == "policyc simulate: error: \(message)\n\n\(SimulateCommand.usage)")
+    }
+  }
+
   @Test("above 1,000 users, the checks of 1,000 users are explained, and the report says so")
   func sampledExplanation() throws {
     let arguments = ["buy.policy", "--users", "2000", "--days", "2"]
