@@ -79,6 +79,11 @@ struct SimulateBehaviourTests {
     #expect(conditions.first?["held"] as? Int == 0)
     #expect(conditions.first?["reason"] as? String == "a new version every 30 days restarts it")
     #expect(checks["noAskRuleHeld"] as? Int == checks["total"] as? Int)
+    // The HTML report explains it too.
+    let html = simulate(["armchair.policy", "--users", "20", "--days", "60", "--html", "a.html"], files: files)
+    let page = String(decoding: try #require(html.io.files["a.html"]), as: UTF8.self)
+    #expect(page.contains("<section id=\"why\">"))
+    #expect(page.contains("<li>`since(first_use) &gt;= 30d` held at 0% of checks: a new version every 30 days restarts it</li>"))
     // With a single version, the same policy asks.
     let single = try simulatePolicies(simulateJSON(["armchair.policy", "--users", "100", "--days", "180", "--release-every", "0"], files: files))
     #expect(try #require(single.first?["usersAsked"] as? Int) > 0)
