@@ -31,7 +31,8 @@ struct SimulateBehaviourTests {
     let run = simulate(["buy.policy", "--behaviour", "buy.json", "--users", "200", "--days", "30"], files: Self.files)
     #expect(run.result.status == 0)
     #expect(run.result.standardError == "")
-    let report = try simulateJSON(["buy.policy", "--behaviour", "buy.json", "--users", "200", "--days", "30"], files: Self.files)
+    let report = try simulateJSON(
+      ["buy.policy", "--behaviour", "buy.json", "--users", "200", "--days", "30"], files: Self.files)
     let policy = try #require(try simulatePolicies(report).first)
     let share = try #require(policy["askedShare"] as? Double)
     #expect(share > 0.15 && share < 0.8, "asked \(share)")
@@ -41,7 +42,8 @@ struct SimulateBehaviourTests {
     #expect(purchase["produced"] as? Bool == true)
     #expect(purchase["readBy"] as? [String] == ["buy.policy"])
     // `--behavior` is the same option.
-    let american = simulate(["buy.policy", "--behavior", "buy.json", "--users", "200", "--days", "30"], files: Self.files)
+    let american = simulate(
+      ["buy.policy", "--behavior", "buy.json", "--users", "200", "--days", "30"], files: Self.files)
     #expect(american.result == run.result)
   }
 
@@ -54,11 +56,17 @@ struct SimulateBehaviourTests {
     #expect(quiet.result.standardError == Self.purchaseWarning)
     let output = quiet.result.standardOutput
     #expect(squeezed(output).contains("\nusers asked 0.0% (0)\n"))
-    #expect(squeezed(output).contains("\n event `purchase` (total_events(\"purchase\")) never (not in the behaviour model)\n"))
-    #expect(squeezed(output).contains("\n `total_events(\"purchase\") >= 3` held at 0% of checks: the behaviour model never produces `purchase` events\n"))
+    #expect(
+      squeezed(output).contains("\n event `purchase` (total_events(\"purchase\")) never (not in the behaviour model)\n")
+    )
+    #expect(
+      squeezed(output).contains(
+        "\n `total_events(\"purchase\") >= 3` held at 0% of checks: the behaviour model never produces `purchase` events\n"
+      ))
   }
 
-  @Test("Examples/armchair.policy under the default 30-day releases: 0%, and the blocking condition named with its reason")
+  @Test(
+    "Examples/armchair.policy under the default 30-day releases: 0%, and the blocking condition named with its reason")
   func armchair() throws {
     let text = String(decoding: try Examples.bytes("armchair.policy"), as: UTF8.self)
     let files = ["armchair.policy": text]
@@ -70,7 +78,9 @@ struct SimulateBehaviourTests {
     #expect(squeezed(output).contains("\n since(first_use) >= 30d 0.0% (0)"))
     #expect(squeezed(output).contains("\n no `ask` rule held 100.0% ("))
     #expect(squeezed(output).contains("\n `since(first_use) >= 30d` failed 100.0% ("))
-    #expect(squeezed(output).contains("\n `since(first_use) >= 30d` held at 0% of checks: a new version every 30 days restarts it\n"))
+    #expect(
+      squeezed(output).contains(
+        "\n `since(first_use) >= 30d` held at 0% of checks: a new version every 30 days restarts it\n"))
     let report = try simulateJSON(["armchair.policy", "--users", "100", "--days", "180"], files: files)
     let checks = try #require(try simulatePolicies(report).first?["checks"] as? [String: Any])
     let rules = try #require(checks["rules"] as? [[String: Any]])
@@ -83,9 +93,12 @@ struct SimulateBehaviourTests {
     let html = simulate(["armchair.policy", "--users", "20", "--days", "60", "--html", "a.html"], files: files)
     let page = String(decoding: try #require(html.io.files["a.html"]), as: UTF8.self)
     #expect(page.contains("<section id=\"why\">"))
-    #expect(page.contains("<li>`since(first_use) &gt;= 30d` held at 0% of checks: a new version every 30 days restarts it</li>"))
+    #expect(
+      page.contains(
+        "<li>`since(first_use) &gt;= 30d` held at 0% of checks: a new version every 30 days restarts it</li>"))
     // With a single version, the same policy asks.
-    let single = try simulatePolicies(simulateJSON(["armchair.policy", "--users", "100", "--days", "180", "--release-every", "0"], files: files))
+    let single = try simulatePolicies(
+      simulateJSON(["armchair.policy", "--users", "100", "--days", "180", "--release-every", "0"], files: files))
     #expect(try #require(single.first?["usersAsked"] as? Int) > 0)
   }
 
@@ -100,25 +113,35 @@ struct SimulateBehaviourTests {
     #expect(run.result.status == 0)
     #expect(run.result.standardError == "")
     #expect(squeezed(run.result.standardOutput).contains("\n fact `plan` free 70%, pro 30%\n"))
-    let policy = try #require(try simulatePolicies(simulateJSON(["plan.policy", "--behaviour", "plans.json", "--users", "400", "--days", "3"], files: files)).first)
+    let policy = try #require(
+      try simulatePolicies(
+        simulateJSON(["plan.policy", "--behaviour", "plans.json", "--users", "400", "--days", "3"], files: files)
+      ).first)
     let share = try #require(policy["askedShare"] as? Double)
     #expect(share > 0.2 && share < 0.4, "asked \(share)")
     // `--fact` wins over the file.
-    let fixed = try #require(try simulatePolicies(simulateJSON(["plan.policy", "--behaviour", "plans.json", "--fact", "plan=pro", "--users", "50", "--days", "3"], files: files)).first)
+    let fixed = try #require(
+      try simulatePolicies(
+        simulateJSON(
+          ["plan.policy", "--behaviour", "plans.json", "--fact", "plan=pro", "--users", "50", "--days", "3"],
+          files: files)
+      ).first)
     #expect(fixed["usersAsked"] as? Int == 50)
     // A value that is not of the declared type.
     let wrong = simulate(["wrong.policy", "--behaviour", "plans.json"], files: files)
     #expect(wrong.result.status == 2)
     #expect(
       wrong.result.standardError
-        == "policyc simulate: error: the behaviour file gives `plan` the value `free`, but `plan` is an `int` in wrong.policy; write a whole number such as 3\n\n\(SimulateCommand.usage)")
+        == "policyc simulate: error: the behaviour file gives `plan` the value `free`, but `plan` is an `int` in wrong.policy; write a whole number such as 3\n\n\(SimulateCommand.usage)"
+    )
   }
 
   @Test("the file's settings reach the model, flags win over the file, and the run is deterministic")
   func settings() throws {
     let files = [
       "buy.policy": Self.purchases,
-      "b.json": #"{"releaseEvery": 7, "sessionsPerDay": 2, "answers": {"rate": 1, "decline": 0, "later": 0}, "heavyShare": "50%"}"#,
+      "b.json":
+        #"{"releaseEvery": 7, "sessionsPerDay": 2, "answers": {"rate": 1, "decline": 0, "later": 0}, "heavyShare": "50%"}"#,
     ]
     let arguments = ["buy.policy", "--behaviour", "b.json", "--users", "30", "--days", "20"]
     let report = try simulateJSON(arguments, files: files)
@@ -127,7 +150,8 @@ struct SimulateBehaviourTests {
     #expect(model["sessionsPerDay"] as? Double == 2)
     #expect(model["rate"] as? Double == 1)
     #expect(model["heavyShare"] as? Double == 0.5)
-    let flagged = try #require(try simulateJSON(arguments + ["--release-every", "0"], files: files)["model"] as? [String: Any])
+    let flagged = try #require(
+      try simulateJSON(arguments + ["--release-every", "0"], files: files)["model"] as? [String: Any])
     #expect(flagged["releaseEvery"] as? Int == 0)
     #expect(simulate(arguments, files: files).result == simulate(arguments, files: files).result)
     // `--events` is the rate of the default events, which a file with events replaces.
@@ -135,11 +159,14 @@ struct SimulateBehaviourTests {
     #expect(events.result.status == 2)
     #expect(
       events.result.standardError.hasPrefix(
-        "policyc simulate: error: `--events` sets the rate of the default `export` events; the behaviour file names its own events\n"))
+        "policyc simulate: error: `--events` sets the rate of the default `export` events; the behaviour file names its own events\n"
+      ))
     // Flags that break the file's answers are a usage error.
     let over = simulate(arguments + ["--decline", "0.5"], files: files)
     #expect(over.result.status == 2)
-    #expect(over.result.standardError.hasPrefix("policyc simulate: error: `--rate`, `--remind` and `--decline` add up to 150%"))
+    #expect(
+      over.result.standardError.hasPrefix(
+        "policyc simulate: error: `--rate`, `--remind` and `--decline` add up to 150%"))
   }
 
   @Test("--event NAME=RATE adds an event to the default ones (or replaces one); a bad one is a usage error")
@@ -150,7 +177,9 @@ struct SimulateBehaviourTests {
     #expect(run.result.standardOutput.contains("events per session: export 1, purchase 0.2, "))
     let file = simulate(["buy.policy", "--behaviour", "buy.json", "--users", "200", "--days", "30"], files: Self.files)
     #expect(run.result.standardOutput == file.result.standardOutput)
-    let replaced = simulate(["buy.policy", "--behaviour", "buy.json", "--event=purchase=0.5", "--users", "5", "--days", "3"], files: Self.files)
+    let replaced = simulate(
+      ["buy.policy", "--behaviour", "buy.json", "--event=purchase=0.5", "--users", "5", "--days", "3"],
+      files: Self.files)
     #expect(replaced.result.standardOutput.contains("events per session: export 1, purchase 0.5, "))
     for (argument, message) in [
       ("purchase", "`--event purchase` must be NAME=RATE, such as `--event purchase=0.2`"),
@@ -167,9 +196,12 @@ struct SimulateBehaviourTests {
     let arguments = ["buy.policy", "--users", "2000", "--days", "2"]
     let run = simulate(arguments, files: Self.files)
     #expect(squeezed(run.result.standardOutput).contains(" prompt checks of 1,000 users (1 in 2): buy.policy "))
-    let checks = try #require(try simulatePolicies(simulateJSON(arguments, files: Self.files)).first?["checks"] as? [String: Any])
+    let checks = try #require(
+      try simulatePolicies(simulateJSON(arguments, files: Self.files)).first?["checks"] as? [String: Any])
     #expect(checks["users"] as? Int == 1000)
-    let all = try #require(try simulatePolicies(simulateJSON(["buy.policy", "--users", "1000", "--days", "2"], files: Self.files)).first?["checks"] as? [String: Any])
+    let all = try #require(
+      try simulatePolicies(simulateJSON(["buy.policy", "--users", "1000", "--days", "2"], files: Self.files)).first?[
+        "checks"] as? [String: Any])
     #expect(all["users"] as? Int == 1000)
   }
 
@@ -178,15 +210,15 @@ struct SimulateBehaviourTests {
     let files = [
       "buy.policy": Self.purchases,
       "bad.json": """
-        {
-          "events": {"purchase": "often", "": 1},
-          "facts": {"plan": {"free": 0.7, "pro": 0.2}, "seats": 3},
-          "releaseEvry": 30,
-          "sessionsPerDay": 0.5,
-          "answers": {"rate": 0.5, "decline": 0.4, "ltr": 0.1}
-        }
+      {
+        "events": {"purchase": "often", "": 1},
+        "facts": {"plan": {"free": 0.7, "pro": 0.2}, "seats": 3},
+        "releaseEvry": 30,
+        "sessionsPerDay": 0.5,
+        "answers": {"rate": 0.5, "decline": 0.4, "ltr": 0.1}
+      }
 
-        """,
+      """,
       "comma.json": "{\"events\": {\"purchase\": 0.2,}}\n",
       "list.json": "[1]\n",
       "sum.json": "{\"answers\": {\"rate\": 0.5, \"decline\": 0.4, \"later\": \"20%\"}}\n",
@@ -251,7 +283,8 @@ struct SimulateBehaviourTests {
         """)
     let missing = simulate(["buy.policy", "--behaviour", "nope.json"], files: files)
     #expect(missing.result.status == 2)
-    #expect(missing.result.standardError == "policyc simulate: error: cannot read `nope.json`: No such file or directory\n")
+    #expect(
+      missing.result.standardError == "policyc simulate: error: cannot read `nope.json`: No such file or directory\n")
   }
 
   /// `text` with every run of spaces made one space, to compare table rows whatever the column widths.
@@ -265,7 +298,8 @@ struct SimulateBehaviourTests {
       "review.policy": String(decoding: try Examples.bytes("review.policy"), as: UTF8.self),
       "review.behaviour.json": String(decoding: try Examples.bytes("review.behaviour.json"), as: UTF8.self),
     ]
-    let run = simulate(["review.policy", "--behaviour", "review.behaviour.json", "--users", "50", "--days", "60"], files: files)
+    let run = simulate(
+      ["review.policy", "--behaviour", "review.behaviour.json", "--users", "50", "--days", "60"], files: files)
     #expect(run.result.status == 0)
     #expect(run.result.standardError == "")
     #expect(squeezed(run.result.standardOutput).contains("fact `plan`"))

@@ -57,7 +57,8 @@ public struct SimulationExplanation: Sendable {
     asked = tally.asked
     blockedByNever = tally.blockedByNever
     noAskRuleHeld = tally.noAskRuleHeld
-    guard let compiled = PolicyCompiler.compile(policy.text, path: policy.name, schema: ReviewSchema.standard).policy else {
+    guard let compiled = PolicyCompiler.compile(policy.text, path: policy.name, schema: ReviewSchema.standard).policy
+    else {
       rules = []
       return
     }
@@ -65,9 +66,12 @@ public struct SimulationExplanation: Sendable {
     func text(_ range: SourceRange) -> String {
       let start = min(max(range.start, 0), bytes.count)
       let end = min(max(range.end, start), bytes.count)
-      return String(decoding: bytes[start..<end], as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      let written = String(decoding: bytes[start..<end], as: UTF8.self)
+      return written.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
-    func line(_ offset: Int) -> Int { bytes.prefix(min(max(offset, 0), bytes.count)).reduce(1) { $1 == 10 ? $0 + 1 : $0 } }
+    func line(_ offset: Int) -> Int {
+      bytes.prefix(min(max(offset, 0), bytes.count)).reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+    }
     var rules: [Rule] = []
     for (index, rule) in compiled.rules.enumerated() where tally.rules.indices.contains(index) {
       let counts = tally.rules[index]
@@ -82,9 +86,12 @@ public struct SimulationExplanation: Sendable {
           rule.kind == .ask && held == 0 && evaluated > 0
           ? SimulationExplanation.reason(written, model: model, inputs: inputs) : nil
         conditions.append(
-          Condition(text: written, held: held, evaluated: evaluated, blocked: counts.conditionBlocked[position], reason: reason))
+          Condition(
+            text: written, held: held, evaluated: evaluated, blocked: counts.conditionBlocked[position], reason: reason)
+        )
       }
-      rules.append(Rule(kind: rule.kind, label: label, held: counts.held, faulted: counts.faulted, conditions: conditions))
+      rules.append(
+        Rule(kind: rule.kind, label: label, held: counts.held, faulted: counts.faulted, conditions: conditions))
     }
     self.rules = rules
   }

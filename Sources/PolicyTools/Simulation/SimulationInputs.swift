@@ -48,16 +48,20 @@ public enum SimulationInputs {
   public static func inputs(of setup: SimulationSetup) -> [SimulationInput] {
     let model = setup.model
     let compiled = setup.policies.map {
-      (name: $0.name, policy: PolicyCompiler.compile($0.text, path: $0.name, schema: ReviewSchema.standard).policy,
-        defaulted: $0.defaultedFacts, values: $0.appFacts)
+      (
+        name: $0.name, policy: PolicyCompiler.compile($0.text, path: $0.name, schema: ReviewSchema.standard).policy,
+        defaulted: $0.defaultedFacts, values: $0.appFacts
+      )
     }
     var inputs: [SimulationInput] = []
-    let rates = model.events.isEmpty ? [SimulationEventRate(name: "export", perSession: model.eventsPerSession)] : model.events
+    let rates =
+      model.events.isEmpty ? [SimulationEventRate(name: "export", perSession: model.eventsPerSession)] : model.events
     for rate in rates {
       inputs.append(
         SimulationInput(
           kind: .event, name: rate.name, readAs: [], readBy: [],
-          stated: "\(SimulationFormat.trimmed(rate.perSession, places: 3)) per session", isProduced: rate.perSession > 0))
+          stated: "\(SimulationFormat.trimmed(rate.perSession, places: 3)) per session", isProduced: rate.perSession > 0
+        ))
     }
     for entry in compiled {
       guard let policy = entry.policy else { continue }

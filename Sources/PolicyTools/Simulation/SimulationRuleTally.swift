@@ -49,9 +49,10 @@ public struct SimulationCheckTally: Sendable, Hashable {
 
   /// An empty tally for `policy` (none for a policy that does not compile).
   public init(policy: CompiledPolicy?) {
-    rules = (policy?.rules.indices).map { indices in
-      indices.map { SimulationRuleTally(conditions: policy?.conditionRanges(ofRule: $0).count ?? 0) }
-    } ?? []
+    rules =
+      (policy?.rules.indices).map { indices in
+        indices.map { SimulationRuleTally(conditions: policy?.conditionRanges(ofRule: $0).count ?? 0) }
+      } ?? []
   }
 
   /// Counts one check, explained.
@@ -72,7 +73,8 @@ public struct SimulationCheckTally: Sendable, Hashable {
       case .notHeld: break
       case .faulted: rules[trace.index].faulted += 1
       }
-      for (index, condition) in trace.conditions.enumerated() where rules[trace.index].conditionHeld.indices.contains(index) {
+      for (index, condition) in trace.conditions.enumerated()
+      where rules[trace.index].conditionHeld.indices.contains(index) {
         switch condition.status {
         case .held:
           rules[trace.index].conditionHeld[index] += 1
@@ -87,7 +89,8 @@ public struct SimulationCheckTally: Sendable, Hashable {
       blockedByNever += 1
     } else if !askHeld {
       noAskRuleHeld += 1
-      for trace in explanation.rules where rules.indices.contains(trace.index) && policy.rules[trace.index].kind == .ask {
+      for trace in explanation.rules where rules.indices.contains(trace.index) && policy.rules[trace.index].kind == .ask
+      {
         for (index, condition) in trace.conditions.enumerated()
         where condition.status != .held && condition.status != .notNeeded
           && rules[trace.index].conditionBlocked.indices.contains(index)
