@@ -106,8 +106,8 @@ enum SimulateCommand: Command {
     prompt checks, and what blocked the asks (a `never` rule, or the failed
     conditions of the `ask` rules), with a reason for each condition that
     never held (such as "a new version every 30 days restarts it"). In JSON:
-    the top-level key behaviour, and per policy the key checks. Above 1,000
-    users, the checks of 1,000 users are explained (every n-th user).
+    the top-level key behaviour, and per policy the key checks. Above 250
+    users, the checks of 250 users are explained (every n-th user).
 
     For long runs, build in release: `swift run -c release policyc simulate ...`.
 

@@ -56,9 +56,9 @@ public struct SimulationSetup: Sendable {
   public static let installInstant: Int64 = 1_767_225_600
   /// The number of buckets of the asks-per-user distribution: 0 to 9 asks, and 10 or more.
   public static let askBuckets = 11
-  /// The most users whose prompt checks are explained rule by rule (explaining costs several
-  /// decisions): in a larger run, every ``explainStride``-th user, starting with the first.
-  public static let explainedUsers = 1000
+  /// The most users whose prompt checks are explained rule by rule (explaining a check costs
+  /// about eight decisions): in a larger run, every ``explainStride``-th user, starting with the first.
+  public static let explainedUsers = 250
 
   /// Every how many users one has their prompt checks explained: 1 up to ``explainedUsers`` users.
   public var explainStride: Int { max(1, users / SimulationSetup.explainedUsers) }
