@@ -16,6 +16,7 @@ public enum PolicyCLI {
       return usageError
     }
     let rest = Array(arguments.dropFirst())
+    if VersionCommand.aliases.contains(verb) { return VersionCommand.run(rest, io: io) }
     if let command = Commands.named(verb) ?? (HelpCommand.aliases.contains(verb) ? HelpCommand.self : nil) {
       return command.run(rest, io: io)
     }

@@ -13,7 +13,8 @@ enum SimulateCommand: Command {
   /// The usage line printed after a usage error.
   static let usage = """
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
-                            [--html FILE] [--format text|json] [--fact NAME=VALUE]... [model options]
+                            [--html FILE] [--format text|json] [--fact NAME=VALUE]...
+                            [--behaviour FILE] [--event NAME=RATE]... [model options]
 
     """
 
@@ -30,7 +31,8 @@ enum SimulateCommand: Command {
     gives the same report, byte for byte.
 
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
-                            [--html FILE] [--format text|json] [--fact NAME=VALUE]... [model options]
+                            [--html FILE] [--format text|json] [--fact NAME=VALUE]...
+                            [--behaviour FILE] [--event NAME=RATE]... [model options]
 
     OPTIONS:
       --users <n>          users to simulate, 1 to 1000000 (default: 1000)
@@ -41,6 +43,13 @@ enum SimulateCommand: Command {
       --fact <name=value>  the value of an app fact a policy declares, such as
                            `--fact plan=pro` (repeatable); a declared fact not
                            given is false, 0, "" or v0 (absent if it can be)
+      --event <name=rate>  a significant event and its mean number per session,
+                           such as `--event purchase=0.2` (repeatable); it joins
+                           the file's events, or the default `export` events
+      --behaviour <file>   the behaviour model as JSON: event names with rates per
+                           session, app facts with distributions, the release
+                           cadence, sessions per day and the answer mix (see
+                           docs/simulate.md); flags given too win (also --behavior)
       --verbose            print the speed (user-days per second) on standard error
       -h, --help           show this help
 
@@ -49,7 +58,8 @@ enum SimulateCommand: Command {
       --heavy-open-rate <p>  daily chance that a heavy user opens the app (80%)
       --light-open-rate <p>  daily chance that a light user opens the app (15%)
       --sessions <n>         mean sessions per day with the app open, >= 1 (1.5)
-      --events <n>           mean significant events per session (1)
+      --events <n>           mean significant events per session, without a
+                             behaviour file's events (1)
       --bad-sessions <p>     share of sessions that go badly (5%)
       --rate <p>             chance of answering a prompt "rate" (25%)
       --remind <p>           chance of answering "remind me later" (35%)
@@ -67,7 +77,14 @@ enum SimulateCommand: Command {
       session's last action scores -40 and marks it bad. Releases follow a
       calendar shifted at random per user; a user picks up a new version at
       their next launch (the manager is created again over the same store,
-      so per-version facts start again).
+      so per-version facts start again). A behaviour file's events replace
+      the "export" events: each named event comes a geometric number of
+      times per session with its mean rate; each user gets one value of each
+      distributed app fact.
+
+      Every event and app fact a policy reads is listed in the report with
+      what the model gives it; before the run, a warning names every event a
+      policy reads that the model never produces.
 
     REPORT: users asked (heavy and light users), the day of the first ask
     (percentiles and histogram), asks, asks per user per year, users asked
@@ -82,6 +99,17 @@ enum SimulateCommand: Command {
     usersAskedMoreThanOnce, maximumAsks, shortestGapDays, asksAfterDecline,
     usersAskedAfterDecline, asksBeyond3In365Days, usersBeyond3In365Days,
     answers (rate, remindLater, decline, dismiss) and usersRated.
+
+    The report then explains the outcome: the behaviour the policies read
+    (events and app facts with their rates, distributions or defaults), for
+    each policy every rule and condition with how often it held at the
+    prompt checks, and what blocked the asks (a `never` rule, or the failed
+    conditions of the `ask` rules), with a reason for each condition that
+    never held (such as "a new version every 30 days restarts it"). In JSON:
+    the top-level key behaviour, and per policy the key checks. Above 250
+    users, the checks of 250 users are explained (every n-th user).
+
+    For long runs, build in release: `swift run -c release policyc simulate ...`.
 
     EXIT STATUS:
       0  simulated
@@ -116,21 +144,62 @@ enum SimulateCommand: Command {
     }
     guard status == PolicyCLI.success else { return status }
 
+    // The behaviour model: the file's, then the flags.
+    var model = SimulationModel()
+    if let path = options.behaviourPath {
+      guard let source = command.load(path) else { return PolicyCLI.usageError }
+      if let tooLarge = source.tooLarge {
+        io.write(renderer.render([tooLarge], in: source.file), to: .standardError)
+        return PolicyCLI.failure
+      }
+      switch SimulationBehaviour.read(source.file, into: model) {
+      case .success(let read): model = read
+      case .failure(let problems):
+        io.write(renderer.render(problems.diagnostics, in: source.file), to: .standardError)
+        return PolicyCLI.failure
+      }
+    }
+    for (name, text) in options.modelFlags {
+      if name == "events" && !model.events.isEmpty {
+        return command.usageError("`--events` sets the rate of the default `export` events; the behaviour file names its own events")
+      }
+      if let problem = model.set(name, text) { return command.usageError(problem) }
+    }
+    if let problem = model.validate() { return command.usageError(problem) }
+    if !options.events.isEmpty && model.events.isEmpty {
+      // The named events join the default ones.
+      model.events = [SimulationEventRate(name: "export", perSession: model.eventsPerSession)]
+    }
+    for event in options.events {
+      if let index = model.events.firstIndex(where: { $0.name == event.name }) {
+        model.events[index] = event
+      } else {
+        model.events.append(event)
+      }
+    }
+    model.facts.removeAll { fact in options.facts.contains { $0.name == fact.name } }
+
     // App facts the policies declare.
     let appFacts: [[(name: String, value: Value)]]
-    switch SimulationAppFacts.resolve(options.facts, for: compiled.map { ($0.path, $0.policy) }) {
+    let defaulted: [[String]]
+    switch SimulationAppFacts.resolve(options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.facts) {
     case .success(let resolved):
       appFacts = resolved.values
+      defaulted = resolved.defaulted
       for note in resolved.notes { io.write("policyc simulate: note: \(note)\n", to: .standardError) }
     case .failure(let error):
       return command.usageError(error.message)
     }
 
     let setup = SimulationSetup(
-      users: options.users, days: options.days, seed: options.seed, model: options.model,
+      users: options.users, days: options.days, seed: options.seed, model: model,
       policies: compiled.indices.map {
-        SimulationPolicy(name: compiled[$0].path, text: compiled[$0].text, appFacts: appFacts[$0])
+        SimulationPolicy(
+          name: compiled[$0].path, text: compiled[$0].text, appFacts: appFacts[$0], defaultedFacts: defaulted[$0])
       })
+    for warning in SimulationInputs.warnings(for: SimulationInputs.inputs(of: setup)) {
+      io.write("policyc simulate: warning: \(warning)\n", to: .standardError)
+    }
 
     // The run, with a progress line on a terminal.
     let showsProgress = io.isStandardOutputTerminal && options.format == "text"
@@ -184,12 +253,16 @@ enum SimulateCommand: Command {
     var format = "text"
     /// `--fact` values, as given, in order.
     var facts: [(name: String, value: String)] = []
+    /// `--event` rates, in order.
+    var events: [SimulationEventRate] = []
     /// Whether to print the speed on standard error.
     var verbose = false
     /// Whether `--help` was given.
     var showsHelp = false
-    /// The behaviour model.
-    var model = SimulationModel()
+    /// The behaviour file, if any.
+    var behaviourPath: String?
+    /// The model flags, as given (applied over the behaviour file), in help order.
+    var modelFlags: [(name: String, text: String)] = []
 
     /// Parses and checks `arguments`; the error is a usage message.
     static func parse(_ arguments: [String]) -> Result<Options, Arguments.UsageError> {
@@ -205,29 +278,46 @@ enum SimulateCommand: Command {
           break
         }
         var assignment: String?
-        if argument == "--fact" || argument == "-fact" {
-          guard index < arguments.count else { return .failure(.init(message: "option `--fact` needs a value")) }
-          assignment = arguments[index]
-          index += 1
-        } else if argument.hasPrefix("--fact=") {
-          assignment = String(argument.dropFirst("--fact=".count))
+        var option = "fact"
+        for name in ["fact", "event"] {
+          if argument == "--\(name)" || argument == "-\(name)" {
+            guard index < arguments.count else { return .failure(.init(message: "option `--\(name)` needs a value")) }
+            assignment = arguments[index]
+            option = name
+            index += 1
+          } else if argument.hasPrefix("--\(name)=") {
+            assignment = String(argument.dropFirst("--\(name)=".count))
+            option = name
+          }
         }
         guard let assignment else {
           rest.append(argument)
           continue
         }
         guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-          return .failure(.init(message: "`--fact \(assignment)` must be NAME=VALUE, such as `--fact plan=pro`"))
+          return .failure(
+            .init(
+              message: option == "fact"
+                ? "`--fact \(assignment)` must be NAME=VALUE, such as `--fact plan=pro`"
+                : "`--event \(assignment)` must be NAME=RATE, such as `--event purchase=0.2`"))
         }
-        options.facts.append(
-          (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...])))
+        let name = String(assignment[..<equals])
+        let value = String(assignment[assignment.index(after: equals)...])
+        if option == "fact" {
+          options.facts.append((name, value))
+        } else {
+          guard let rate = Double(value), rate.isFinite, rate >= 0, rate <= 20 else {
+            return .failure(.init(message: "`--event \(assignment)`: the rate must be a number of events per session from 0 to 20"))
+          }
+          options.events.append(SimulationEventRate(name: name, perSession: rate))
+        }
       }
 
       let modelOptions = Set(SimulationModel.options.map(\.name))
       let parsed: Arguments
       do {
         parsed = try Arguments.parse(
-          rest, valueOptions: Set(["users", "days", "seed", "html", "format"]).union(modelOptions),
+          rest, valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior"]).union(modelOptions),
           flagOptions: ["help", "verbose"])
       } catch {
         return .failure(error)
@@ -268,11 +358,22 @@ enum SimulateCommand: Command {
         guard !path.isEmpty else { return .failure(.init(message: "`--html` needs a file name")) }
         options.htmlPath = path
       }
+      if parsed.values["behaviour"] != nil && parsed.values["behavior"] != nil {
+        return .failure(.init(message: "give `--behaviour` once (`--behavior` is the same option)"))
+      }
+      if let path = parsed.values["behaviour"] ?? parsed.values["behavior"] {
+        guard !path.isEmpty else { return .failure(.init(message: "`--behaviour` needs a file name")) }
+        options.behaviourPath = path
+      }
+      // Check the flags on the default model now (usage errors come before any file is read);
+      // they are applied again over the behaviour file.
+      var model = SimulationModel()
       for (name, _) in SimulationModel.options {
         guard let text = parsed.values[name] else { continue }
-        if let problem = options.model.set(name, text) { return .failure(.init(message: problem)) }
+        if let problem = model.set(name, text) { return .failure(.init(message: problem)) }
+        options.modelFlags.append((name, text))
       }
-      if let problem = options.model.validate() { return .failure(.init(message: problem)) }
+      if options.behaviourPath == nil, let problem = model.validate() { return .failure(.init(message: problem)) }
       return .success(options)
     }
   }

@@ -67,7 +67,7 @@ struct SimulateCommandTests {
     let run = simulate(["engaged.policy", "cautious.policy", "--users", "20", "--days", "60"], files: Self.files)
     #expect(run.result.status == 0)
     #expect(run.result.standardError == "")
-    #expect(run.result.standardOutput == SimulateExpected.twentyUsers)
+    #expect(run.result.standardOutput == SimulateExpected.twentyUsers + SimulateExpected.twentyUsersExplanation)
   }
 
   @Test("the same seed gives byte-identical text, JSON and HTML; another seed another report")
@@ -163,7 +163,7 @@ struct SimulateCommandTests {
   @Test("JSON: parses and has the documented keys")
   func jsonKeys() throws {
     let report = try simulateJSON(["engaged.policy", "cautious.policy", "--users", "20", "--days", "60"], files: Self.files)
-    #expect(Set(report.keys) == ["users", "days", "seed", "model", "activity", "policies"])
+    #expect(Set(report.keys) == ["users", "days", "seed", "model", "activity", "behaviour", "policies"])
     #expect(report["users"] as? Int == 20)
     #expect(report["days"] as? Int == 60)
     #expect(report["seed"] as? Int == 1)
@@ -184,7 +184,7 @@ struct SimulateCommandTests {
           "name", "usersAsked", "askedShare", "heavyUsersAsked", "lightUsersAsked", "firstAskDay", "asks",
           "asksPerUserPerYear", "asksPerUser", "usersAskedMoreThanOnce", "maximumAsks", "shortestGapDays",
           "asksAfterDecline", "usersAskedAfterDecline", "asksBeyond3In365Days", "usersBeyond3In365Days", "answers",
-          "usersRated",
+          "usersRated", "checks",
         ])
       let firstAsk = try #require(policy["firstAskDay"] as? [String: Any])
       #expect(Set(firstAsk.keys) == ["p10", "p25", "median", "p75", "p90", "histogram", "byDay"])
@@ -531,6 +531,57 @@ enum SimulateExpected {
       8                                     0.0% (0)          0.0% (0)
       9                                     0.0% (0)          0.0% (0)
       10 or more                            0.0% (0)          0.0% (0)
+
+    """
+
+  /// The explanation sections that follow ``twentyUsers`` in the same report.
+  static let twentyUsersExplanation = """
+
+    behaviour the policies read        in the model
+      event `export`                  1 per session
+
+    rules at 1,111 prompt checks: engaged.policy           held        evaluated
+      never answered (line 1)                       52.7% (586)
+        declined                                    19.1% (212)   100.0% (1,111)
+        rated                                       33.7% (374)      80.9% (899)
+      never too_soon (line 2)                       67.8% (753)
+        since(last_prompt) < 2w                     67.8% (753)   100.0% (1,111)
+      ask engaged (line 3)                          83.8% (931)
+        total_days >= 3                           90.3% (1,003)   100.0% (1,111)
+        total_uses >= 5                             83.8% (931)    90.3% (1,003)
+
+    what blocked the asks: engaged.policy       checks
+      asked                                  4.3% (48)
+      a `never` rule held                  79.5% (883)
+        never answered (line 1)            52.7% (586)
+        never too_soon (line 2)            67.8% (753)
+      no `ask` rule held                   16.2% (180)
+        `total_days >= 3` failed            9.7% (108)
+        `total_uses >= 5` failed             6.5% (72)
+
+    rules at 1,111 prompt checks: cautious.policy         held        evaluated
+      never answered (line 1)                      43.7% (486)
+        declined_any                               16.1% (179)   100.0% (1,111)
+        rated_any                                  27.6% (307)      83.9% (932)
+      never too_soon (line 2)                      61.4% (682)
+        since(last_prompt) < 8w                    61.4% (682)   100.0% (1,111)
+      never bad (line 3)                             1.3% (14)
+        session_bad                                  1.3% (14)   100.0% (1,111)
+      ask loyal (line 4)                           57.0% (633)
+        total_days >= 14                           74.0% (822)   100.0% (1,111)
+        total_sessions >= 8                        65.1% (723)      74.0% (822)
+        events >= 2                                57.0% (633)      65.1% (723)
+
+    what blocked the asks: cautious.policy       checks
+      asked                                   1.6% (18)
+      a `never` rule held                   61.8% (687)
+        never answered (line 1)             43.7% (486)
+        never too_soon (line 2)             61.4% (682)
+        never bad (line 3)                    1.3% (14)
+      no `ask` rule held                    36.5% (406)
+        `total_days >= 14` failed           25.6% (284)
+        `total_sessions >= 8` failed          8.9% (99)
+        `events >= 2` failed                  2.1% (23)
 
     """
 }

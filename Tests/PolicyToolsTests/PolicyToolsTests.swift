@@ -46,7 +46,11 @@ struct PolicyToolsTests {
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let setup = SimulationSetup(
       users: 200, days: 60, seed: 7,
-      policies: [SimulationPolicy(name: path, text: text, appFacts: [("plan", .string("")), ("crashed_this_session", .bool(false))])])
+      policies: [
+        SimulationPolicy(
+          name: path, text: text, appFacts: [("plan", .string("")), ("crashed_this_session", .bool(false))],
+          defaultedFacts: ["plan", "crashed_this_session"])
+      ])
     let report = SimulationReport.simulate(setup)
     #expect(report.policies.count == 1)
     #expect(report.outcome.tallies[0].asks > 0)

@@ -9,6 +9,8 @@ public enum SimulationAppFacts {
     public var values: [[(name: String, value: Value)]]
     /// Notes for standard error: which declared facts took a default.
     public var notes: [String]
+    /// For each policy, the names of the facts that took a default.
+    public var defaulted: [[String]] = []
   }
 
   /// A `--fact` value that names no declared fact or does not parse as its type.
@@ -18,8 +20,12 @@ public enum SimulationAppFacts {
   }
 
   /// Matches `given` against the facts each policy declares and parses the values by the declared types.
+  ///
+  /// A fact with a distribution in `distributed` (from a behaviour file) takes no default: its
+  /// values must parse as the declared type; a fact no policy declares is ignored there.
   public static func resolve(
-    _ given: [(name: String, value: String)], for policies: [(path: String, policy: CompiledPolicy)]
+    _ given: [(name: String, value: String)], for policies: [(path: String, policy: CompiledPolicy)],
+    distributed: [SimulationFactDistribution] = []
   ) -> Result<Resolved, Failure> {
     var declaredNames: [String] = []
     for (_, policy) in policies {
@@ -45,9 +51,15 @@ public enum SimulationAppFacts {
     for (path, policy) in policies {
       var facts: [(name: String, value: Value)] = []
       var defaulted: [String] = []
+      var defaultedNames: [String] = []
       for slot in policy.layout.slots {
         guard case .declaration = slot.origin else { continue }
-        if let text = givenValues[slot.name] {
+        if givenValues[slot.name] == nil, let distribution = distributed.first(where: { $0.name == slot.name }) {
+          for share in distribution.shares where parse(share.value, as: slot.type) == nil {
+            return .failure(
+              .init(message: "the behaviour file gives `\(slot.name)` the value `\(share.value)`, but `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"))
+          }
+        } else if let text = givenValues[slot.name] {
           guard let value = parse(text, as: slot.type) else {
             return .failure(.init(message: "`--fact \(slot.name)=\(text)`: `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"))
           }
@@ -56,9 +68,11 @@ public enum SimulationAppFacts {
           let value = zero(slot.type)
           facts.append((slot.name, value))
           defaulted.append("`\(slot.name)` = \(value)")
+          defaultedNames.append(slot.name)
         }
       }
       resolved.values.append(facts)
+      resolved.defaulted.append(defaultedNames)
       if !defaulted.isEmpty {
         resolved.notes.append(
           "\(path) declares app facts the simulation cannot know; using \(defaulted.joined(separator: ", ")) (set them with --fact NAME=VALUE)")

@@ -10,12 +10,16 @@ public struct SimulationPolicy: Sendable {
   public var text: String
   /// Values for the app-specific facts the policy declares, set for every user.
   public var appFacts: [(name: String, value: Value)]
+  /// The names of the facts in ``appFacts`` that took a default (nobody gave them), for reports.
+  public var defaultedFacts: [String]
 
-  /// A policy named `name` with source `text`; `appFacts` set the facts it declares for every user.
-  public init(name: String, text: String, appFacts: [(name: String, value: Value)] = []) {
+  /// A policy named `name` with source `text`; `appFacts` set the facts it declares for every user
+  /// (`defaultedFacts` names those that are defaults, not given).
+  public init(name: String, text: String, appFacts: [(name: String, value: Value)] = [], defaultedFacts: [String] = []) {
     self.name = name
     self.text = text
     self.appFacts = appFacts
+    self.defaultedFacts = defaultedFacts
   }
 }
 
@@ -52,6 +56,12 @@ public struct SimulationSetup: Sendable {
   public static let installInstant: Int64 = 1_767_225_600
   /// The number of buckets of the asks-per-user distribution: 0 to 9 asks, and 10 or more.
   public static let askBuckets = 11
+  /// The most users whose prompt checks are explained rule by rule (explaining a check costs
+  /// about eight decisions): in a larger run, every ``explainStride``-th user, starting with the first.
+  public static let explainedUsers = 250
+
+  /// Every how many users one has their prompt checks explained: 1 up to ``explainedUsers`` users.
+  public var explainStride: Int { max(1, users / SimulationSetup.explainedUsers) }
 }
 
 /// What one policy did to the population: counts only, so merging is exact and order-free.
@@ -90,11 +100,14 @@ public struct SimulationPolicyTally: Sendable, Hashable {
   public var usersRated = 0
   /// Users who could not be simulated because the policy does not compile (never asked); 0 for a policy that compiles.
   public var managerFailures = 0
+  /// What the rules did at the prompt checks.
+  public var checks: SimulationCheckTally
 
-  /// An empty tally for a run of `days` days.
-  public init(days: Int) {
+  /// An empty tally for a run of `days` days of `policy` (nil: no rule counts).
+  public init(days: Int, policy: CompiledPolicy? = nil) {
     firstAskDays = Array(repeating: 0, count: days)
     asksPerUser = Array(repeating: 0, count: SimulationSetup.askBuckets)
+    checks = SimulationCheckTally(policy: policy)
   }
 
   /// Adds `other`'s counts to this tally.
@@ -116,6 +129,7 @@ public struct SimulationPolicyTally: Sendable, Hashable {
     dismissed += other.dismissed
     usersRated += other.usersRated
     managerFailures += other.managerFailures
+    checks.merge(other.checks)
   }
 }
 
@@ -195,7 +209,7 @@ public enum SimulationEngine {
     let chunkSize = max(1, min(500, (setup.users + 63) / 64))
     let chunkCount = (setup.users + chunkSize - 1) / chunkSize
     let plan = SimulationPlan(setup)
-    let total = SimulationTotal(setup)
+    let total = SimulationTotal(plan)
     DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
       let first = chunk * chunkSize
       let users = first..<min(setup.users, first + chunkSize)
@@ -218,9 +232,9 @@ private final class SimulationTotal: @unchecked Sendable {
   /// Each policy's counts so far.
   private var tallies: [SimulationPolicyTally]
 
-  /// Empty counts for `setup`.
-  init(_ setup: SimulationSetup) {
-    tallies = setup.policies.map { _ in SimulationPolicyTally(days: setup.days) }
+  /// Empty counts for `plan`.
+  init(_ plan: SimulationPlan) {
+    tallies = plan.trackers.map { SimulationPolicyTally(days: plan.setup.days, policy: $0?.policy) }
   }
 
   /// Adds one chunk's counts.
@@ -266,6 +280,12 @@ private struct SimulationPlan: Sendable {
   /// Per policy: a tracker for a new user on the first release, with the app facts set; nil
   /// when the policy does not compile (its users are never asked).
   let trackers: [ReviewTracker?]
+  /// The named events of a session, with the chance of one more of each (geometric); empty for the classic model.
+  let events: [(name: String, more: SimulationProbability)]
+  /// Per distributed fact of the model: the upper threshold of each value's draw.
+  let factThresholds: [[UInt64]]
+  /// Per policy, per distributed fact, per value: the value to set (nil when the policy does not declare the fact).
+  let factValues: [[[Value]?]]
 
   /// Prepares the constants of `setup`.
   init(_ setup: SimulationSetup) {
@@ -283,12 +303,40 @@ private struct SimulationPlan: Sendable {
     let releases = model.releaseEvery == 0 ? 1 : setup.days / model.releaseEvery + 2
     let versions = (0..<releases).map { "1.\($0)" }
     self.versions = versions
-    trackers = setup.policies.map { policy in
+    let trackers = setup.policies.map { policy -> ReviewTracker? in
       let compilation = PolicyCompiler.compile(policy.text, path: policy.name, schema: ReviewSchema.standard)
       guard let compiled = compilation.policy else { return nil }
       var tracker = ReviewTracker(policy: compiled, appVersion: versions[0])
       for fact in policy.appFacts { tracker.setFact(fact.name, fact.value) }
       return tracker
+    }
+    events = model.events.map { ($0.name, SimulationProbability.geometric(mean: $0.perSession)) }
+    factThresholds = model.facts.map { fact in
+      var running = 0.0
+      return fact.shares.map { share in
+        running += share.share
+        return SimulationProbability(running).threshold
+      }
+    }
+    self.trackers = trackers
+    factValues = trackers.map { tracker in
+      model.facts.map { fact -> [Value]? in
+        guard let slots = tracker?.policy.layout.slots,
+          let slot = slots.first(where: { $0.name == fact.name && $0.isDeclaration })
+        else { return nil }
+        let values = fact.shares.compactMap { SimulationAppFacts.parse($0.value, as: slot.type) }
+        return values.count == fact.shares.count ? values : nil
+      }
+    }
+  }
+}
+
+extension FactSlot {
+  /// Whether the slot is a `fact` the policy declares.
+  var isDeclaration: Bool {
+    switch origin {
+    case .declaration: true
+    case .schema, .family: false
     }
   }
 }
@@ -318,17 +366,21 @@ private final class SimulationWorker {
   private var beyondLimit = false
   /// Whether the current user answered "rate".
   private var ratedOnce = false
+  /// Whether the current user's prompt checks are explained (see ``SimulationSetup/explainStride``).
+  private var explaining = true
 
   /// A worker for `plan`.
   init(_ plan: SimulationPlan) {
     self.plan = plan
-    tallies = plan.setup.policies.map { _ in SimulationPolicyTally(days: plan.setup.days) }
+    tallies = plan.trackers.map { SimulationPolicyTally(days: plan.setup.days, policy: $0?.policy) }
     askTimes.reserveCapacity(64)
   }
 
   /// Simulates user `user` under every policy, with the same behaviour stream each time.
   func simulate(user: Int) {
+    explaining = user % plan.setup.explainStride == 0
     for index in plan.setup.policies.indices {
+      if explaining { tallies[index].checks.users += 1 }
       policyIndex = index
       answers = SimulationRandom(seed: plan.setup.seed, user: user, stream: 1)
       askTimes.removeAll(keepingCapacity: true)
@@ -353,6 +405,17 @@ private final class SimulationWorker {
     guard var tracker = plan.trackers[policyIndex] else {
       tallies[policyIndex].managerFailures += 1
       return isHeavy
+    }
+    if !plan.factThresholds.isEmpty {
+      // App facts: one draw per distributed fact, from a stream of their own.
+      var facts = SimulationRandom(seed: setup.seed, user: user, stream: 2)
+      for (index, thresholds) in plan.factThresholds.enumerated() {
+        let draw = facts.next53()
+        let choice = thresholds.firstIndex { draw < $0 } ?? (thresholds.count - 1)
+        if let values = plan.factValues[policyIndex][index], values.indices.contains(choice) {
+          tracker.setFact(setup.model.facts[index].name, values[choice])
+        }
+      }
     }
     var release = -1
     var activity = SimulationActivity()
@@ -393,11 +456,16 @@ private final class SimulationWorker {
             tracker.addAction(score: 30, isBad: false, at: now)
           }
         }
-        let events = behaviour.geometric(plan.event, limit: 50)
-        for _ in 0..<events {
-          time += 30 + Int64(behaviour.below(270))
-          tracker.countEvent(named: "export", at: Timestamp(millisecondsSince1970: time * 1000))
-          promptIfAppropriate(&tracker, at: time)
+        var events = 0
+        if plan.events.isEmpty {
+          events = behaviour.geometric(plan.event, limit: 50)
+          for _ in 0..<events { significantEvent("export", &tracker, &behaviour, &time) }
+        } else {
+          for (name, more) in plan.events {
+            let count = behaviour.geometric(more, limit: 50)
+            for _ in 0..<count { significantEvent(name, &tracker, &behaviour, &time) }
+            events += count
+          }
         }
         time += 30
         tracker.endSession(at: Timestamp(millisecondsSince1970: time * 1000))
@@ -412,9 +480,25 @@ private final class SimulationWorker {
     return isHeavy
   }
 
+  /// A significant event named `name` 30 seconds to 5 minutes after `time`, and the prompt check it makes.
+  private func significantEvent(
+    _ name: String, _ tracker: inout ReviewTracker, _ behaviour: inout SimulationRandom, _ time: inout Int64
+  ) {
+    time += 30 + Int64(behaviour.below(270))
+    tracker.countEvent(named: name, at: Timestamp(millisecondsSince1970: time * 1000))
+    promptIfAppropriate(&tracker, at: time)
+  }
+
   /// Asks `tracker`'s policy at `seconds`; on a prompt, counts it and records the user's answer.
+  ///
+  /// The decision is also explained (before it is made, so the prompt is not yet recorded), and
+  /// every rule and condition counted: what held, what blocked.
   private func promptIfAppropriate(_ tracker: inout ReviewTracker, at seconds: Int64) {
     let now = Timestamp(millisecondsSince1970: seconds * 1000)
+    if explaining, case .success(let facts) = tracker.facts(at: now, complete: false) {
+      let policy = tracker.policy
+      tallies[policyIndex].checks.add(policy.explain(facts), of: policy)
+    }
     guard tracker.promptIfAppropriate(at: now) else { return }
     tracker.record(recordAsk(at: seconds, in: &tallies[policyIndex]), at: now)
   }

@@ -38,6 +38,7 @@ public enum SimulationHTML {
     html += "</ul>\n</section>\n"
 
     html += "<section id=\"summary\">\n<h2>Summary</h2>\n" + summaryTable(report) + "</section>\n"
+    html += whySection(report)
 
     let users = Double(setup.users)
     html += figure(
@@ -108,6 +109,45 @@ public enum SimulationHTML {
   private static func figure(_ id: String, _ title: String, _ caption: String, _ names: [String], chart: String) -> String {
     "<figure id=\"\(id)\">\n<h2>\(escape(title))</h2>\n<p>\(escape(caption))</p>\n" + (names.isEmpty ? "" : legend(names)) + chart
       + "</figure>\n"
+  }
+
+  /// The explanation: what the policies read, each rule and condition at the checks, what blocked the asks.
+  private static func whySection(_ report: SimulationReport) -> String {
+    let f = SimulationFormat.self
+    var html = "<section id=\"why\">\n<h2>Why: what the policies read, and what blocked the asks</h2>\n"
+    html += "<table>\n<thead><tr><th>behaviour the policies read</th><th>in the model</th></tr></thead>\n<tbody>\n"
+    for input in report.inputs {
+      let label = "\(input.kind.rawValue) <code>\(escape(input.name))</code>"
+        + (input.readAs.isEmpty ? "" : " <small>(" + escape(input.readAs.joined(separator: ", ")) + ")</small>")
+      html += "<tr><td>\(label)</td><td>\(escape(input.stated))</td></tr>\n"
+    }
+    html += "</tbody>\n</table>\n"
+    for (summary, explanation) in zip(report.policies, report.explanations) where !explanation.rules.isEmpty {
+      func share(_ count: Int) -> String {
+        explanation.checks == 0 ? "–" : "\(f.percent(count, of: explanation.checks)) <small>(\(f.grouped(count)))</small>"
+      }
+      let stride = report.setup.explainStride
+      let sample = stride == 1 ? "" : " of \(f.grouped(explanation.users)) users (1 in \(stride))"
+      html += "<h3>\(escape(summary.name)): \(f.grouped(explanation.checks)) prompt checks\(sample), asked at \(share(explanation.asked))</h3>\n"
+      html += "<table>\n<thead><tr><th>rule and condition</th><th>held</th><th>evaluated</th><th>blocked the asks</th></tr></thead>\n<tbody>\n"
+      for rule in explanation.rules {
+        html += "<tr><td>\(escape(rule.label))</td><td>\(share(rule.held))</td><td></td><td>"
+          + (rule.kind == .never ? share(rule.held) : "") + "</td></tr>\n"
+        for condition in rule.conditions {
+          html += "<tr><td class=\"sub\"><code>\(escape(condition.text))</code></td>"
+            + "<td>\(condition.evaluated == 0 ? "–" : share(condition.held))</td><td>\(share(condition.evaluated))</td>"
+            + "<td>\(rule.kind == .ask && condition.blocked > 0 ? share(condition.blocked) : "")</td></tr>\n"
+        }
+      }
+      html += "</tbody>\n</table>\n"
+      let lines = explanation.zeroLines
+      if !lines.isEmpty {
+        html += "<ul class=\"model\">\n"
+        for line in lines { html += "<li>\(escape(line))</li>\n" }
+        html += "</ul>\n"
+      }
+    }
+    return html + "</section>\n"
   }
 
   /// The summary table: the rows of the text report, one column per policy.

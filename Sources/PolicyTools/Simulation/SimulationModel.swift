@@ -56,6 +56,14 @@ public struct SimulationModel: Sendable, Hashable {
   public var declineShare = 0.4
   /// Days between app releases; 0 for a single version.
   public var releaseEvery = 30
+  /// Named significant events and their mean count per session (from a behaviour file); empty for
+  /// the classic model: ``eventsPerSession`` events named `export`.
+  public var events: [SimulationEventRate] = []
+  /// App facts with a distribution of values over users (from a behaviour file).
+  public var facts: [SimulationFactDistribution] = []
+
+  /// The names of the events the model produces, in order.
+  public var eventNames: [String] { events.isEmpty ? ["export"] : events.map(\.name) }
 
   /// The default model (the defaults of `policyc simulate`).
   public init() {}
@@ -145,15 +153,68 @@ public struct SimulationModel: Sendable, Hashable {
     return value / divisor
   }
 
+  /// The events per session, for reports: `1.00 significant events per session` in the classic model.
+  private var eventSummary: String {
+    guard !events.isEmpty else { return "\(SimulationFormat.decimal(eventsPerSession, places: 2)) significant events per session" }
+    return "events per session: " + events.map { "\($0.name) \(SimulationFormat.trimmed($0.perSession, places: 3))" }.joined(separator: ", ")
+  }
+
   /// One sentence per aspect of the model, for reports.
   public var summaryLines: [String] {
     let p = SimulationFormat.share
     let releases = releaseEvery == 0 ? "a single app version" : "a new app version every \(releaseEvery) days"
     return [
       "\(p(heavyShare)) heavy users open the app on \(p(heavyOpenRate)) of days, the others on \(p(lightOpenRate)) (everyone on day 1)",
-      "\(SimulationFormat.decimal(sessionsPerDay, places: 2)) sessions per day with the app open, \(SimulationFormat.decimal(eventsPerSession, places: 2)) significant events per session, \(p(badSessionRate)) bad sessions",
+      "\(SimulationFormat.decimal(sessionsPerDay, places: 2)) sessions per day with the app open, \(eventSummary), \(p(badSessionRate)) bad sessions",
       "answers: rate \(p(rateShare)), remind me later \(p(remindShare)), no thanks \(p(declineShare)), dismiss \(p(dismissShare)); \(releases)",
     ]
+  }
+}
+
+/// A significant event of the behaviour model: its name and how often it happens.
+public struct SimulationEventRate: Sendable, Hashable {
+  /// The event name, as the app passes it to `significantEvent(_:)`.
+  public var name: String
+  /// The mean number of these events per session (geometric), 0...20.
+  public var perSession: Double
+
+  /// The event `name`, `perSession` times per session on average.
+  public init(name: String, perSession: Double) {
+    self.name = name
+    self.perSession = perSession
+  }
+}
+
+/// An app fact whose value differs between users: each user gets one value, drawn by share.
+public struct SimulationFactDistribution: Sendable, Hashable {
+  /// One value and the share of users who have it.
+  public struct Share: Sendable, Hashable {
+    /// The value as text, parsed by the fact's declared type (`pro`, `3`, `true`, `30d`).
+    public var value: String
+    /// The share of users, 0...1.
+    public var share: Double
+
+    /// `share` of the users have `value`.
+    public init(value: String, share: Double) {
+      self.value = value
+      self.share = share
+    }
+  }
+
+  /// The fact's name, as a policy declares it.
+  public var name: String
+  /// The values and their shares, adding up to 1.
+  public var shares: [Share]
+
+  /// The fact `name`, distributed as `shares`.
+  public init(name: String, shares: [Share]) {
+    self.name = name
+    self.shares = shares
+  }
+
+  /// `free 70%, pro 30%`.
+  public var summary: String {
+    shares.map { "\($0.value) \(SimulationFormat.share($0.share))" }.joined(separator: ", ")
   }
 }
 

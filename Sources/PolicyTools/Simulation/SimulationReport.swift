@@ -8,6 +8,10 @@ public struct SimulationReport: Sendable {
   public let policies: [SimulationPolicySummary]
   /// The buckets of the first-ask-day histogram (1-based days, inclusive).
   public let bins: [ClosedRange<Int>]
+  /// The events the model produces and the events and app facts the policies read, with what the model gives them.
+  public let inputs: [SimulationInput]
+  /// Why each policy asked as often as it did, in the order of ``policies``.
+  public let explanations: [SimulationExplanation]
 
   /// The percentiles of the first-ask day that reports show.
   public static let percentiles = [10, 25, 50, 75, 90]
@@ -20,6 +24,11 @@ public struct SimulationReport: Sendable {
     self.bins = bins
     policies = zip(setup.policies, outcome.tallies).map { policy, tally in
       SimulationPolicySummary(name: policy.name, tally: tally, setup: setup, heavyUsers: outcome.activity.heavyUsers, bins: bins)
+    }
+    let inputs = SimulationInputs.inputs(of: setup)
+    self.inputs = inputs
+    explanations = zip(setup.policies, outcome.tallies).map { policy, tally in
+      SimulationExplanation(tally: tally.checks, policy: policy, model: setup.model, inputs: inputs)
     }
   }
 
@@ -146,10 +155,62 @@ extension SimulationReport {
       distribution.row("  " + label, policies.map { share($0.tally.asksPerUser[count], of: users) })
     }
     output += distribution.render()
+    output += explanationText()
 
     let failures = policies.map(\.tally.managerFailures).reduce(0, +)
     if failures > 0 {
       output += "\nwarning: \(failures) review managers could not be created; their users were never asked\n"
+    }
+    return output
+  }
+
+  /// The sections that explain the outcome: what the policies read from the behaviour model,
+  /// each rule and condition at the prompt checks, and what blocked the asks.
+  private func explanationText() -> String {
+    let f = SimulationFormat.self
+    var output = "\n"
+    var behaviour = SimulationTable(columns: ["in the model"])
+    behaviour.section("behaviour the policies read")
+    for input in inputs {
+      let label: String
+      switch input.kind {
+      case .event: label = "  event `\(input.name)`" + (input.readAs.isEmpty ? "" : " (" + input.readAs.joined(separator: ", ") + ")")
+      case .fact: label = "  fact `\(input.name)`"
+      }
+      behaviour.row(label, [input.stated])
+    }
+    output += behaviour.render()
+    for (summary, explanation) in zip(policies, explanations) where !explanation.rules.isEmpty {
+      output += "\n"
+      var rules = SimulationTable(columns: ["held", "evaluated"])
+      let stride = setup.explainStride
+      let sample = stride == 1 ? "" : " of \(f.grouped(explanation.users)) users (1 in \(stride))"
+      rules.section("rules at \(f.grouped(explanation.checks)) prompt checks\(sample): \(summary.name)")
+      for rule in explanation.rules {
+        rules.row("  " + rule.label, [share(rule.held, of: explanation.checks)])
+        for condition in rule.conditions {
+          rules.row(
+            "    " + condition.text,
+            [condition.evaluated == 0 ? "-" : share(condition.held, of: explanation.checks), share(condition.evaluated, of: explanation.checks)])
+        }
+      }
+      output += rules.render()
+      output += "\n"
+      var blocked = SimulationTable(columns: ["checks"])
+      blocked.section("what blocked the asks: \(summary.name)")
+      blocked.row("  asked", [share(explanation.asked, of: explanation.checks)])
+      blocked.row("  a `never` rule held", [share(explanation.blockedByNever, of: explanation.checks)])
+      for rule in explanation.rules where rule.kind == .never {
+        blocked.row("    " + rule.label, [share(rule.held, of: explanation.checks)])
+      }
+      blocked.row("  no `ask` rule held", [share(explanation.noAskRuleHeld, of: explanation.checks)])
+      for rule in explanation.rules where rule.kind == .ask {
+        for condition in rule.conditions where condition.blocked > 0 {
+          blocked.row("    `\(condition.text)` failed", [share(condition.blocked, of: explanation.checks)])
+        }
+      }
+      output += blocked.render()
+      for line in explanation.zeroLines { output += "  " + line + "\n" }
     }
     return output
   }
@@ -224,7 +285,7 @@ struct SimulationTable {
 
 /// The JSON report.
 extension SimulationReport {
-  /// The JSON report (one line). Keys, in order: `users`, `days`, `seed`, `model`, `activity`, `policies`;
+  /// The JSON report (one line). Keys, in order: `users`, `days`, `seed`, `model`, `activity`, `behaviour`, `policies`;
   /// see `policyc help simulate` for each policy's keys.
   public func json() -> String {
     var writer = JSONWriter()
@@ -258,16 +319,29 @@ extension SimulationReport {
         $0.key("promptChecks"); $0.number(activity.checks)
         $0.key("updates"); $0.number(activity.updates)
       }
+      $0.key("behaviour")
+      $0.array {
+        for input in inputs {
+          $0.object {
+            $0.key("kind"); $0.string(input.kind.rawValue)
+            $0.key("name"); $0.string(input.name)
+            $0.key("readAs"); $0.array { for name in input.readAs { $0.string(name) } }
+            $0.key("readBy"); $0.array { for name in input.readBy { $0.string(name) } }
+            $0.key("stated"); $0.string(input.stated)
+            $0.key("produced"); $0.bool(input.isProduced)
+          }
+        }
+      }
       $0.key("policies")
       $0.array {
-        for summary in policies { writePolicy(summary, &$0) }
+        for (index, summary) in policies.enumerated() { writePolicy(summary, explanations[index], &$0) }
       }
     }
     return writer.output + "\n"
   }
 
   /// Writes one policy's object.
-  private func writePolicy(_ summary: SimulationPolicySummary, _ writer: inout JSONWriter) {
+  private func writePolicy(_ summary: SimulationPolicySummary, _ explanation: SimulationExplanation, _ writer: inout JSONWriter) {
     let tally = summary.tally
     writer.object {
       $0.key("name"); $0.string(summary.name)
@@ -321,6 +395,37 @@ extension SimulationReport {
         $0.key("dismiss"); $0.number(tally.dismissed)
       }
       $0.key("usersRated"); $0.number(tally.usersRated)
+      $0.key("checks")
+      $0.object {
+        $0.key("users"); $0.number(explanation.users)
+        $0.key("total"); $0.number(explanation.checks)
+        $0.key("asked"); $0.number(explanation.asked)
+        $0.key("blockedByNever"); $0.number(explanation.blockedByNever)
+        $0.key("noAskRuleHeld"); $0.number(explanation.noAskRuleHeld)
+        $0.key("rules")
+        $0.array {
+          for rule in explanation.rules {
+            $0.object {
+              $0.key("rule"); $0.string(rule.label)
+              $0.key("kind"); $0.string(rule.kind.rawValue)
+              $0.key("held"); $0.number(rule.held)
+              $0.key("faulted"); $0.number(rule.faulted)
+              $0.key("conditions")
+              $0.array {
+                for condition in rule.conditions {
+                  $0.object {
+                    $0.key("condition"); $0.string(condition.text)
+                    $0.key("held"); $0.number(condition.held)
+                    $0.key("evaluated"); $0.number(condition.evaluated)
+                    $0.key("blocked"); $0.number(condition.blocked)
+                    $0.key("reason"); if let reason = condition.reason { $0.string(reason) } else { $0.null() }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
     }
   }
 }

@@ -1,0 +1,142 @@
+import PolicyCore
+import ReviewPolicy
+
+/// Why a policy asked as often as it did: each rule and atomic condition at the prompt checks,
+/// and what blocked the asks, with a reason for every condition that never held.
+public struct SimulationExplanation: Sendable {
+  /// One atomic condition of a rule.
+  public struct Condition: Sendable, Hashable {
+    /// The condition as written (whitespace collapsed).
+    public var text: String
+    /// Checks at which it held.
+    public var held: Int
+    /// Checks at which it was evaluated (not skipped by `and`/`or`).
+    public var evaluated: Int
+    /// Checks at which no rule asked and this condition of an `ask` rule failed.
+    public var blocked: Int
+    /// Why a condition of an `ask` rule never held, when it was evaluated and a reason is known.
+    public var reason: String?
+  }
+
+  /// One rule.
+  public struct Rule: Sendable, Hashable {
+    /// `ask` or `never`.
+    public var kind: RuleKind
+    /// `ask armchair_defaults (line 20)`, `never (line 3)`.
+    public var label: String
+    /// Checks at which its condition held.
+    public var held: Int
+    /// Checks at which it faulted.
+    public var faulted: Int
+    /// Its atomic conditions, in source order.
+    public var conditions: [Condition]
+  }
+
+  /// The users whose checks were explained (every ``SimulationSetup/explainStride``-th user).
+  public let users: Int
+  /// Their prompt checks (policy decisions).
+  public let checks: Int
+  /// Checks that asked.
+  public let asked: Int
+  /// Checks at which a `never` rule held.
+  public let blockedByNever: Int
+  /// Checks at which neither a `never` nor an `ask` rule held.
+  public let noAskRuleHeld: Int
+  /// The rules, in source order.
+  public let rules: [Rule]
+
+  /// The per-version facts of the review schema: a new app version starts them again.
+  static let perVersionFacts: Set<String> = [
+    "days", "uses", "events", "sessions", "declined", "feedback", "rated", "prompts", "first_use", "last_reminder",
+  ]
+
+  /// Explains `tally` of `policy` (its source `text`) under `model`, given what the model gives the policy's `inputs`.
+  init(tally: SimulationCheckTally, policy: SimulationPolicy, model: SimulationModel, inputs: [SimulationInput]) {
+    users = tally.users
+    checks = tally.checks
+    asked = tally.asked
+    blockedByNever = tally.blockedByNever
+    noAskRuleHeld = tally.noAskRuleHeld
+    guard let compiled = PolicyCompiler.compile(policy.text, path: policy.name, schema: ReviewSchema.standard).policy
+    else {
+      rules = []
+      return
+    }
+    let bytes = Array(policy.text.utf8)
+    func text(_ range: SourceRange) -> String {
+      let start = min(max(range.start, 0), bytes.count)
+      let end = min(max(range.end, start), bytes.count)
+      let written = String(decoding: bytes[start..<end], as: UTF8.self)
+      return written.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+    func line(_ offset: Int) -> Int {
+      bytes.prefix(min(max(offset, 0), bytes.count)).reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+    }
+    var rules: [Rule] = []
+    for (index, rule) in compiled.rules.enumerated() where tally.rules.indices.contains(index) {
+      let counts = tally.rules[index]
+      let label = "\(rule.kind.rawValue)" + (rule.name.map { " \($0)" } ?? "") + " (line \(line(rule.range.start)))"
+      var conditions: [Condition] = []
+      for (position, range) in compiled.conditionRanges(ofRule: index).enumerated()
+      where counts.conditionHeld.indices.contains(position) {
+        let written = text(range)
+        let held = counts.conditionHeld[position]
+        let evaluated = counts.conditionEvaluated[position]
+        let reason =
+          rule.kind == .ask && held == 0 && evaluated > 0
+          ? SimulationExplanation.reason(written, model: model, inputs: inputs) : nil
+        conditions.append(
+          Condition(
+            text: written, held: held, evaluated: evaluated, blocked: counts.conditionBlocked[position], reason: reason)
+        )
+      }
+      rules.append(
+        Rule(kind: rule.kind, label: label, held: counts.held, faulted: counts.faulted, conditions: conditions))
+    }
+    self.rules = rules
+  }
+
+  /// Why a condition reading `text` never held, if the model explains it.
+  static func reason(_ text: String, model: SimulationModel, inputs: [SimulationInput]) -> String? {
+    let names = identifiers(text)
+    for input in inputs where !input.isProduced {
+      switch input.kind {
+      case .event:
+        if input.readAs.contains(where: { text.contains($0) }) {
+          return "the behaviour model never produces `\(input.name)` events"
+        }
+      case .fact:
+        if names.contains(input.name) { return "`\(input.name)` is \(input.stated)" }
+      }
+    }
+    if model.releaseEvery > 0, names.contains(where: perVersionFacts.contains) {
+      return "a new version every \(model.releaseEvery) day\(model.releaseEvery == 1 ? "" : "s") restarts it"
+    }
+    return nil
+  }
+
+  /// The identifiers in `text`, outside string literals.
+  static func identifiers(_ text: String) -> Set<String> {
+    var names = Set<String>()
+    var current = ""
+    var inString = false
+    for character in text {
+      if character == "\"" { inString.toggle() }
+      if !inString && (character.isLetter || character == "_" || (character.isNumber && !current.isEmpty)) {
+        current.append(character)
+      } else {
+        if !current.isEmpty { names.insert(current) }
+        current = ""
+      }
+    }
+    if !current.isEmpty { names.insert(current) }
+    return names
+  }
+
+  /// Sentences for the conditions of `ask` rules that never held: "`x` held at 0% of checks: reason".
+  public var zeroLines: [String] {
+    rules.filter { $0.kind == .ask }.flatMap(\.conditions).filter { $0.held == 0 && $0.evaluated > 0 }.map {
+      "`\($0.text)` held at 0% of checks" + ($0.reason.map { ": " + $0 } ?? "")
+    }
+  }
+}
