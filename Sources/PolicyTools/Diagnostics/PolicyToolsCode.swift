@@ -1,7 +1,7 @@
 import PolicyCore
 
 /// The stable code of every diagnostic PolicyTools reports: the `PolicyTools` domain, `PC4xx`,
-/// errors in facts files and test files.
+/// errors in facts files, test files and simulation behaviour files.
 ///
 /// Codes never change meaning once published. Grammar.md lists each one with its severity,
 /// summary and an example (a test checks the table against this enum).
@@ -23,12 +23,15 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   case invalidHistoryStep = "PC406"
   /// A test file names a policy that cannot be read or compiled.
   case unusablePolicy = "PC407"
+  /// A behaviour file that is valid JSON but not a behaviour model: an unknown key, a value
+  /// of the wrong kind or out of range, shares that do not add up.
+  case invalidBehaviour = "PC408"
 
   /// Whether diagnostics with this code are errors or warnings: every one is an error.
   public var severity: Severity {
     switch self {
     case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
-      .unusablePolicy: .error
+      .unusablePolicy, .invalidBehaviour: .error
     }
   }
 
@@ -42,6 +45,7 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
     case .missingFact: "missing fact"
     case .invalidHistoryStep: "invalid history step"
     case .unusablePolicy: "unusable policy"
+    case .invalidBehaviour: "invalid behaviour file"
     }
   }
 }

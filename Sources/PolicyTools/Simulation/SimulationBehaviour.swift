@@ -28,7 +28,7 @@ public enum SimulationBehaviour {
     switch JSONParser.parse(source) {
     case .success(let node): root = node
     case .failure(let failure):
-      return .failure(Problems([.error(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
+      return .failure(Problems([.tools(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
     }
     var reader = Reader(model: model)
     reader.read(root)
@@ -44,7 +44,7 @@ public enum SimulationBehaviour {
 
     /// Records a PC408 error at `range`.
     mutating func problem(_ message: String, at range: SourceRange, help: [String] = []) {
-      problems.append(Diagnostic(.error, SimulationCode.invalidBehaviour.code, message, at: range, help: help))
+      problems.append(.tools(.invalidBehaviour, message, at: range, help: help))
     }
 
     /// Reads the root object.
