@@ -181,7 +181,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
               ?? FactLayout.canonicalMemberName($0.key).flatMap(policy.layout.slot(named:))) == slot
         }
         if last?.keyRange == member.keyRange, read != expected {
-          fuzzFail("fact `\(member.key)` reads \(String(describing: read)), the file says \(String(describing: expected))")
+          fuzzFail(
+            "fact `\(member.key)` reads \(String(describing: read)), the file says \(String(describing: expected))")
         }
       case .failure:
         fuzzFail("FactsFile.read accepted a value that FactsFile.value rejects, for `\(member.key)`")

@@ -91,7 +91,8 @@ struct ValueMaker {
     switch type {
     case .bool: return .bool(random.chance(50))
     case .int: return .int(word(literals.ints, scale: 1))
-    case .number: return .number(Number(scaled: word(literals.numbers + literals.ints.map { $0 &* 1_000_000 }, scale: 1_000_000)))
+    case .number:
+      return .number(Number(scaled: word(literals.numbers + literals.ints.map { $0 &* 1_000_000 }, scale: 1_000_000)))
     case .duration: return .duration(TimeSpan(milliseconds: word(literals.durations, scale: 86_400_000)))
     case .instant: return .instant(Timestamp(millisecondsSince1970: instant(now: now)))
     case .version:
@@ -103,7 +104,10 @@ struct ValueMaker {
         }
         return .version(Version(parts: parts) ?? version)
       }
-      return .version(Version(high: random.chance(50) ? random.next() : UInt64(random.below(5)) << 32, low: random.chance(30) ? random.next() : 0))
+      return .version(
+        Version(
+          high: random.chance(50) ? random.next() : UInt64(random.below(5)) << 32,
+          low: random.chance(30) ? random.next() : 0))
     case .string:
       if random.chance(75), let text = random.pick(literals.strings) { return .string(text) }
       return .string(random.pick(["", "pro", "free", "\u{0}", "é", "a\"b"]) ?? "")
@@ -172,7 +176,9 @@ func checkDecision(_ policy: CompiledPolicy, _ facts: Facts) -> Decision {
     if decision.shouldAsk || !explanation.rules.isEmpty { fuzzFail("invalid facts must not ask and have no traces") }
     return decision
   }
-  if explanation.rules.count != policy.rules.count { fuzzFail("explain traced \(explanation.rules.count) of \(policy.rules.count) rules") }
+  if explanation.rules.count != policy.rules.count {
+    fuzzFail("explain traced \(explanation.rules.count) of \(policy.rules.count) rules")
+  }
   var neverDeciding: [Int] = []
   var askHeld: [Int] = []
   var neverFaults: [(Int, FaultKind)] = []
@@ -194,7 +200,9 @@ func checkDecision(_ policy: CompiledPolicy, _ facts: Facts) -> Decision {
   let expectedAsk = neverDeciding.isEmpty && !askHeld.isEmpty
   if decision.shouldAsk != expectedAsk { fuzzFail("shouldAsk disagrees with the traced rules. \(describe())") }
   let expectedRules = neverDeciding.isEmpty ? askHeld : neverDeciding
-  if Array(decision.decidingRules) != expectedRules { fuzzFail("deciding rules disagree with the traced rules. \(describe())") }
+  if Array(decision.decidingRules) != expectedRules {
+    fuzzFail("deciding rules disagree with the traced rules. \(describe())")
+  }
   let expectedReason: DecisionReason =
     !neverDeciding.isEmpty ? .neverRuleHeld : (askHeld.isEmpty ? .noAskRuleHeld : .askRuleHeld)
   if decision.reason != expectedReason { fuzzFail("reason disagrees with the traced rules. \(describe())") }
@@ -234,8 +242,9 @@ func summary(_ decision: Decision) -> String {
 func commentFragments(_ parsed: ParsedPolicy) -> [String] {
   parsed.file.comments.flatMap { comment in
     parsed.source.text(in: comment.range).split(separator: "#").map {
-      String($0.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()
-        .drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().map(Character.init))
+      String(
+        $0.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()
+          .drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().map(Character.init))
     }.filter { !$0.isEmpty }
   }.sorted()
 }
@@ -254,11 +263,15 @@ func checkFormatting(_ parsed: ParsedPolicy, width: Int) -> String {
     fuzzFail("the text formatted at width \(width) parses to another tree:\n\(text)")
   }
   if commentFragments(reparsed) != commentFragments(parsed) {
-    fuzzFail("formatting at width \(width) lost or changed comments: \(commentFragments(parsed)) -> \(commentFragments(reparsed))\n\(text)")
+    fuzzFail(
+      "formatting at width \(width) lost or changed comments: \(commentFragments(parsed)) -> \(commentFragments(reparsed))\n\(text)"
+    )
   }
   switch formatter.format(reparsed) {
   case .success(let again):
-    if again != text { fuzzFail("formatting at width \(width) is not idempotent:\n--- once\n\(text)--- twice\n\(again)") }
+    if again != text {
+      fuzzFail("formatting at width \(width) is not idempotent:\n--- once\n\(text)--- twice\n\(again)")
+    }
   case .failure(let failure):
     fuzzFail("formatting the formatted text at width \(width) failed: \(failure)\n\(text)")
   }
@@ -323,14 +336,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       fuzzFail("formatting the formatted text failed: \(failure)\n\(text)")
     }
     if commentFragments(reparsed) != commentFragments(parsed) {
-      fuzzFail("formatting lost or changed comments: \(commentFragments(parsed)) -> \(commentFragments(reparsed))\n\(text)")
+      fuzzFail(
+        "formatting lost or changed comments: \(commentFragments(parsed)) -> \(commentFragments(reparsed))\n\(text)")
     }
     // Another width, picked by the input: line breaking must keep the same properties.
     checkFormatting(parsed, width: 40 + Int(fuzzSeed(bytes) % 81))
     // The formatted policy means the same: same diagnostics, same decisions.
     let recompiled = PolicyCompiler.compile(formattedSource, schema: schema)
     if codes(recompiled.diagnostics) != codes(compilation.diagnostics) {
-      fuzzFail("formatting changed the diagnostics: \(codes(compilation.diagnostics)) -> \(codes(recompiled.diagnostics))")
+      fuzzFail(
+        "formatting changed the diagnostics: \(codes(compilation.diagnostics)) -> \(codes(recompiled.diagnostics))")
     }
     if let policy = recompiled.policy {
       for (snapshot, expected) in zip(snapshots, decisions) {

@@ -17,6 +17,7 @@
 // Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
 // ReviewPolicy.
 import Foundation
+
 @testable import PolicyCore
 @testable import ReviewPolicy
 
@@ -75,9 +76,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
 
   var random = FuzzRandom(state: fuzzSeed(bytes))
-  let versions = [state.version ?? "1.0", state.version ?? "2.0", "3.1", "", "beta", "v1.2.3.4.5", "99999999999.1", "2.0 (45)"]
+  let versions = [
+    state.version ?? "1.0", state.version ?? "2.0", "3.1", "", "beta", "v1.2.3.4.5", "99999999999.1", "2.0 (45)",
+  ]
   let appVersion = random.choose(versions)
-  let latest = ([state.firstUse, state.installDate, state.lastReminder, state.lastDecline, state.lastRating]
+  let latest =
+    ([state.firstUse, state.installDate, state.lastReminder, state.lastDecline, state.lastRating]
     + state.promptHistory.map(\.date) + state.recentSessions.map(\.start)).compactMap { $0 }.max()
   let dates: [Date] = [
     Date(timeIntervalSince1970: 1_772_366_400),  // 2026-03-01T12:00:00Z
@@ -184,6 +188,7 @@ public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CI
   state.recordPrompt(at: Timestamp(millisecondsSince1970: 1_772_366_400_000), outcome: .pending)
   state.record(.remindLater, at: Timestamp(millisecondsSince1970: 1_772_366_400_000))
   let encoded = (try? ReviewStateCoding.encode(state)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-  fuzzWarmUp([encoded, encoded.replacingOccurrences(of: "\"1.0\"", with: "\"2.0 (45)\""), "{\"format\": 9}", "[1]"], fuzz)
+  fuzzWarmUp(
+    [encoded, encoded.replacingOccurrences(of: "\"1.0\"", with: "\"2.0 (45)\""), "{\"format\": 9}", "[1]"], fuzz)
   return 0
 }

@@ -15,6 +15,7 @@
 // Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore,
 // ReviewPolicy and PolicyTools.
 import Foundation
+
 @testable import PolicyCore
 @testable import PolicyTools
 @testable import ReviewPolicy

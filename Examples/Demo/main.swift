@@ -43,7 +43,8 @@ func parseOptions(_ arguments: [String]) -> Options? {
   while index < arguments.count {
     switch arguments[index] {
     case "--policy": guard let path = value() else { return nil }; options.policyPath = path
-    case "--days": guard let days = value().flatMap({ Int($0) }), (1...3650).contains(days) else { return nil }; options.days = days
+    case "--days":
+      guard let days = value().flatMap({ Int($0) }), (1...3650).contains(days) else { return nil }; options.days = days
     case "--seed": guard let seed = value().flatMap({ UInt64($0) }) else { return nil }; options.seed = seed
     case "--language": guard let language = value() else { return nil }; options.language = language
     case "--answers":
@@ -138,7 +139,8 @@ enum Terminal {
   static func box(_ texts: PromptTexts) -> String {
     let width = 54
     let buttons = "[\(texts.rateButton)]  [\(texts.remindButton)]  [\(texts.declineButton)]"
-    var body = [texts.title, ""] + Terminal.wrap(texts.message, width: width) + [""] + Terminal.wrap(buttons, width: width)
+    var body =
+      [texts.title, ""] + Terminal.wrap(texts.message, width: width) + [""] + Terminal.wrap(buttons, width: width)
     body = body.map { $0.count > width ? String($0.prefix(width)) : $0 }
     let edge = "    +" + String(repeating: "-", count: width + 2) + "+"
     return ([edge] + body.map { "    | " + $0 + String(repeating: " ", count: width - $0.count) + " |" } + [edge])
@@ -220,7 +222,8 @@ for day in 0..<options.days {
   }
   if day == 45 { manager.setFact("plan", .string("pro")) }  // the user upgrades
   if day == options.days / 2 {
-    print("\(Terminal.stamp(clock.now, start: start))  -- the app updates to 3.2.0 (per-version counts start again) --\n")
+    print(
+      "\(Terminal.stamp(clock.now, start: start))  -- the app updates to 3.2.0 (per-version counts start again) --\n")
     manager = makeManager(version: "3.2.0")
     manager.setFact("plan", .string(day > 45 ? "pro" : "free"))
     manager.setFact("crashed_this_session", .bool(false))
@@ -229,6 +232,10 @@ for day in 0..<options.days {
 }
 
 let state = manager.currentState
-print("After \(options.days) days: \(state.totalUses) uses, \(state.totalEvents) exports, \(state.totalSessions) sessions, \(state.totalPrompts) prompt(s).")
-print("Answers: " + (state.responses.isEmpty ? "none" : state.responses.map { "\($0.response.rawValue)" }.joined(separator: ", ")))
+print(
+  "After \(options.days) days: \(state.totalUses) uses, \(state.totalEvents) exports, \(state.totalSessions) sessions, \(state.totalPrompts) prompt(s)."
+)
+print(
+  "Answers: "
+    + (state.responses.isEmpty ? "none" : state.responses.map { "\($0.response.rawValue)" }.joined(separator: ", ")))
 print("Now: " + manager.explainCurrentDecision().summary)

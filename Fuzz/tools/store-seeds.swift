@@ -40,7 +40,8 @@ struct StoreSeeds {
     state.ratedAny = true
     state.lastDecline = at(3)
     state.lastRating = at(4)
-    state.currentSession = SessionRecord(number: 30, start: at(5), version: "1.2.3-beta", score: number("-12.345678"), isBad: true)
+    state.currentSession = SessionRecord(
+      number: 30, start: at(5), version: "1.2.3-beta", score: number("-12.345678"), isBad: true)
     state.recentSessions = [SessionRecord(number: 29, start: at(0), version: "1.2.3-beta", score: number("0.000001"))]
     state.lastBadSession = SessionRecord(number: 20, start: at(-3), version: "1.0", isBad: true)
     state.promptHistory = [PromptRecord(date: at(-2), version: "1.0", session: 20, outcome: .remindLater)]
@@ -64,8 +65,13 @@ struct StoreSeeds {
     state.installDate = Timestamp(millisecondsSince1970: .min)
     state.lastReminder = Timestamp(millisecondsSince1970: .max)
     state.lastDecline = Timestamp(millisecondsSince1970: 0)
-    state.currentSession = SessionRecord(number: .max, start: Timestamp(millisecondsSince1970: .max), version: "", score: Number(scaled: .max))
-    state.recentSessions = [SessionRecord(number: 1, start: Timestamp(millisecondsSince1970: .min), version: "0", score: Number(scaled: .min), isBad: true)]
+    state.currentSession = SessionRecord(
+      number: .max, start: Timestamp(millisecondsSince1970: .max), version: "", score: Number(scaled: .max))
+    state.recentSessions = [
+      SessionRecord(
+        number: 1, start: Timestamp(millisecondsSince1970: .min), version: "0", score: Number(scaled: .min), isBad: true
+      )
+    ]
     state.promptHistory = PromptOutcome.allOutcomes.enumerated().map {
       PromptRecord(date: at(Int64($0.offset) - 800), version: "v\($0.offset)", session: $0.offset, outcome: $0.element)
     }
@@ -145,8 +151,12 @@ struct StoreSeeds {
     fresh.countUse()
     try save(fresh, "first-launch")
     try simulate(output.appendingPathComponent("simulated-one-version.json"), seed: 1, days: 30, versions: ["2.0"])
-    try simulate(output.appendingPathComponent("simulated-three-versions.json"), seed: 2, days: 90, versions: ["1.0", "1.1", "2.0 (45)"])
-    try simulate(output.appendingPathComponent("simulated-long.json"), seed: 3, days: 400, versions: ["3.0", "3.0.1", "3.1", "4.0"])
+    try simulate(
+      output.appendingPathComponent("simulated-three-versions.json"), seed: 2, days: 90,
+      versions: ["1.0", "1.1", "2.0 (45)"])
+    try simulate(
+      output.appendingPathComponent("simulated-long.json"), seed: 3, days: 400,
+      versions: ["3.0", "3.0.1", "3.1", "4.0"])
     // A few unusable inputs the loader must reject: truncated, another format, another shape.
     let full = try ReviewStateCoding.encode(fullState)
     try full.prefix(full.count / 2).write(to: output.appendingPathComponent("truncated.json"))
@@ -158,5 +168,7 @@ struct StoreSeeds {
 }
 
 extension PromptOutcome {
-  static let allOutcomes: [PromptOutcome] = [.pending, .unknown, .rated, .declined, .remindLater, .feedback, .dismissed]
+  static let allOutcomes: [PromptOutcome] = [
+    .pending, .unknown, .rated, .declined, .remindLater, .feedback, .dismissed,
+  ]
 }

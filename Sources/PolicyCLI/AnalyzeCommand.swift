@@ -90,7 +90,8 @@ enum AnalyzeCommand: Command {
           diagnostics = PolicyAnalyzer.merge(compilation.diagnostics, analysis.warnings)
         }
         result = AnalyzedFile(
-          path: source.file.path, source: source.file, diagnostics: diagnostics, report: report, policy: compilation.policy)
+          path: source.file.path, source: source.file, diagnostics: diagnostics, report: report,
+          policy: compilation.policy)
       }
       results.append(result)
       if format == "text" {
@@ -107,7 +108,9 @@ enum AnalyzeCommand: Command {
     case "github": io.write(DiagnosticFormats.github(files), to: .standardOutput)
     default:
       if !results.isEmpty {
-        io.write(DiagnosticSummary.line("analyzed", files: results.count, errors: errors, warnings: warnings), to: .standardOutput)
+        io.write(
+          DiagnosticSummary.line("analyzed", files: results.count, errors: errors, warnings: warnings),
+          to: .standardOutput)
       }
     }
     if unreadable || errors > 0 { return cannotAnalyse }

@@ -60,12 +60,15 @@ enum CheckCommand: Command {
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     switch format {
-    case "json": io.write(DiagnosticFormats.json(results, errors: errors, warnings: warnings) + "\n", to: .standardOutput)
+    case "json":
+      io.write(DiagnosticFormats.json(results, errors: errors, warnings: warnings) + "\n", to: .standardOutput)
     case "sarif": io.write(DiagnosticFormats.sarif(results), to: .standardOutput)
     case "github": io.write(DiagnosticFormats.github(results), to: .standardOutput)
     default:
       if !results.isEmpty {
-        io.write(DiagnosticSummary.line("checked", files: results.count, errors: errors, warnings: warnings), to: .standardOutput)
+        io.write(
+          DiagnosticSummary.line("checked", files: results.count, errors: errors, warnings: warnings),
+          to: .standardOutput)
       }
     }
     return failed ? PolicyCLI.usageError : status

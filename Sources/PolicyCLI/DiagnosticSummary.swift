@@ -14,7 +14,8 @@ enum DiagnosticSummary {
     let fileCount = files == 1 ? "1 file" : "\(files) files"
     let summary =
       errors + warnings == 0
-      ? "no problems" : [count(errors, "error"), count(warnings, "warning")].filter { !$0.isEmpty }.joined(separator: ", ")
+      ? "no problems"
+      : [count(errors, "error"), count(warnings, "warning")].filter { !$0.isEmpty }.joined(separator: ", ")
     return "\(verb) \(fileCount): \(summary)\n"
   }
 

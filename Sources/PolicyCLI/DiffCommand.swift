@@ -89,7 +89,8 @@ enum DiffCommand: Command {
       return undecided
     case .different(let counterexample):
       if format == "json" {
-        io.write(PolicyDiff.json("different", old, new, counterexample: counterexample, reason: nil), to: .standardOutput)
+        io.write(
+          PolicyDiff.json("different", old, new, counterexample: counterexample, reason: nil), to: .standardOutput)
         return different
       }
       let names = WitnessFacts.names(counterexample.witness, reading: [old, new])

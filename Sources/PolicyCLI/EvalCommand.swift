@@ -107,7 +107,9 @@ enum EvalCommand: Command {
     let renderer = ExplanationRenderer()
     var output = "decision: \(renderer.summary(decision, policy))\n"
     if let fault = decision.firstFault {
-      output += "fault: \(renderer.describe(fault, policy))" + (decision.faultCount > 1 ? " (\(decision.faultCount) rules faulted)" : "") + "\n"
+      output +=
+        "fault: \(renderer.describe(fault, policy))"
+        + (decision.faultCount > 1 ? " (\(decision.faultCount) rules faulted)" : "") + "\n"
     }
     return output + footer(facts)
   }

@@ -30,7 +30,9 @@ enum FactsCommand: Command {
       return command.usageError("unexpected argument `\(command.arguments.operands[0])`")
     }
     guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
-    io.write(format == "text" ? SchemaReport.table(ReviewSchema.standard) : SchemaReport.json(ReviewSchema.standard), to: .standardOutput)
+    io.write(
+      format == "text" ? SchemaReport.table(ReviewSchema.standard) : SchemaReport.json(ReviewSchema.standard),
+      to: .standardOutput)
     return PolicyCLI.success
   }
 }

@@ -40,7 +40,9 @@ enum FormatCommand: Command {
     let writes = command.arguments.flags.contains("write")
     guard !(checks && writes) else { return command.usageError("use `--check` or `--write`, not both") }
     guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
-    if writes && command.arguments.operands.contains("-") { return command.usageError("`--write` cannot rewrite standard input") }
+    if writes && command.arguments.operands.contains("-") {
+      return command.usageError("`--write` cannot rewrite standard input")
+    }
 
     let renderer = command.renderer()
     var failed = false
@@ -62,7 +64,9 @@ enum FormatCommand: Command {
       let original = String(decoding: loaded.file.bytes, as: UTF8.self)
       switch PolicyFormatter().format(parsedPolicy) {
       case .failure(.syntaxErrors):
-        io.write(renderer.render(parsedPolicy.diagnostics.filter { $0.severity == .error }, in: loaded.file), to: .standardError)
+        io.write(
+          renderer.render(parsedPolicy.diagnostics.filter { $0.severity == .error }, in: loaded.file),
+          to: .standardError)
         command.error("`\(loaded.file.path)` has errors and was not formatted")
         status = max(status, PolicyCLI.failure)
       case .failure(.meaningChanged):
@@ -95,7 +99,9 @@ enum FormatCommand: Command {
     }
     if checks && !unformatted.isEmpty {
       let count = unformatted.count == 1 ? "1 file is" : "\(unformatted.count) files are"
-      io.write("\(count) not formatted; run `policyc fmt --write` on \(unformatted.joined(separator: ", "))\n", to: .standardError)
+      io.write(
+        "\(count) not formatted; run `policyc fmt --write` on \(unformatted.joined(separator: ", "))\n",
+        to: .standardError)
     }
     return status
   }

@@ -53,9 +53,9 @@ enum Help {
 
       """ + lines.joined() + """
 
-      See 'policyc help <command>' for details.
+        See 'policyc help <command>' for details.
 
-      """
+        """
   }
 
   /// The help of `topic`, a verb; nil if there is no such verb.

@@ -161,7 +161,8 @@ enum SimulateCommand: Command {
     }
     for (name, text) in options.modelFlags {
       if name == "events" && !model.events.isEmpty {
-        return command.usageError("`--events` sets the rate of the default `export` events; the behaviour file names its own events")
+        return command.usageError(
+          "`--events` sets the rate of the default `export` events; the behaviour file names its own events")
       }
       if let problem = model.set(name, text) { return command.usageError(problem) }
     }
@@ -182,7 +183,9 @@ enum SimulateCommand: Command {
     // App facts the policies declare.
     let appFacts: [[(name: String, value: Value)]]
     let defaulted: [[String]]
-    switch SimulationAppFacts.resolve(options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.facts) {
+    switch SimulationAppFacts.resolve(
+      options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.facts)
+    {
     case .success(let resolved):
       appFacts = resolved.values
       defaulted = resolved.defaulted
@@ -204,7 +207,8 @@ enum SimulateCommand: Command {
     // The run, with a progress line on a terminal.
     let showsProgress = io.isStandardOutputTerminal && options.format == "text"
     var lastPercent = -1
-    let progress = showsProgress
+    let progress =
+      showsProgress
       ? SimulationProgress { finished in
         let percent = finished * 100 / setup.users
         guard percent != lastPercent else { return }
@@ -307,7 +311,8 @@ enum SimulateCommand: Command {
           options.facts.append((name, value))
         } else {
           guard let rate = Double(value), rate.isFinite, rate >= 0, rate <= 20 else {
-            return .failure(.init(message: "`--event \(assignment)`: the rate must be a number of events per session from 0 to 20"))
+            return .failure(
+              .init(message: "`--event \(assignment)`: the rate must be a number of events per session from 0 to 20"))
           }
           options.events.append(SimulationEventRate(name: name, perSession: rate))
         }
@@ -317,7 +322,8 @@ enum SimulateCommand: Command {
       let parsed: Arguments
       do {
         parsed = try Arguments.parse(
-          rest, valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior"]).union(modelOptions),
+          rest,
+          valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior"]).union(modelOptions),
           flagOptions: ["help", "verbose"])
       } catch {
         return .failure(error)
@@ -333,7 +339,9 @@ enum SimulateCommand: Command {
       }
       guard (1...2).contains(parsed.operands.count) else {
         return .failure(
-          .init(message: parsed.operands.isEmpty ? "no policy given" : "give one or two policies, not \(parsed.operands.count)"))
+          .init(
+            message: parsed.operands.isEmpty
+              ? "no policy given" : "give one or two policies, not \(parsed.operands.count)"))
       }
       options.policies = parsed.operands
       if let text = parsed.values["users"] {

@@ -33,7 +33,9 @@ public enum HostileUpdateCorpus {
     }
     let megabyte = 1 << 20
     // Deep nesting.
-    add("100,000 nested parentheses", "ask when " + times("(", 100_000) + "uses > 1" + times(")", 100_000), .nestingTooDeep)
+    add(
+      "100,000 nested parentheses", "ask when " + times("(", 100_000) + "uses > 1" + times(")", 100_000),
+      .nestingTooDeep)
     add("a megabyte of `(`", times("(", megabyte))
     add("ask when + a megabyte of `(`", "ask when " + times("(", megabyte), .nestingTooDeep)
     add("a megabyte of `)`", "ask when uses > 1" + times(")", megabyte))
@@ -41,8 +43,12 @@ public enum HostileUpdateCorpus {
     add("500,000 unary minus signs", "ask when uses > " + times("-", 500_000) + "1")
     add("100,000 nested lists", "ask when uses in " + times("[", 100_000) + times("]", 100_000))
     add("100,000 nested calls", "ask when " + times("events(", 100_000) + "\"x\"" + times(")", 100_000) + " > 1")
-    add("100,000 nested `??` groups", "ask when " + times("(average_score(3) ?? ", 100_000) + "0" + times(")", 100_000) + " > 1")
-    add("a 300,000-term `and` chain ending in an unknown name", "ask when " + times("uses > 1 and ", 150_000) + "karma", .unknownName)
+    add(
+      "100,000 nested `??` groups",
+      "ask when " + times("(average_score(3) ?? ", 100_000) + "0" + times(")", 100_000) + " > 1")
+    add(
+      "a 300,000-term `and` chain ending in an unknown name", "ask when " + times("uses > 1 and ", 150_000) + "karma",
+      .unknownName)
     // Huge literals.
     add("a 400-digit integer", "ask when uses > " + times("9", 400), .integerTooLarge)
     add("a megabyte-long integer", "ask when uses > " + times("7", megabyte), .integerTooLarge)
@@ -84,17 +90,27 @@ public enum HostileUpdateCorpus {
     add("a 2 MB line of emoji", "ask when " + times("😀", 500_000), .unexpectedCharacter)
     // What invalid UTF-8 becomes in a Swift String (U+FFFD), and NUL bytes.
     let invalid: [UInt8] = [0xFF, 0xFE, 0xC0, 0xAF, 0xED, 0xA0, 0x80, 0xF8, 0x88, 0x80, 0x80, 0x80]
-    add("invalid UTF-8 before a rule", String(decoding: invalid + Array("ask when uses > 1".utf8), as: UTF8.self), .unexpectedCharacter)
-    add("invalid UTF-8 inside a name", String(decoding: Array("ask when us".utf8) + invalid + Array("es > 1".utf8), as: UTF8.self))
-    add("a megabyte of invalid UTF-8", String(decoding: [UInt8](repeating: 0xFF, count: megabyte), as: UTF8.self), .fileTooLarge)
+    add(
+      "invalid UTF-8 before a rule", String(decoding: invalid + Array("ask when uses > 1".utf8), as: UTF8.self),
+      .unexpectedCharacter)
+    add(
+      "invalid UTF-8 inside a name",
+      String(decoding: Array("ask when us".utf8) + invalid + Array("es > 1".utf8), as: UTF8.self))
+    add(
+      "a megabyte of invalid UTF-8", String(decoding: [UInt8](repeating: 0xFF, count: megabyte), as: UTF8.self),
+      .fileTooLarge)
     add("a NUL after a rule", "ask when uses > 1\u{0}", .unexpectedCharacter)
     add("a NUL before a rule", "\u{0}ask when uses > 1", .unexpectedCharacter)
     add("a NUL inside a name", "ask when us\u{0}es > 1")
     add("a byte-order mark and a right-to-left override", "\u{FEFF}ask when uses > 1 \u{202E}")
     // Things a remote-config channel delivers by mistake.
     add("the JSON envelope instead of the policy", "{\"policy\": \"ask when uses > 1\", \"version\": 3}")
-    add("an HTML error page", "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>")
-    add("a truncated policy", "never answered when declined or rated\nask loyal when days >= 14 and (uses >= 10 or", .expectedExpression)
+    add(
+      "an HTML error page",
+      "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>")
+    add(
+      "a truncated policy", "never answered when declined or rated\nask loyal when days >= 14 and (uses >= 10 or",
+      .expectedExpression)
     add("a policy in another language", "si jours >= 30 et utilisations >= 20 alors demander")
     return corpus
   }()

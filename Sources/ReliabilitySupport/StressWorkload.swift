@@ -297,7 +297,11 @@ public struct StressWorkload: Sendable {
       case .setFact: manager.setFact("plan", .string(thread.isMultiple(of: 2) ? "pro" : "free"))
       case .update(let source):
         let result = manager.updatePolicy(source)
-        if result.isAccepted { accepted += 1 } else { failures.append("update rejected:\n\(result.renderedDiagnostics)") }
+        if result.isAccepted {
+          accepted += 1
+        } else {
+          failures.append("update rejected:\n\(result.renderedDiagnostics)")
+        }
       case .reset: manager.resetPolicy()
       }
     }
@@ -326,7 +330,9 @@ public struct StressWorkload: Sendable {
     expect("totalSessions", state.totalSessions, totals.sessions)
     expect("current session number", state.currentSession?.number, totals.sessions)
     expect("sessions kept", state.recentSessions.count, min(totals.sessions - 1, ReviewLimits.sessionHistory))
-    expect("session numbers kept", state.recentSessions.map(\.number), Array((totals.sessions - state.recentSessions.count)..<totals.sessions))
+    expect(
+      "session numbers kept", state.recentSessions.map(\.number),
+      Array((totals.sessions - state.recentSessions.count)..<totals.sessions))
     expect("prompts", state.prompts, totals.prompts)
     expect("totalPrompts", state.totalPrompts, totals.prompts)
     expect("calls that returned a prompt", observed.promptsReturned, totals.prompts)
@@ -356,8 +362,10 @@ public struct StressWorkload: Sendable {
     }
     expect("policy updates accepted", observed.accepted, totals.updates)
     expect("policyUpdated log entries", observed.logged[.policyUpdated] ?? 0, totals.updates)
-    expect("decision log entries", (observed.logged[.significantEvent] ?? 0) + (observed.logged[.action] ?? 0)
-      + (observed.logged[.promptCheck] ?? 0), totals.prompts)
+    expect(
+      "decision log entries",
+      (observed.logged[.significantEvent] ?? 0) + (observed.logged[.action] ?? 0)
+        + (observed.logged[.promptCheck] ?? 0), totals.prompts)
     expect("decisions that did not ask", observed.decisionsNotAsking, 0)
     expect("problems logged", observed.logged[.problem] ?? 0, 0)
     expect("running policy origin", manager.policyOrigin, totals.finalOrigin)

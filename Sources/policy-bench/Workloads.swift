@@ -179,9 +179,11 @@ struct Workloads {
   }
 
   func w2(_ file: String, closure: (ReviewFacts) -> Bool) throws -> BenchResult {
-    let policy = try compile(String(contentsOf: examples.appendingPathComponent(file), encoding: .utf8), schema: ReviewSchema.standard)
+    let policy = try compile(
+      String(contentsOf: examples.appendingPathComponent(file), encoding: .utf8), schema: ReviewSchema.standard)
     let snapshots = try Workloads.reviewCases.map { try snapshot($0, for: policy) }
-    for (index, facts) in snapshots.enumerated() where policy.decide(facts).shouldAsk != closure(Workloads.reviewCases[index]) {
+    for (index, facts) in snapshots.enumerated()
+    where policy.decide(facts).shouldAsk != closure(Workloads.reviewCases[index]) {
       throw BenchError.disagreement("\(file), case \(index)")
     }
     let ours = time { policy.decide(snapshots[$0 & 3]).shouldAsk }
@@ -195,14 +197,18 @@ struct Workloads {
   // MARK: - W3: compiling
 
   func w3Examples() throws -> [BenchResult] {
-    let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".policy") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".policy") }
+      .sorted()
     return try names.map { name in
       let url = examples.appendingPathComponent(name)
       let nanoseconds = Measure.nanosecondsPerCall(samples: samples, batch: 200) { _ in
         let bytes = (try? Data(contentsOf: url)).map { [UInt8]($0) } ?? []
-        sink.consume(PolicyCompiler.compile(SourceFile(path: name, bytes: bytes), schema: ReviewSchema.standard).policy != nil)
+        sink.consume(
+          PolicyCompiler.compile(SourceFile(path: name, bytes: bytes), schema: ReviewSchema.standard).policy != nil)
       }
-      guard PolicyCompiler.compile(try String(contentsOf: url, encoding: .utf8), schema: ReviewSchema.standard).policy != nil
+      guard
+        PolicyCompiler.compile(try String(contentsOf: url, encoding: .utf8), schema: ReviewSchema.standard).policy
+          != nil
       else { throw BenchError.disagreement("\(name) does not compile") }
       return BenchResult(
         name: "W3 compile \(name)", value: nanoseconds / 1000, unit: "us", baseline: nil, target: "< 50 us",
@@ -215,8 +221,10 @@ struct Workloads {
     var text = "# A generated policy of about 1 MiB.\n"
     var index = 0
     while text.utf8.count < 1 << 20 {
-      text += "let engaged_\(index) = days >= \(index % 90) and uses > \(index % 50) or events(\"e\(index % 40)\") >= 2\n"
-      text += "never cooldown_\(index) when since(last_prompt) < \(index % 12 + 1)w and prompts_within(365d) >= \(index % 4 + 1)\n"
+      text +=
+        "let engaged_\(index) = days >= \(index % 90) and uses > \(index % 50) or events(\"e\(index % 40)\") >= 2\n"
+      text +=
+        "never cooldown_\(index) when since(last_prompt) < \(index % 12 + 1)w and prompts_within(365d) >= \(index % 4 + 1)\n"
       text += "ask rule_\(index) when engaged_\(index) and not declined and version >= v\(index % 5).\(index % 10)\n"
       index += 1
     }
@@ -229,11 +237,14 @@ struct Workloads {
     let result = PolicyCompiler.compile(SourceFile(path: "large.policy", bytes: bytes), schema: ReviewSchema.standard)
     guard result.policy != nil else { throw BenchError.disagreement("the large policy does not compile") }
     let nanoseconds = Measure.nanosecondsPerCall(samples: max(3, samples / 3), batch: 1) { _ in
-      sink.consume(PolicyCompiler.compile(SourceFile(path: "large.policy", bytes: bytes), schema: ReviewSchema.standard).policy != nil)
+      sink.consume(
+        PolicyCompiler.compile(SourceFile(path: "large.policy", bytes: bytes), schema: ReviewSchema.standard).policy
+          != nil)
     }
     let megabytesPerSecond = Double(bytes.count) / 1_048_576 / (nanoseconds / 1e9)
     return BenchResult(
-      name: "W3 compile 1 MiB policy (\(result.policy?.rules.count ?? 0) rules)", value: megabytesPerSecond, unit: "MB/s",
+      name: "W3 compile 1 MiB policy (\(result.policy?.rules.count ?? 0) rules)", value: megabytesPerSecond,
+      unit: "MB/s",
       baseline: nil, target: ">= 20 MB/s", met: megabytesPerSecond >= 20, allocations: nil)
   }
 
@@ -258,7 +269,8 @@ struct Workloads {
       state.countUse()
       state.startSession(at: now)
       for event in 0..<(launch % 4) { state.countEvent(named: names[(launch + event) % names.count]) }
-      state.addAction(score: Number(scaled: Int64(launch % 7) * 15_000_000), isBad: launch % 23 == 0, bounds: nil, at: now)
+      state.addAction(
+        score: Number(scaled: Int64(launch % 7) * 15_000_000), isBad: launch % 23 == 0, bounds: nil, at: now)
       if launch % 4 == 1 {
         state.recordPrompt(at: now, outcome: .pending)
         state.record(answers[(launch / 4) % answers.count], at: now)

@@ -1,3 +1,5 @@
+import PolicyCLI
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,6 +7,5 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import PolicyCLI
 
 exit(PolicyCLI.run(Array(CommandLine.arguments.dropFirst()), io: SystemIO()))

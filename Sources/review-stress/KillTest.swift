@@ -30,7 +30,8 @@ struct KillTest {
   /// Reads the options of `kill-test`.
   init(arguments: [String]) {
     let options = OptionParser(
-      arguments, command: "kill-test", valued: ["--kills", "--seed", "--state-file"], switches: ["--keep", "--unsafe-in-place-store"])
+      arguments, command: "kill-test", valued: ["--kills", "--seed", "--state-file"],
+      switches: ["--keep", "--unsafe-in-place-store"])
     kills = options.integer("--kills", default: 200, in: 1...1_000_000)
     if let text = options.text("--seed") {
       guard let value = UInt64(text) else { usageError("`--seed` needs a whole number from 0 to \(UInt64.max)") }
@@ -79,7 +80,8 @@ struct KillTest {
       file = stateFile
       folder = stateFile.deletingLastPathComponent()
     } else {
-      folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("review-kill-test-\(UUID().uuidString)")
+      folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+        "review-kill-test-\(UUID().uuidString)")
       file = folder.appendingPathComponent("review-state.json")
     }
     do {
@@ -92,7 +94,8 @@ struct KillTest {
 
     print("kill test: \(kills) kills of `\(executable.lastPathComponent) child \(file.path)`, seed \(seed)")
     if inPlace { print("the children save IN PLACE, not atomically: this run should find violations") }
-    print("each kill comes \(delay.lowerBound / 1000)-\(delay.upperBound / 1000) ms after the child reports it is ready")
+    print(
+      "each kill comes \(delay.lowerBound / 1000)-\(delay.upperBound / 1000) ms after the child reports it is ready")
     var random = SeededGenerator(seed: seed)
     var violations: [String] = []
     var landings: [Landing: Int] = [:]
@@ -161,12 +164,17 @@ struct KillTest {
     let elapsed = seconds(since: start)
     let sortedStartup = startup.sorted()
     let median = sortedStartup.isEmpty ? 0 : sortedStartup[sortedStartup.count / 2]
-    print("kills: \(grouped(kills)), in \(String(format: "%.1f", elapsed)) s (median child start-up \(String(format: "%.1f", median * 1000)) ms)")
-    print("events recorded: \(grouped(previous - first)) (the file's totalEvents went from \(grouped(first)) to \(grouped(previous))); \(grouped(reported)) printed as durable by the children")
+    print(
+      "kills: \(grouped(kills)), in \(String(format: "%.1f", elapsed)) s (median child start-up \(String(format: "%.1f", median * 1000)) ms)"
+    )
+    print(
+      "events recorded: \(grouped(previous - first)) (the file's totalEvents went from \(grouped(first)) to \(grouped(previous))); \(grouped(reported)) printed as durable by the children"
+    )
     print("kills after the child had recorded at least one event: \(grouped(killsAfterAnEvent)) of \(grouped(kills))")
     print("where the kills landed:")
     for landing in Landing.allCases {
-      print("  \(grouped(landings[landing] ?? 0).padding(toLength: 7, withPad: " ", startingAt: 0)) \(landing.rawValue)")
+      print(
+        "  \(grouped(landings[landing] ?? 0).padding(toLength: 7, withPad: " ", startingAt: 0)) \(landing.rawValue)")
     }
     print("max in-flight difference (file total - last printed total): \(maxInFlight)")
     print(
@@ -174,7 +182,9 @@ struct KillTest {
         + "(a load removes them once \(Int(JSONFileStore.abandonedSaveAge)) s old)")
     if keep || stateFile != nil { print("state folder kept: \(folder.path)") }
     if violations.isEmpty {
-      print("kill test passed: every kill left a loadable file, no total went backwards, at most the event in flight missing")
+      print(
+        "kill test passed: every kill left a loadable file, no total went backwards, at most the event in flight missing"
+      )
       return 0
     }
     print("kill test FAILED: \(violations.count) violations")

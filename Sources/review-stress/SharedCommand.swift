@@ -43,7 +43,8 @@ struct SharedCommand {
       FileHandle.standardError.write(Data("review-stress: error: cannot find this executable\n".utf8))
       return 2
     }
-    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("review-shared-\(UUID().uuidString)")
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+      "review-shared-\(UUID().uuidString)")
     let file = folder.appendingPathComponent("review-state.json")
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -62,27 +63,38 @@ struct SharedCommand {
     }
     for writer in writers {
       let outcome = writer.finish()
-      if outcome.status != 0 { violations.append("writer \(writer.name) exited with \(outcome.status): \(outcome.errors)") }
+      if outcome.status != 0 {
+        violations.append("writer \(writer.name) exited with \(outcome.status): \(outcome.errors)")
+      }
     }
     let elapsed = seconds(since: start)
     let uses = processes * ((events + 9) / 10)
     switch JSONFileStore(url: file).load() {
     case .loaded(let state):
       let names = (0..<processes).map { state.eventsByName["w\($0)"] ?? 0 }
-      print("  events \(grouped(state.totalEvents)) (expected \(grouped(processes * events))), uses \(grouped(state.totalUses)) (expected \(grouped(uses))), per process \(names)")
+      print(
+        "  events \(grouped(state.totalEvents)) (expected \(grouped(processes * events))), uses \(grouped(state.totalUses)) (expected \(grouped(uses))), per process \(names)"
+      )
       if state.totalEvents != processes * events || state.events != processes * events {
         violations.append("\(state.totalEvents) events in the file, expected \(processes * events)")
       }
       if state.totalUses != uses { violations.append("\(state.totalUses) uses in the file, expected \(uses)") }
-      if names.contains(where: { $0 != events }) { violations.append("per-process counts \(names), expected \(events) each") }
+      if names.contains(where: { $0 != events }) {
+        violations.append("per-process counts \(names), expected \(events) each")
+      }
     default:
       violations.append("the state file does not load after the exact round")
     }
-    print(String(format: "  %.2f s, %.0f us per call with %d processes contending", elapsed, elapsed * 1e6 / Double(processes * (events + events / 10)), processes))
+    print(
+      String(
+        format: "  %.2f s, %.0f us per call with %d processes contending", elapsed,
+        elapsed * 1e6 / Double(processes * (events + events / 10)), processes))
 
     // The kill rounds.
     if kills > 0 {
-      print("shared kill test: \(kills) rounds of \(processes) writers killed with SIGKILL 5-60 ms after starting, seed \(seed)")
+      print(
+        "shared kill test: \(kills) rounds of \(processes) writers killed with SIGKILL 5-60 ms after starting, seed \(seed)"
+      )
       var random = SeededGenerator(seed: seed)
       var base: [String: Int] = [:]
       if case .loaded(let state) = JSONFileStore(url: file).load() { base = state.eventsByName }
@@ -97,7 +109,9 @@ struct SharedCommand {
         for writer in killers {
           let outcome = writer.finish()
           reported[writer.name] = outcome.done
-          if !outcome.problems.isEmpty { violations.append("round \(round): \(writer.name) logged \(outcome.problems)") }
+          if !outcome.problems.isEmpty {
+            violations.append("round \(round): \(writer.name) logged \(outcome.problems)")
+          }
         }
         guard case .loaded(let state) = JSONFileStore(url: file).load() else {
           violations.append("round \(round): the state file does not load")
@@ -111,12 +125,17 @@ struct SharedCommand {
           if grown == done + 1 { inFlight += 1 }
         }
         let sum = state.eventsByName.values.reduce(0, +)
-        if sum != state.totalEvents { violations.append("round \(round): named events \(sum) != total \(state.totalEvents)") }
+        if sum != state.totalEvents {
+          violations.append("round \(round): named events \(sum) != total \(state.totalEvents)")
+        }
         base = state.eventsByName
       }
-      print("  \(kills) rounds, \(inFlight) kills landed after a save and before its report (counted once, as they should)")
+      print(
+        "  \(kills) rounds, \(inFlight) kills landed after a save and before its report (counted once, as they should)")
     }
-    for violation in violations.prefix(20) { FileHandle.standardError.write(Data("review-stress: \(violation)\n".utf8)) }
+    for violation in violations.prefix(20) {
+      FileHandle.standardError.write(Data("review-stress: \(violation)\n".utf8))
+    }
     print(violations.isEmpty ? "shared: every total exact" : "shared: \(violations.count) violations")
     return violations.isEmpty ? 0 : 1
   }
@@ -161,7 +180,7 @@ struct SharedCommand {
 
     /// Kills the writer with SIGKILL.
     func kill() {
-      if process.isRunning { Glibc_kill(process.processIdentifier, SIGKILL) }
+      if process.isRunning { sendSignal(process.processIdentifier, SIGKILL) }
     }
 
     /// Waits for the writer to end; returns its status, the events it reported done and its problems.
@@ -186,7 +205,7 @@ struct SharedCommand {
 }
 
 /// `kill(2)`, under a name no method shadows.
-private func Glibc_kill(_ pid: Int32, _ signal: Int32) {
+private func sendSignal(_ pid: Int32, _ signal: Int32) {
   kill(pid, signal)
 }
 
@@ -196,7 +215,9 @@ private func Glibc_kill(_ pid: Int32, _ signal: Int32) {
 enum WriterProcess {
   /// Runs the writer; returns its exit status.
   static func run(arguments: [String]) -> Int32 {
-    guard arguments.count == 2 || arguments.count == 3 else { usageError("`writer` takes a state file, a name and a count") }
+    guard arguments.count == 2 || arguments.count == 3 else {
+      usageError("`writer` takes a state file, a name and a count")
+    }
     let url = URL(fileURLWithPath: arguments[0])
     let name = arguments[1]
     let calls = arguments.count == 3 ? Int(arguments[2]) : nil

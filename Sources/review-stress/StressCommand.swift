@@ -25,13 +25,15 @@ struct StressCommand {
   /// Runs the workload; returns the exit status (1 when any total is off).
   func run() -> Int32 {
     #if DEBUG
-      FileHandle.standardError.write(Data("review-stress: warning: a debug build; use `-c release` for real figures\n".utf8))
+      FileHandle.standardError.write(
+        Data("review-stress: warning: a debug build; use `-c release` for real figures\n".utf8))
     #endif
     let workload = StressWorkload(threads: threads, calls: calls)
     var folder: URL?
     let reviewStore: any ReviewStore
     if store == "file" {
-      let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("review-stress-\(UUID().uuidString)")
+      let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+        "review-stress-\(UUID().uuidString)")
       folder = directory
       reviewStore = JSONFileStore(url: directory.appendingPathComponent("review-state.json"))
     } else {

@@ -15,13 +15,15 @@ struct UpdatesCommand {
   /// Times every update; returns the exit status (1 when one was accepted or replaced the running policy).
   func run() -> Int32 {
     #if DEBUG
-      FileHandle.standardError.write(Data("review-stress: warning: a debug build; use `-c release` for real figures\n".utf8))
+      FileHandle.standardError.write(
+        Data("review-stress: warning: a debug build; use `-c release` for real figures\n".utf8))
     #endif
     let manager: ReviewManager
     do {
       manager = try ReviewManager(
         configuration: .init(
-          appVersion: "1.0", bundledPolicy: "ask bundled when uses >= 100", store: InMemoryReviewStore(), texts: .english))
+          appVersion: "1.0", bundledPolicy: "ask bundled when uses >= 100", store: InMemoryReviewStore(),
+          texts: .english))
     } catch {
       FileHandle.standardError.write(Data("review-stress: error: \(error)\n".utf8))
       return 2
@@ -53,8 +55,13 @@ struct UpdatesCommand {
     }
     let total = rows.reduce(0) { $0 + $1.seconds }
     let worst = rows.max { $0.seconds < $1.seconds }?.seconds ?? 0
-    print("updates: \(rows.count) hostile policy updates, \(rows.count - failures.count) rejected with the running policy kept")
-    print(String(format: "total %.2f s, mean %.1f ms, worst %.1f ms", total, total * 1000 / Double(max(rows.count, 1)), worst * 1000))
+    print(
+      "updates: \(rows.count) hostile policy updates, \(rows.count - failures.count) rejected with the running policy kept"
+    )
+    print(
+      String(
+        format: "total %.2f s, mean %.1f ms, worst %.1f ms", total, total * 1000 / Double(max(rows.count, 1)),
+        worst * 1000))
     for row in rows.sorted(by: { $0.seconds > $1.seconds }) { print(row.line) }
     if failures.isEmpty { return 0 }
     print("updates FAILED:")

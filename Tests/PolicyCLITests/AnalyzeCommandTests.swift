@@ -73,7 +73,8 @@ struct AnalyzeCommandTests {
 
   @Test("the compiler's own warnings are shown and counted too")
   func compilerWarnings() {
-    let result = runAnalyze(["p.policy"], files: ["p.policy": politeRules + "let spare = 3\nask loyal when days >= 30\n"])
+    let result = runAnalyze(
+      ["p.policy"], files: ["p.policy": politeRules + "let spare = 3\nask loyal when days >= 30\n"])
     #expect(result.status == 1)
     #expect(result.standardOutput.contains("[PC302]"))
     #expect(result.standardOutput.hasSuffix("analyzed 1 file: 1 warning\n"))
@@ -105,7 +106,8 @@ struct AnalyzeCommandTests {
     }
     let missing = runAnalyze(["missing.policy"])
     #expect(missing.status == 2)
-    #expect(missing.standardError == "policyc analyze: error: cannot read `missing.policy`: No such file or directory\n")
+    #expect(
+      missing.standardError == "policyc analyze: error: cannot read `missing.policy`: No such file or directory\n")
   }
 
   @Test("--help documents the codes, the silencing comment and the exit status")
@@ -122,13 +124,17 @@ struct AnalyzeCommandTests {
   func directory() {
     let result = runAnalyze(
       ["dir"],
-      files: ["dir/b.policy": politeRules + "ask when days > 3\n", "dir/a.policy": politeRules + "ask when days > 4\n", "dir/x.txt": ""])
+      files: [
+        "dir/b.policy": politeRules + "ask when days > 3\n", "dir/a.policy": politeRules + "ask when days > 4\n",
+        "dir/x.txt": "",
+      ])
     #expect(result == RunResult(status: 0, standardOutput: "analyzed 2 files: no problems\n", standardError: ""))
   }
 
   @Test("silencing comments work in analyze; JSON lists what was silenced")
   func silenced() throws {
-    let text = "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\n# policyc: allow PC320\nask loyal when days >= 30\n"
+    let text =
+      "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\n# policyc: allow PC320\nask loyal when days >= 30\n"
     #expect(runAnalyze(["p.policy"], files: ["p.policy": text]).status == 0)
     let json = try jsonObject(runAnalyze(["--format", "json", "p.policy"], files: ["p.policy": text]).standardOutput)
     let file = try #require((json["files"] as? [[String: Any]])?.first)
@@ -228,7 +234,8 @@ struct AnalyzeDiffCommandTests {
         let io = MemoryIO()
         for (name, text) in files { io.addFile(name, text) }
         // Facts the policy does not know are left out, as the note says.
-        let known = facts.filter { key, _ in key == "now" || files[path]!.contains(key.components(separatedBy: "(")[0]) }
+        let known = facts.filter { key, _ in key == "now" || files[path]!.contains(key.components(separatedBy: "(")[0])
+        }
         io.addFile("facts.json", bytes: Array(try JSONSerialization.data(withJSONObject: known)))
         let eval = io.run(["eval", path, "--facts", "facts.json"])
         #expect(eval.standardOutput.hasPrefix("decision: \(expected)\n"), "\(eval)")
@@ -242,7 +249,8 @@ struct AnalyzeDiffCommandTests {
     #expect(result.status == 1)
     #expect(
       result.standardOutput.hasSuffix(
-        "note: old.policy does not know `plan`, `events(\"export\")`; remove them to evaluate old.policy with `policyc eval`\n"))
+        "note: old.policy does not know `plan`, `events(\"export\")`; remove them to evaluate old.policy with `policyc eval`\n"
+      ))
   }
 
   @Test("equivalent: exit 0")
@@ -250,7 +258,8 @@ struct AnalyzeDiffCommandTests {
     #expect(
       runDiff(["old.policy", "same.policy"], files: files)
         == RunResult(
-          status: 0, standardOutput: "old.policy and same.policy decide the same for every set of facts\n", standardError: ""))
+          status: 0, standardOutput: "old.policy and same.policy decide the same for every set of facts\n",
+          standardError: ""))
   }
 
   @Test("undecided: the reason; exit 3")
@@ -277,7 +286,10 @@ struct AnalyzeDiffCommandTests {
     #expect(bad.status == 2)
     #expect(bad.standardOutput == "")
     #expect(bad.standardError.hasPrefix("bad.policy:1:10: error: unknown name `dayz` [PC201]\n"))
-    for arguments in [["old.policy"], ["old.policy", "new.policy", "same.policy"], ["-", "-"], ["--format", "yaml", "old.policy", "new.policy"]] {
+    for arguments in [
+      ["old.policy"], ["old.policy", "new.policy", "same.policy"], ["-", "-"],
+      ["--format", "yaml", "old.policy", "new.policy"],
+    ] {
       let result = runDiff(arguments, files: files)
       #expect(result.status == 2, "\(arguments)")
       #expect(result.standardError.hasSuffix(DiffCommand.usage), "\(arguments)")
@@ -288,7 +300,8 @@ struct AnalyzeDiffCommandTests {
 
   @Test("JSON output for each result")
   func json() throws {
-    let different = try jsonObject(runDiff(["--format", "json", "old.policy", "new.policy"], files: files).standardOutput)
+    let different = try jsonObject(
+      runDiff(["--format", "json", "old.policy", "new.policy"], files: files).standardOutput)
     #expect(different["result"] as? String == "different")
     let facts = try #require(different["facts"] as? [String: Any])
     #expect(facts["days"] as? Int == 30)
@@ -300,7 +313,8 @@ struct AnalyzeDiffCommandTests {
     let same = try jsonObject(runDiff(["--format", "json", "old.policy", "same.policy"], files: files).standardOutput)
     #expect(same["result"] as? String == "equivalent")
     #expect(same["facts"] == nil)
-    let unknown = try jsonObject(runDiff(["--format", "json", "mul.policy", "false.policy"], files: files).standardOutput)
+    let unknown = try jsonObject(
+      runDiff(["--format", "json", "mul.policy", "false.policy"], files: files).standardOutput)
     #expect(unknown["result"] as? String == "unknown")
     #expect((unknown["reason"] as? String)?.hasPrefix("a difference may exist") == true)
   }

@@ -248,7 +248,11 @@ struct BadInputTests {
 
   @Test("a byte-order mark before a clean policy: no problems")
   func byteOrderMarkClean() {
-    let result = checkBytes([0xEF, 0xBB, 0xBF] + Array("never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nask when days >= 30 and uses >= 20\n".utf8))
+    let result = checkBytes(
+      [0xEF, 0xBB, 0xBF]
+        + Array(
+          "never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nask when days >= 30 and uses >= 20\n"
+            .utf8))
     #expect(result == RunResult(status: 0, standardOutput: "checked 1 file: no problems\n", standardError: ""))
   }
 

@@ -155,7 +155,9 @@ struct UsageTests {
     let result = io.run(["check", "--format", "xml", "a.policy"])
     #expect(result.status == 2)
     #expect(result.standardOutput == "")
-    #expect(result.standardError.hasPrefix("policyc check: error: unknown format `xml`; use `text`, `json`, `sarif` or `github`\n"))
+    #expect(
+      result.standardError.hasPrefix(
+        "policyc check: error: unknown format `xml`; use `text`, `json`, `sarif` or `github`\n"))
     #expect(io.readPaths.isEmpty)
   }
 
@@ -163,7 +165,8 @@ struct UsageTests {
   func unknownFormatPrintsUsage() {
     let result = runPolicyc(["check", "--format=xml", "a.policy"], files: ["a.policy": cleanPolicy])
     #expect(
-      result.standardError == "policyc check: error: unknown format `xml`; use `text`, `json`, `sarif` or `github`\n\n" + checkUsage)
+      result.standardError == "policyc check: error: unknown format `xml`; use `text`, `json`, `sarif` or `github`\n\n"
+        + checkUsage)
   }
 
   @Test("`--format` without a value")
@@ -590,7 +593,8 @@ struct CheckFormatTests {
 
   @Test("github: one workflow command per diagnostic, properties and data escaped")
   func github() {
-    let result = runPolicyc(["check", "--format", "github", "a,b.policy"], files: ["a,b.policy": CheckFormatTests.policy])
+    let result = runPolicyc(
+      ["check", "--format", "github", "a,b.policy"], files: ["a,b.policy": CheckFormatTests.policy])
     #expect(result.status == 1)
     #expect(
       result.standardOutput == """
@@ -616,13 +620,16 @@ struct CheckFormatTests {
     #expect(rules.map { $0["name"] as? String } == ["UnknownName", "UnusedLet"])
     let results = try #require(run["results"] as? [[String: Any]])
     #expect(results.map { $0["level"] as? String } == ["error", "warning"])
-    let location = try #require((results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+    let location = try #require(
+      (results[0]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
     #expect((location["artifactLocation"] as? [String: Any])?["uri"] as? String == "a.policy")
     let region = try #require(location["region"] as? [String: Any])
     #expect(region["startLine"] as? Int == 1)
     #expect(region["startColumn"] as? Int == 10)
     #expect(region["endColumn"] as? Int == 14)
-    #expect((results[0]["message"] as? [String: Any])?["text"] as? String == "unknown name `dayz`\nhelp: did you mean `days`?")
+    #expect(
+      (results[0]["message"] as? [String: Any])?["text"] as? String == "unknown name `dayz`\nhelp: did you mean `days`?"
+    )
   }
 
   @Test("a clean file: an empty SARIF result list and no annotations; exit 0")
@@ -666,7 +673,9 @@ struct AnalyzeFormatTests {
 
 @Suite("policyc help for every command")
 struct EveryCommandHelpTests {
-  @Test("`policyc help <command>` and `<command> --help` print an overview and a usage line, exit 0", arguments: Help.commands)
+  @Test(
+    "`policyc help <command>` and `<command> --help` print an overview and a usage line, exit 0",
+    arguments: Help.commands)
   func help(command: String) {
     let viaHelp = runPolicyc(["help", command])
     #expect(viaHelp.status == 0)

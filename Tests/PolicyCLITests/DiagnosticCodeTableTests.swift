@@ -75,7 +75,8 @@ struct DiagnosticCodeTableTests {
       inTable = true
       let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
       guard let first = cells.first, let code = codes[first] else { continue }
-      #expect(before.contains("`\(code.domain)Code`"), "the text above \(first)'s table does not name `\(code.domain)Code`")
+      #expect(
+        before.contains("`\(code.domain)Code`"), "the text above \(first)'s table does not name `\(code.domain)Code`")
     }
   }
 

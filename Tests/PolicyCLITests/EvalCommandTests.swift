@@ -96,7 +96,8 @@ struct EvalCommandTests {
     let result = run(
       ["explain", "p.policy", "--facts", "f.json", "--format", "json"],
       facts: #"{"now": "2026-03-01T12:00:00Z", "days": 12, "uses": 25, "plan": "free"}"#)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     let rules = try #require(object["rules"] as? [[String: Any]])
     #expect(rules.count == 4)
     let loyal = try #require(rules.first { $0["name"] as? String == "loyal" })
@@ -106,20 +107,26 @@ struct EvalCommandTests {
     #expect((conditions[0]["operands"] as? [[String: Any]])?.first?["value"] as? String == "12")
   }
 
-  @Test("facts errors are located, each reported, exit 1", arguments: [
-    (
-      #"{"dayz": 3, "uses": "5", "last_prompt": "yesterday", "plan": "pro"}"#,
-      ["f.json:1:2: error: unknown fact `dayz` [PC403]", "help: did you mean `days`?",
-        "f.json:1:21: error: fact `uses` needs an integer, but this is a string [PC404]",
-        "f.json:1:41: error: `yesterday` is not an ISO-8601 instant [PC404]"]
-    ),
-    (#"{"days": 3,"#, ["f.json:1:12: error: expected a key in double quotes, found end of file [PC401]"]),
-    (#"[1, 2]"#, ["f.json:1:1: error: a facts file is a JSON object, but this is an array [PC402]"]),
-    (#"{"days": 3}"#, ["error: fact `plan` has no value and no default [PC405]"]),
-    (#"{"plan": "pro", "days": 1.5}"#, ["error: fact `days` needs an integer, but `1.5` is not one in range [PC404]"]),
-    (#"{"plan": "pro", "declined": null}"#, ["error: fact `declined` cannot be absent [PC404]"]),
-    (#"{"plan": "pro", "days": 3, "days": 4}"#, ["f.json:1:28: error: duplicate key `days` [PC401]"]),
-  ])
+  @Test(
+    "facts errors are located, each reported, exit 1",
+    arguments: [
+      (
+        #"{"dayz": 3, "uses": "5", "last_prompt": "yesterday", "plan": "pro"}"#,
+        [
+          "f.json:1:2: error: unknown fact `dayz` [PC403]", "help: did you mean `days`?",
+          "f.json:1:21: error: fact `uses` needs an integer, but this is a string [PC404]",
+          "f.json:1:41: error: `yesterday` is not an ISO-8601 instant [PC404]",
+        ]
+      ),
+      (#"{"days": 3,"#, ["f.json:1:12: error: expected a key in double quotes, found end of file [PC401]"]),
+      (#"[1, 2]"#, ["f.json:1:1: error: a facts file is a JSON object, but this is an array [PC402]"]),
+      (#"{"days": 3}"#, ["error: fact `plan` has no value and no default [PC405]"]),
+      (
+        #"{"plan": "pro", "days": 1.5}"#, ["error: fact `days` needs an integer, but `1.5` is not one in range [PC404]"]
+      ),
+      (#"{"plan": "pro", "declined": null}"#, ["error: fact `declined` cannot be absent [PC404]"]),
+      (#"{"plan": "pro", "days": 3, "days": 4}"#, ["f.json:1:28: error: duplicate key `days` [PC401]"]),
+    ])
   func factsErrors(_ facts: String, _ expected: [String]) {
     let result = run(["eval", "p.policy", "--facts", "f.json"], facts: facts)
     #expect(result.status == 1, "\(result)")
@@ -136,7 +143,8 @@ struct EvalCommandTests {
       ["eval", "p.policy", "--facts", "f.json"],
       files: [
         "p.policy": policy,
-        "f.json": #"{"now": "2026-01-01", "prompts_within(8760h)": 1, "events(\"export\")": 2, "events(\"share\")": 9}"#,
+        "f.json":
+          #"{"now": "2026-01-01", "prompts_within(8760h)": 1, "events(\"export\")": 2, "events(\"share\")": 9}"#,
       ])
     #expect(result.status == 0, "\(result)")
     #expect(result.standardOutput.hasPrefix("decision: ask: `ask rule at line 1` held\n"))
@@ -152,7 +160,8 @@ struct EvalCommandTests {
       """
     let files = [
       "p.policy": policy.replacingOccurrences(of: "1d 12h", with: "36h"),
-      "f.json": #"{"now": "2026-01-10T00:00:00Z", "trial": "1d 11h", "ratio": 0.75, "version": "v3.1.0", "install_date": "2026-01-08"}"#,
+      "f.json":
+        #"{"now": "2026-01-10T00:00:00Z", "trial": "1d 11h", "ratio": 0.75, "version": "v3.1.0", "install_date": "2026-01-08"}"#,
     ]
     let result = runPolicyc(["eval", "p.policy", "--facts", "f.json"], files: files)
     #expect(result.status == 0, "\(result)")
@@ -161,12 +170,17 @@ struct EvalCommandTests {
 
   @Test("a policy with errors: its diagnostics, exit 1; usage errors: exit 2")
   func errors() {
-    let broken = runPolicyc(["eval", "p.policy", "--facts", "f.json"], files: ["p.policy": "ask when dayz > 1\n", "f.json": "{}"])
+    let broken = runPolicyc(
+      ["eval", "p.policy", "--facts", "f.json"], files: ["p.policy": "ask when dayz > 1\n", "f.json": "{}"])
     #expect(broken.status == 1)
     #expect(broken.standardError.hasPrefix("p.policy:1:10: error: unknown name `dayz` [PC201]"))
     #expect(runPolicyc(["eval", "p.policy"], files: ["p.policy": "ask when true"]).status == 2)
     #expect(runPolicyc(["eval", "--facts", "f.json"], files: ["f.json": "{}"]).status == 2)
-    #expect(runPolicyc(["eval", "p.policy", "--facts", "f.json", "--now", "soon"], files: ["p.policy": "ask when true", "f.json": "{}"]).status == 2)
+    #expect(
+      runPolicyc(
+        ["eval", "p.policy", "--facts", "f.json", "--now", "soon"],
+        files: ["p.policy": "ask when true", "f.json": "{}"]
+      ).status == 2)
     let missing = runPolicyc(["eval", "p.policy", "--facts", "missing.json"], files: ["p.policy": "ask when true"])
     #expect(missing.status == 2)
     #expect(missing.standardError.hasPrefix("policyc eval: error: cannot read `missing.json`"))
@@ -177,7 +191,9 @@ struct EvalCommandTests {
   func fault() {
     let result = runPolicyc(
       ["eval", "p.policy", "--facts", "f.json"],
-      files: ["p.policy": "ask ratio when uses / days > 2\n", "f.json": #"{"now": "2026-01-01", "uses": 5, "days": 0}"#])
+      files: [
+        "p.policy": "ask ratio when uses / days > 2\n", "f.json": #"{"now": "2026-01-01", "uses": 5, "days": 0}"#,
+      ])
     #expect(result.status == 0)
     #expect(
       result.standardOutput == """

@@ -112,7 +112,9 @@ struct SimulateCommandTests {
     #expect(run.result.status == 0)
     let lines = run.result.standardOutput.split(separator: "\n").map(String.init)
     // Cells are separated by two spaces or more.
-    let rows = lines.map { $0.split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    let rows = lines.map {
+      $0.split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
     #expect(rows.contains(["always.policy", "never.policy"]))
     #expect(rows.contains(["users asked", "100.0% (30)", "0.0% (0)"]))
     #expect(rows.contains(["never asked", "0.0% (0)", "100.0% (30)"]))
@@ -130,7 +132,8 @@ struct SimulateCommandTests {
 
   @Test("`ask when true` asks every user on day 1, and at every chance: more than 3 a year")
   func alwaysAsksOnDayOne() throws {
-    let report = try simulateJSON(["always.policy", "--users", "50", "--days", "30"], files: ["always.policy": SimulatePolicies.always])
+    let report = try simulateJSON(
+      ["always.policy", "--users", "50", "--days", "30"], files: ["always.policy": SimulatePolicies.always])
     let policy = try #require(try simulatePolicies(report).first)
     #expect(policy["usersAsked"] as? Int == 50)
     let firstAsk = try #require(policy["firstAskDay"] as? [String: Any])
@@ -147,14 +150,16 @@ struct SimulateCommandTests {
   func eightWeeksApart() throws {
     let files = ["eight.policy": SimulatePolicies.eightWeeks]
     // 56 days: exactly one ask each.
-    let short = try #require(try simulatePolicies(simulateJSON(["eight.policy", "--users", "60", "--days", "56"], files: files)).first)
+    let short = try #require(
+      try simulatePolicies(simulateJSON(["eight.policy", "--users", "60", "--days", "56"], files: files)).first)
     #expect(short["usersAsked"] as? Int == 60)
     #expect(short["asks"] as? Int == 60)
     #expect(short["maximumAsks"] as? Int == 1)
     #expect(short["shortestGapDays"] is NSNull)
     #expect(((short["firstAskDay"] as? [String: Any])?["byDay"] as? [Int])?.first == 60)
     // 200 days: asked again, but never within 8 weeks.
-    let long = try #require(try simulatePolicies(simulateJSON(["eight.policy", "--users", "60", "--days", "200"], files: files)).first)
+    let long = try #require(
+      try simulatePolicies(simulateJSON(["eight.policy", "--users", "60", "--days", "200"], files: files)).first)
     #expect(try #require(long["usersAskedMoreThanOnce"] as? Int) > 0)
     #expect(try #require(long["shortestGapDays"] as? Double) >= 56)
     #expect(try #require(long["maximumAsks"] as? Int) <= 4)
@@ -162,7 +167,8 @@ struct SimulateCommandTests {
 
   @Test("JSON: parses and has the documented keys")
   func jsonKeys() throws {
-    let report = try simulateJSON(["engaged.policy", "cautious.policy", "--users", "20", "--days", "60"], files: Self.files)
+    let report = try simulateJSON(
+      ["engaged.policy", "cautious.policy", "--users", "20", "--days", "60"], files: Self.files)
     #expect(Set(report.keys) == ["users", "days", "seed", "model", "activity", "behaviour", "policies"])
     #expect(report["users"] as? Int == 20)
     #expect(report["days"] as? Int == 60)
@@ -175,7 +181,10 @@ struct SimulateCommandTests {
       ])
     #expect(model["heavyShare"] as? Double == 0.2)
     let activity = try #require(report["activity"] as? [String: Any])
-    #expect(Set(activity.keys) == ["heavyUsers", "activeDays", "sessions", "significantEvents", "badSessions", "promptChecks", "updates"])
+    #expect(
+      Set(activity.keys) == [
+        "heavyUsers", "activeDays", "sessions", "significantEvents", "badSessions", "promptChecks", "updates",
+      ])
     let policies = try simulatePolicies(report)
     #expect(policies.count == 2)
     for policy in policies {
@@ -221,10 +230,14 @@ struct SimulateCommandTests {
     #expect(model["heavyShare"] as? Double == 1)
     #expect(model["releaseEvery"] as? Int == 0)
 
-    let allRate = try #require(try simulatePolicies(simulateJSON(base + ["--rate", "1", "--remind", "0", "--decline", "0"], files: Self.files)).first)
+    let allRate = try #require(
+      try simulatePolicies(simulateJSON(base + ["--rate", "1", "--remind", "0", "--decline", "0"], files: Self.files))
+        .first)
     let answers = try #require(allRate["answers"] as? [String: Int])
     #expect(answers["rate"] == allRate["asks"] as? Int)
-    let allDismiss = try #require(try simulatePolicies(simulateJSON(base + ["--rate", "0", "--remind", "0", "--decline", "0"], files: Self.files)).first)
+    let allDismiss = try #require(
+      try simulatePolicies(simulateJSON(base + ["--rate", "0", "--remind", "0", "--decline", "0"], files: Self.files))
+        .first)
     #expect((allDismiss["answers"] as? [String: Int])?["dismiss"] == allDismiss["asks"] as? Int)
   }
 
@@ -236,9 +249,11 @@ struct SimulateCommandTests {
     #expect(unset.result.status == 0)
     #expect(
       unset.result.standardError
-        == "policyc simulate: note: plan.policy declares app facts the simulation cannot know; using `plan` = \"\", `trial` = false (set them with --fact NAME=VALUE)\n")
+        == "policyc simulate: note: plan.policy declares app facts the simulation cannot know; using `plan` = \"\", `trial` = false (set them with --fact NAME=VALUE)\n"
+    )
     #expect(usersAskedLine(unset.result.standardOutput).hasSuffix(" 0.0% (0)"))
-    let set = simulate(["plan.policy", "--users", "10", "--days", "10", "--fact", "plan=pro", "--fact=trial=false"], files: files)
+    let set = simulate(
+      ["plan.policy", "--users", "10", "--days", "10", "--fact", "plan=pro", "--fact=trial=false"], files: files)
     #expect(set.result.status == 0)
     #expect(set.result.standardError == "")
     #expect(usersAskedLine(set.result.standardOutput).hasSuffix(" 100.0% (10)"))
@@ -255,7 +270,8 @@ struct SimulateCommandTests {
     let quiet = simulate(arguments, files: Self.files)
     let verbose = simulate(arguments + ["--verbose"], files: Self.files)
     #expect(verbose.result.standardOutput == quiet.result.standardOutput)
-    #expect(verbose.result.standardError.hasPrefix("policyc simulate: 100 user-days (10 users x 10 days x 1 policy) in "))
+    #expect(
+      verbose.result.standardError.hasPrefix("policyc simulate: 100 user-days (10 users x 10 days x 1 policy) in "))
     #expect(verbose.result.standardError.contains(" user-days/s on "))
   }
 
@@ -277,7 +293,8 @@ struct SimulateHTMLTests {
   @Test("self-contained, balanced, with both policies' names (escaped) and the charts")
   func selfContained() throws {
     let files = ["a&b<1>.policy": SimulatePolicies.engaged, "cautious.policy": SimulatePolicies.cautious]
-    let run = simulate(["a&b<1>.policy", "cautious.policy", "--users", "30", "--days", "60", "--html", "out/report.html"], files: files)
+    let run = simulate(
+      ["a&b<1>.policy", "cautious.policy", "--users", "30", "--days", "60", "--html", "out/report.html"], files: files)
     #expect(run.result.status == 0)
     #expect(run.io.writtenPaths == ["out/report.html"])
     let html = String(decoding: try #require(run.io.files["out/report.html"]), as: UTF8.self)
@@ -308,9 +325,12 @@ struct SimulateHTMLTests {
     let io = MemoryIO()
     io.addFile("engaged.policy", SimulatePolicies.engaged)
     io.writeErrors["/nope/report.html"] = "No such file or directory"
-    let status = SimulateCommand.run(["engaged.policy", "--users", "5", "--days", "5", "--html", "/nope/report.html"], io: io)
+    let status = SimulateCommand.run(
+      ["engaged.policy", "--users", "5", "--days", "5", "--html", "/nope/report.html"], io: io)
     #expect(status == 2)
-    #expect(io.standardError == "policyc simulate: error: cannot write the HTML report `/nope/report.html`: No such file or directory\n")
+    #expect(
+      io.standardError
+        == "policyc simulate: error: cannot write the HTML report `/nope/report.html`: No such file or directory\n")
     #expect(io.files["/nope/report.html"] == nil)
     #expect(io.writtenPaths.isEmpty)
     #expect(io.standardOutput.hasPrefix("simulated 5 users for 5 days (seed 1)\n"))
@@ -366,10 +386,14 @@ struct SimulateErrorTests {
     let files = ["p.policy": "fact trial: bool\nfact seats: int\nask when not trial and seats > 2\n"]
     let wrongType = simulate(["p.policy", "--fact", "trial=yes"], files: files)
     #expect(wrongType.result.status == 2)
-    #expect(wrongType.result.standardError.hasPrefix("policyc simulate: error: `--fact trial=yes`: `trial` is a `bool` in p.policy; write true or false\n"))
+    #expect(
+      wrongType.result.standardError.hasPrefix(
+        "policyc simulate: error: `--fact trial=yes`: `trial` is a `bool` in p.policy; write true or false\n"))
     let misspelt = simulate(["p.policy", "--fact", "seat=3"], files: files)
     #expect(misspelt.result.status == 2)
-    #expect(misspelt.result.standardError.hasPrefix("policyc simulate: error: `--fact seat=3`: the policy does not declare `fact seat`; did you mean `seats`?\n"))
+    #expect(
+      misspelt.result.standardError.hasPrefix(
+        "policyc simulate: error: `--fact seat=3`: the policy does not declare `fact seat`; did you mean `seats`?\n"))
   }
 
   @Test("a policy with errors: its diagnostics on standard error, exit 1; every policy is checked")
@@ -386,7 +410,8 @@ struct SimulateErrorTests {
   func unreadable() {
     let run = simulate(["missing.policy"])
     #expect(run.result.status == 2)
-    #expect(run.result.standardError == "policyc simulate: error: cannot read `missing.policy`: No such file or directory\n")
+    #expect(
+      run.result.standardError == "policyc simulate: error: cannot read `missing.policy`: No such file or directory\n")
   }
 
   @Test("--help prints the help with the behaviour model, exit 0")

@@ -32,7 +32,8 @@ struct TestCommandTests {
   func passing() {
     #expect(
       run(TestCommandTests.passing)
-        == RunResult(status: 0, standardOutput: "PASS  loyal\nPASS  new\nPASS  history\n3 passed, 0 failed\n", standardError: ""))
+        == RunResult(
+          status: 0, standardOutput: "PASS  loyal\nPASS  new\nPASS  history\n3 passed, 0 failed\n", standardError: ""))
   }
 
   @Test("a failing case says what was expected and what happened; exit 1")
@@ -79,32 +80,49 @@ struct TestCommandTests {
   func json() throws {
     let result = run(TestCommandTests.passing, arguments: ["--format", "json"])
     #expect(result.status == 0)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     #expect(object["passed"] as? Int == 3)
     #expect(object["failed"] as? Int == 0)
     let files = try #require(object["files"] as? [[String: Any]])
     #expect((files.first?["cases"] as? [[String: Any]])?.count == 3)
   }
 
-  @Test("errors in a test file are located and reported, each once; exit 1", arguments: [
-    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expects": "ask"}]}"#,
-     ["dir/p.test.json:1:61: error: unknown key `expects` in a test case [PC402]", "help: did you mean `expect`?"]),
-    (#"{"policy": "p.policy", "cases": [{"name": "a", "history": ["lauch x 3"], "expect": "ask"}]}"#,
-     ["error: unknown history step `lauch x 3` [PC406]", "help: did you mean `launch`?"]),
-    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {"dayz": 1}, "expect": "ask"}]}"#,
-     ["error: unknown fact `dayz` [PC403]"]),
-    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask", "deciding": ["loyl"]}]}"#,
-     ["error: the policy has no rule named `loyl` [PC402]", "help: did you mean `loyal`?"]),
-    (#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {"days": 3}, "history": ["launch"], "expect": "ask"}]}"#,
-     ["error: a history case computes `days` from its history [PC402]"]),
-    (#"{"policy": "p.policy", "cases": []}"#, ["error: the test file has no cases [PC402]"]),
-    (#"{"cases": [1]"#, ["dir/p.test.json:1:14: error: expected `,` or `}` in the object, found end of file [PC401]"]),
-  ])
+  @Test(
+    "errors in a test file are located and reported, each once; exit 1",
+    arguments: [
+      (
+        #"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expects": "ask"}]}"#,
+        ["dir/p.test.json:1:61: error: unknown key `expects` in a test case [PC402]", "help: did you mean `expect`?"]
+      ),
+      (
+        #"{"policy": "p.policy", "cases": [{"name": "a", "history": ["lauch x 3"], "expect": "ask"}]}"#,
+        ["error: unknown history step `lauch x 3` [PC406]", "help: did you mean `launch`?"]
+      ),
+      (
+        #"{"policy": "p.policy", "cases": [{"name": "a", "facts": {"dayz": 1}, "expect": "ask"}]}"#,
+        ["error: unknown fact `dayz` [PC403]"]
+      ),
+      (
+        #"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask", "deciding": ["loyl"]}]}"#,
+        ["error: the policy has no rule named `loyl` [PC402]", "help: did you mean `loyal`?"]
+      ),
+      (
+        #"{"policy": "p.policy", "cases": [{"name": "a", "facts": {"days": 3}, "history": ["launch"], "expect": "ask"}]}"#,
+        ["error: a history case computes `days` from its history [PC402]"]
+      ),
+      (#"{"policy": "p.policy", "cases": []}"#, ["error: the test file has no cases [PC402]"]),
+      (
+        #"{"cases": [1]"#, ["dir/p.test.json:1:14: error: expected `,` or `}` in the object, found end of file [PC401]"]
+      ),
+    ])
   func fileErrors(_ tests: String, _ expected: [String]) {
     let result = run(tests)
     #expect(result.status == 1, "\(result)")
     // One mistake, one diagnostic.
-    #expect(result.standardError.components(separatedBy: "error:").count - 1 == expected.filter { $0.contains("error:") }.count, "\(result.standardError)")
+    #expect(
+      result.standardError.components(separatedBy: "error:").count - 1
+        == expected.filter { $0.contains("error:") }.count, "\(result.standardError)")
     for line in expected {
       #expect(result.standardError.contains(line), "missing `\(line)` in\n\(result.standardError)")
     }
@@ -117,7 +135,8 @@ struct TestCommandTests {
       files: ["dir/p.test.json": #"{"policy": "gone.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#])
     #expect(missing.status == 2)
     #expect(missing.standardError.hasPrefix("dir/p.test.json:1:12: error: cannot read the policy `gone.policy`"))
-    let broken = run(#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#, policy: "ask when dayz > 1\n")
+    let broken = run(
+      #"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#, policy: "ask when dayz > 1\n")
     #expect(broken.status == 1)
     #expect(broken.standardError.contains("dir/p.policy:1:10: error: unknown name `dayz` [PC201]"))
     #expect(broken.standardError.contains("error: the policy `p.policy` has errors [PC407]"))

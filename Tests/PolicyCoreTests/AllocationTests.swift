@@ -4,7 +4,9 @@ import Testing
 
 /// Heap blocks allocated by `iterations` calls of `decide` after one warm-up call.
 /// The counter is per thread, so tests running in parallel on other threads do not disturb it.
-private func allocations(_ policy: CompiledPolicy, _ facts: Facts, iterations: Int = 1000) -> (count: UInt64, decision: Decision) {
+private func allocations(_ policy: CompiledPolicy, _ facts: Facts, iterations: Int = 1000) -> (
+  count: UInt64, decision: Decision
+) {
   let warmUp = policy.decide(facts)
   var last = warmUp
   // Touch the counter once so its own first use on this thread is not counted.
@@ -51,7 +53,8 @@ struct AllocationTests {
 
   @Test("W1: string, number and int facts declared in the policy")
   func w1() throws {
-    let policy = try compiled("""
+    let policy = try compiled(
+      """
       fact Origin: string
       fact Country: string
       fact Value: number
@@ -79,7 +82,8 @@ struct AllocationTests {
   @Test("lets, versions, lists, since, ??, keyed facts and faults decide without allocating")
   func everything() throws {
     let longList = (0..<40).map { String($0 * 7) }.joined(separator: ", ")
-    let policy = try compiled("""
+    let policy = try compiled(
+      """
       fact plan: string
       let engaged = days >= 14 and uses >= 10
       let loved = events("export") >= 3 or (average_score(3) ?? 0) >= 75
@@ -111,7 +115,8 @@ struct AllocationTests {
     try facts.set("days", to: .int(0))
     try facts.set("uses", to: .int(.max))
     try facts.set("last_prompt_version", to: .version(.v("3.0.1")))
-    try facts.set("last_prompt", to: .instant(Timestamp(millisecondsSince1970: testNow.millisecondsSince1970 - 3 * day)))
+    try facts.set(
+      "last_prompt", to: .instant(Timestamp(millisecondsSince1970: testNow.millisecondsSince1970 - 3 * day)))
     try facts.set(family: "average_score", key: .int(3), to: .int(80))
     let faulting = allocations(policy, facts)
     #expect(!faulting.decision.shouldAsk)

@@ -39,9 +39,11 @@ struct AnalysisCheckTests {
 
   @Test("a never rule that covers the case silences the check; so does a comment")
   func covered() throws {
-    let guarded = try compiled("fact frozen: bool\nfact n: int\nnever off when frozen\nask when n > 3\n", schema: .empty)
+    let guarded = try compiled(
+      "fact frozen: bool\nfact n: int\nnever off when frozen\nask when n > 3\n", schema: .empty)
     #expect(PolicyAnalyzer.analyze(guarded, checks: [Self.frozen]).warnings == [])
-    let allowed = try compiled("fact frozen: bool\nfact n: int\nask when n > 3  # policyc: allow PC312\n", schema: .empty)
+    let allowed = try compiled(
+      "fact frozen: bool\nfact n: int\nask when n > 3  # policyc: allow PC312\n", schema: .empty)
     let report = PolicyAnalyzer.analyze(allowed, checks: [Self.frozen])
     #expect(report.warnings == [])
     #expect(report.silenced.count == 1)
@@ -52,7 +54,8 @@ struct AnalysisCheckTests {
 struct TypedTreeTests {
   @Test("children and forEachNode visit every node; parentheses leave the tree but not the written range")
   func children() throws {
-    let policy = try compiled("ask when (days > 3 and not (uses < 2)) or abs(days - 40) == 1", schema: ToySchema.standard)
+    let policy = try compiled(
+      "ask when (days > 3 and not (uses < 2)) or abs(days - 40) == 1", schema: ToySchema.standard)
     let condition = policy.rules[0].condition
     var kinds: [String] = []
     condition.forEachNode { node in
@@ -67,10 +70,11 @@ struct TypedTreeTests {
       case .letValue, .now, .has, .membership, .negate, .coalesce, .since, .extremum, .promote: kinds.append("other")
       }
     }
-    #expect(kinds == [
-      "logical", "logical", "compare", "fact", "constant", "not", "compare", "fact", "constant",
-      "compare", "call", "arithmetic", "fact", "constant", "constant",
-    ])
+    #expect(
+      kinds == [
+        "logical", "logical", "compare", "fact", "constant", "not", "compare", "fact", "constant",
+        "compare", "call", "arithmetic", "fact", "constant", "constant",
+      ])
     guard case .logical(_, let operands) = condition.node else {
       Issue.record("not a chain")
       return

@@ -3,8 +3,11 @@ import Testing
 @testable import PolicyCore
 
 /// Compares two policies (which must compile).
-func equivalence(_ old: String, _ new: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> EquivalenceResult {
-  PolicyEquivalence.compare(try compiled(old, sourceLocation: sourceLocation), try compiled(new, sourceLocation: sourceLocation))
+func equivalence(_ old: String, _ new: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+  -> EquivalenceResult
+{
+  PolicyEquivalence.compare(
+    try compiled(old, sourceLocation: sourceLocation), try compiled(new, sourceLocation: sourceLocation))
 }
 
 /// Whether both policies really decide differently on the counterexample.
@@ -25,15 +28,24 @@ struct AnalyzerEquivalenceTests {
       ("ask when not (declined or rated)", "ask when not declined and not rated"),
       ("ask when since(last_prompt) >= 8w", "ask when since(last_prompt) >= 56d"),
       ("ask when since(last_prompt) >= 8w", "ask when not has last_prompt or since(last_prompt) >= 1344h"),
-      ("ask when (sessions_since_prompt ?? 5) > 4", "ask when not has sessions_since_prompt or sessions_since_prompt >= 5"),
+      (
+        "ask when (sessions_since_prompt ?? 5) > 4",
+        "ask when not has sessions_since_prompt or sessions_since_prompt >= 5"
+      ),
       ("ask when (average_score(3) ?? 0) >= 75", "let score = average_score(3)\nask when has score and score >= 75"),
       ("let engaged = days >= 14 and uses >= 10\nask when engaged", "ask when uses > 9 and days > 13"),
       ("ask when max(days, total_days) >= 30", "ask when days >= 30 or total_days >= 30"),
       ("ask when min(days, total_days) < 30", "ask when days < 30 or total_days < 30"),
-      ("fact plan: string\nask when plan in [\"pro\", \"team\"]", "fact plan: string\nask when plan == \"team\" or plan == \"pro\""),
+      (
+        "fact plan: string\nask when plan in [\"pro\", \"team\"]",
+        "fact plan: string\nask when plan == \"team\" or plan == \"pro\""
+      ),
       ("ask when version >= v3.0 and version < v3.0.3", "ask when version >= 3.0.0.0 and not (version >= v3.0.3)"),
       ("ask when first_use < now", "ask when since(first_use) > 0s"),
-      ("never a when declined\nnever b when rated\nask when days > 3", "never ab when rated or declined\nask when days >= 4"),
+      (
+        "never a when declined\nnever b when rated\nask when days > 3",
+        "never ab when rated or declined\nask when days >= 4"
+      ),
       ("ask when days > 3\nask when days > 5", "ask when days > 3"),
       ("ask when uses / days > 3 and days > 0", "ask when days > 0 and uses / days > 3"),
       ("ask when uses / days > 3", "ask when days != 0 and uses / days > 3"),
@@ -51,7 +63,10 @@ struct AnalyzerEquivalenceTests {
       ("ask when days >= 30", "ask when days > 30", "`days` = 30"),
       ("ask when days >= 30 and not declined", "ask when days >= 30", "`days` = 30, `declined` = true"),
       // Versions have up to four parts: 3.0.0.1 is in the range but not in the list.
-      ("ask when version >= v3.0 and version < v3.0.3", "ask when version in [v3.0, v3.0.1, v3.0.2]", "`version` = v3.0.0.1"),
+      (
+        "ask when version >= v3.0 and version < v3.0.3", "ask when version in [v3.0, v3.0.1, v3.0.2]",
+        "`version` = v3.0.0.1"
+      ),
       ("ask when since(last_prompt) >= 8w", "ask when since(last_prompt) >= 7w", "`last_prompt` 7w before now"),
       ("never when since(last_prompt) < 8w\nask when true", "ask when true", "`last_prompt` 1d before now"),
       ("ask when version >= v3.0", "ask when version >= v3.0.1", "`version` = v3.0"),
@@ -59,10 +74,14 @@ struct AnalyzerEquivalenceTests {
       ("ask when uses > 2.5", "ask when uses >= 3", "`uses` = 9223372036855"),
       ("ask when uses / days > 3", "ask when uses / days > 3 and days >= 0", "`days` = -1, `uses` = -4"),
       (
-        "ask when version > last_prompt_version ?? v0.0", "ask when not has last_prompt_version or version > last_prompt_version",
+        "ask when version > last_prompt_version ?? v0.0",
+        "ask when not has last_prompt_version or version > last_prompt_version",
         "`version` = v0.0, `last_prompt_version` absent"
       ),
-      ("fact plan: string\nask when plan != \"free\"", "fact plan: string\nask when plan in [\"pro\", \"team\"]", "`plan` = \"other\""),
+      (
+        "fact plan: string\nask when plan != \"free\"", "fact plan: string\nask when plan in [\"pro\", \"team\"]",
+        "`plan` = \"other\""
+      ),
     ])
   func different(old: String, new: String, facts: String) throws {
     let oldPolicy = try compiled(old)
@@ -90,9 +109,11 @@ struct AnalyzerEquivalenceTests {
   func sharedOpaque() throws {
     #expect(try equivalence("ask when uses * 2 > days", "ask when uses * 2 > days") == .equivalent)
     // A faulting ask rule does not hold, whichever operand faults first.
-    #expect(try equivalence("ask when uses * 2 == 7 and days > 3", "ask when days >= 4 and uses * 2 == 7") == .equivalent)
+    #expect(
+      try equivalence("ask when uses * 2 == 7 and days > 3", "ask when days >= 4 and uses * 2 == 7") == .equivalent)
     // A never rule that faults, or an ask rule that faults: either way the policy does not ask.
-    #expect(try equivalence("never when uses * 2 > days\nask when true", "ask when not (uses * 2 > days)") == .equivalent)
+    #expect(
+      try equivalence("never when uses * 2 > days\nask when true", "ask when not (uses * 2 > days)") == .equivalent)
   }
 
   @Test("operand order matters in a never rule when an operand can fault")
@@ -117,14 +138,18 @@ struct AnalyzerEquivalenceTests {
 
   @Test("a fact optional in one policy only is present in the comparison")
   func optionality() throws {
-    #expect(try equivalence("fact trial: int?\nask when (trial ?? 0) > 3", "fact trial: int\nask when trial > 3") == .equivalent)
+    #expect(
+      try equivalence("fact trial: int?\nask when (trial ?? 0) > 3", "fact trial: int\nask when trial > 3")
+        == .equivalent)
   }
 
   @Test("policies too large, or a search too long, give `unknown`")
   func limits() throws {
     let old = try compiled("ask when days > 3 and uses > 4")
     let new = try compiled("ask when days > 3")
-    guard case .unknown(let reason) = PolicyEquivalence.compare(old, new, options: AnalysisOptions(maximumConditions: 3)) else {
+    guard
+      case .unknown(let reason) = PolicyEquivalence.compare(old, new, options: AnalysisOptions(maximumConditions: 3))
+    else {
       Issue.record("expected unknown")
       return
     }
@@ -203,7 +228,9 @@ struct AnalyzerPolicyGenerator {
       result[index] = parts[0] + " when " + operands.joined(separator: joiner)
     case 1:
       let index = Int.random(in: 0..<result.count, using: &random)
-      let replacements = [("30", "29"), (">=", ">"), ("8w", "56d"), ("<=", "<"), ("7d", "1w"), ("75", "74.5"), ("20", "21")]
+      let replacements = [
+        ("30", "29"), (">=", ">"), ("8w", "56d"), ("<=", "<"), ("7d", "1w"), ("75", "74.5"), ("20", "21"),
+      ]
       let (from, to) = pick(replacements)
       if let range = result[index].range(of: from) { result[index].replaceSubrange(range, with: to) }
     case 2:
@@ -230,11 +257,18 @@ struct AnalyzerPolicyGenerator {
     try set("rated", .bool(Bool.random(using: &random)))
     try set("first_use", .instant(now))
     try set("install_date", .instant(now))
-    let ages: [Int64?] = [nil, 0, 6 * day, 7 * day - 1, 7 * day, 7 * day + 1, 56 * day - 1, 56 * day, 56 * day + 1, -day]
-    try set("last_prompt", pick(ages).map { .instant(Timestamp(millisecondsSince1970: now.millisecondsSince1970 - $0)) })
+    let ages: [Int64?] = [
+      nil, 0, 6 * day, 7 * day - 1, 7 * day, 7 * day + 1, 56 * day - 1, 56 * day, 56 * day + 1, -day,
+    ]
+    try set(
+      "last_prompt", pick(ages).map { .instant(Timestamp(millisecondsSince1970: now.millisecondsSince1970 - $0)) })
     try set("last_reminder", Bool.random(using: &random) ? nil : .instant(now))
-    try set("version", .version(pick(["1.9", "2.0", "2.0.1", "2.0.2", "3.0", "2.9.9"].compactMap(Version.init(parsing:)))))
-    let scores: [Value?] = [nil, .number(Number(scaled: 74_500_000)), .number(Number(scaled: 74_499_999)), .number(Number(scaled: 75_000_000)), .number(Number(scaled: 0))]
+    try set(
+      "version", .version(pick(["1.9", "2.0", "2.0.1", "2.0.2", "3.0", "2.9.9"].compactMap(Version.init(parsing:)))))
+    let scores: [Value?] = [
+      nil, .number(Number(scaled: 74_500_000)), .number(Number(scaled: 74_499_999)),
+      .number(Number(scaled: 75_000_000)), .number(Number(scaled: 0)),
+    ]
     if let slot = policy.layout.slot(named: "average_score(3)") {
       let score = pick(scores)
       if let score { try facts.set(slot: slot, to: score) } else { try facts.setAbsent("average_score(3)") }

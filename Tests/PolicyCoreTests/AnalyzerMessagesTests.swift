@@ -1,5 +1,6 @@
-@testable import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// `AnalyzerMessages` writes every warning the analyzer's logic checks give: each case analyses a
 /// policy and compares the analyzer's warning with the factory's, made at the same range.

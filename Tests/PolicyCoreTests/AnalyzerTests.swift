@@ -44,9 +44,10 @@ struct AnalyzerRuleTests {
     let text = polite + "let old = days > 30\nask loyal when old and days < 10\n"
     #expect(try analyzerWarnings(text) == ["PC310 5:1 ask rule `loyal` can never hold"])
     let (report, _) = try analyzed(text)
-    #expect(report.warnings[0].help == [
-      "no facts satisfy its condition, so it never asks; check the comparisons or remove the rule"
-    ])
+    #expect(
+      report.warnings[0].help == [
+        "no facts satisfy its condition, so it never asks; check the comparisons or remove the rule"
+      ])
     #expect(report.findings[0].witness == nil)
   }
 
@@ -57,7 +58,8 @@ struct AnalyzerRuleTests {
         "PC310 4:1 the never rule at line 4 can never hold"
       ])
     #expect(
-      try analyzerWarnings(polite + "never stale when since(last_reminder) < 1d and not has last_reminder\nask when days > 3\n")
+      try analyzerWarnings(
+        polite + "never stale when since(last_reminder) < 1d and not has last_reminder\nask when days > 3\n")
         == ["PC310 4:1 never rule `stale` can never hold"])
   }
 
@@ -66,10 +68,11 @@ struct AnalyzerRuleTests {
     let text = polite + "let young = days < 10\nask always when young or days >= 10\n"
     #expect(try analyzerWarnings(text) == ["PC311 5:1 ask rule `always` always holds"])
     let (report, _) = try analyzed(text)
-    #expect(report.warnings[0].help == [
-      "every set of facts satisfies its condition, so the policy asks whenever no `never` rule holds",
-      "if that is intended, write `ask always when true`",
-    ])
+    #expect(
+      report.warnings[0].help == [
+        "every set of facts satisfies its condition, so the policy asks whenever no `never` rule holds",
+        "if that is intended, write `ask always when true`",
+      ])
   }
 
   @Test("PC311: a never rule that always holds means the policy never asks; no PC312 then")
@@ -92,7 +95,10 @@ struct AnalyzerRuleTests {
 
   @Test("a bare condition is `the condition`")
   func bareCondition() throws {
-    #expect(try analyzerWarnings("days >= -9223372036854775808", codes: logicCodes) == ["PC311 1:1 the condition always holds"])
+    #expect(
+      try analyzerWarnings("days >= -9223372036854775808", codes: logicCodes) == [
+        "PC311 1:1 the condition always holds"
+      ])
     #expect(try analyzerWarnings("declined and not declined") == ["PC310 1:1 the condition can never hold"])
   }
 
@@ -104,14 +110,16 @@ struct AnalyzerRuleTests {
         "PC312 2:1 ask rule `quick` can never decide: whenever it holds, never rule `too_soon` holds too"
       ])
     let (report, _) = try analyzed(text)
-    #expect(report.warnings.first { $0.code == .shadowedAskRule }?.help == [
-      "a `never` rule always wins, so this rule never makes the policy ask; remove it or change the `never` rules"
-    ])
+    #expect(
+      report.warnings.first { $0.code == .shadowedAskRule }?.help == [
+        "a `never` rule always wins, so this rule never makes the policy ask; remove it or change the `never` rules"
+      ])
   }
 
   @Test("PC312: an ask rule several never rules override together")
   func shadowedByRules() throws {
-    let text = "never a when days < 10\nnever b when days > 20\nnever c when uses > 3\nask d when days < 5 or days > 25\n"
+    let text =
+      "never a when days < 10\nnever b when days > 20\nnever c when uses > 3\nask d when days < 5 or days > 25\n"
     #expect(
       try analyzerWarnings(text, codes: logicCodes) == [
         "PC312 4:1 ask rule `d` can never decide: whenever it holds, one of the never rules `a`, `b` holds"
@@ -142,9 +150,10 @@ struct AnalyzerRuleTests {
   @Test("faults are modelled: a rule that holds only where it faults never holds")
   func faultsAreModelled() throws {
     // `uses > 2.5` converts `uses` to a number, which faults beyond 9223372036854.
-    #expect(try analyzerWarnings(polite + "ask a when uses > 2.5 and uses > 9223372036854", codes: logicCodes) == [
-      "PC310 4:1 ask rule `a` can never hold"
-    ])
+    #expect(
+      try analyzerWarnings(polite + "ask a when uses > 2.5 and uses > 9223372036854", codes: logicCodes) == [
+        "PC310 4:1 ask rule `a` can never hold"
+      ])
   }
 }
 
@@ -169,15 +178,17 @@ struct AnalyzerComparisonTests {
   @Test("PC313 with since, versions, strings, lists and guarded optional facts")
   func contradictionKinds() throws {
     #expect(
-      try analyzerWarnings(polite + "ask when since(first_use) >= 8w and since(first_use) < 56d\n", codes: logicCodes) == [
-        "PC313 4:37 `since(first_use) < 56d` contradicts `since(first_use) >= 8w`, so this `and` never holds"
-      ])
+      try analyzerWarnings(polite + "ask when since(first_use) >= 8w and since(first_use) < 56d\n", codes: logicCodes)
+        == [
+          "PC313 4:37 `since(first_use) < 56d` contradicts `since(first_use) >= 8w`, so this `and` never holds"
+        ])
     #expect(
       try analyzerWarnings(polite + "ask when version >= v3.0 and version < 2.9.9\n", codes: logicCodes) == [
         "PC313 4:30 `version < 2.9.9` contradicts `version >= v3.0`, so this `and` never holds"
       ])
     #expect(
-      try analyzerWarnings(polite + "fact plan: string\nask when plan in [\"pro\", \"team\"] and plan == \"free\"\n", codes: logicCodes)
+      try analyzerWarnings(
+        polite + "fact plan: string\nask when plan in [\"pro\", \"team\"] and plan == \"free\"\n", codes: logicCodes)
         == ["PC313 5:38 `plan == \"free\"` contradicts `plan in [\"pro\", \"team\"]`, so this `and` never holds"])
     #expect(
       try analyzerWarnings(
@@ -195,7 +206,8 @@ struct AnalyzerComparisonTests {
   @Test("PC314: a comparison implied by another of the same `and`")
   func redundantInAnd() throws {
     let text = polite + "ask when days > 30 and uses > 3 and days > 10\n"
-    #expect(try analyzerWarnings(text, codes: logicCodes) == ["PC314 4:37 `days > 10` is redundant: `days > 30` implies it"])
+    #expect(
+      try analyzerWarnings(text, codes: logicCodes) == ["PC314 4:37 `days > 10` is redundant: `days > 30` implies it"])
     let (report, _) = try analyzed(text)
     #expect(report.warnings.first { $0.code == .redundantComparison }?.help == ["remove `days > 10`"])
     // The earlier comparison is the redundant one when the later implies it.
@@ -220,17 +232,19 @@ struct AnalyzerComparisonTests {
         "PC314 4:31 `days >= 30` is redundant: `not (days <= 29)` implies it"
       ])
     #expect(
-      try analyzerWarnings(polite + "ask when since(last_reminder) >= 1d and since(last_reminder) > 12h\n", codes: logicCodes) == [
-        "PC314 4:41 `since(last_reminder) > 12h` is redundant: `since(last_reminder) >= 1d` implies it"
-      ])
+      try analyzerWarnings(
+        polite + "ask when since(last_reminder) >= 1d and since(last_reminder) > 12h\n", codes: logicCodes) == [
+          "PC314 4:41 `since(last_reminder) > 12h` is redundant: `since(last_reminder) >= 1d` implies it"
+        ])
   }
 
   @Test("comparisons in lets are checked too")
   func inLets() throws {
     #expect(
-      try analyzerWarnings(polite + "let engaged = days >= 14 and days >= 7\nask when engaged\n", codes: logicCodes) == [
-        "PC314 4:30 `days >= 7` is redundant: `days >= 14` implies it"
-      ])
+      try analyzerWarnings(polite + "let engaged = days >= 14 and days >= 7\nask when engaged\n", codes: logicCodes)
+        == [
+          "PC314 4:30 `days >= 7` is redundant: `days >= 14` implies it"
+        ])
   }
 
   @Test("independent comparisons are fine")
@@ -257,7 +271,8 @@ struct AnalyzerSilencingTests {
   @Test("comparison warnings are silenced by the comment of their rule or let")
   func comparisonWarnings() throws {
     #expect(try analyzerWarnings(polite + "# policyc: allow PC314\nask when days > 30 and\n  days > 10\n") == [])
-    #expect(try analyzerWarnings(polite + "let a = days > 30 and days > 10  # policyc: allow PC314\nask when a\n") == [])
+    #expect(
+      try analyzerWarnings(polite + "let a = days > 30 and days > 10  # policyc: allow PC314\nask when a\n") == [])
   }
 
   @Test("the codes of a comment")
@@ -272,9 +287,10 @@ struct AnalyzerSilencingTests {
   func tooLarge() throws {
     let (report, _) = try analyzed("ask when days > 3 and days > 4", options: AnalysisOptions(maximumConditions: 4))
     #expect(report.warnings == [])
-    #expect(report.notes == [
-      "the policy is too large to analyse (7 conditions; the limit is 4), so no analysis warnings are given"
-    ])
+    #expect(
+      report.notes == [
+        "the policy is too large to analyse (7 conditions; the limit is 4), so no analysis warnings are given"
+      ])
   }
 
   @Test("the 200,000-term chain is too large, and quick")
@@ -306,7 +322,9 @@ struct AnalyzerSilencingTests {
     let compilation = compile("let unused = 3\nask loyal when days > 30 and days > 10\n")
     let merged = PolicyAnalyzer.diagnostics(for: compilation, options: AnalysisOptions())
     #expect(merged.map(\.code) == [.unusedLet, .redundantComparison])
-    let many = compile((0..<99).map { "let spare\($0) = \($0)" }.joined(separator: "\n") + "\nask when days > 30 and days > 10 and days > 5\n")
+    let many = compile(
+      (0..<99).map { "let spare\($0) = \($0)" }.joined(separator: "\n")
+        + "\nask when days > 30 and days > 10 and days > 5\n")
     let capped = PolicyAnalyzer.diagnostics(for: many, options: AnalysisOptions())
     #expect(capped.filter { $0.severity == .warning && $0.code != .tooManyWarnings }.count == 100)
     #expect(capped.last?.code == .tooManyWarnings)

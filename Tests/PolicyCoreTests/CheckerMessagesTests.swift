@@ -1,5 +1,6 @@
-@testable import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// `CheckerMessages` writes every message the checker writes: each case compiles a policy and
 /// compares the checker's diagnostic with the factory's, made at the same range, so each factory
@@ -60,7 +61,9 @@ struct CheckerMessagesTests {
     Self.expect("fact x: int\nfact x: bool\nask when x > 1") {
       CheckerMessages.factDeclaredTwice("x", first: SourceRange(start: 5, end: 6), at: $0)
     }
-    Self.expect("fact days: int\nask when days > 1") { CheckerMessages.factOfSchemaDeclared("days", type: .int, at: $0) }
+    Self.expect("fact days: int\nask when days > 1") {
+      CheckerMessages.factOfSchemaDeclared("days", type: .int, at: $0)
+    }
     Self.expect("fact now: instant\nask when rated") { CheckerMessages.builtinDeclaredAsFact("now", at: $0) }
     Self.expect("let a = 1\nlet a = 2\nask when a > 1") {
       CheckerMessages.letDefinedTwice("a", first: SourceRange(start: 4, end: 5), at: $0)
@@ -204,7 +207,9 @@ struct CheckerMessagesTests {
     Self.expect("ask when plan < \"pro\"") {
       CheckerMessages.unorderedComparison(.less, Self.name("plan", .string), at: $0)
     }
-    Self.expect("ask when rated < true") { CheckerMessages.unorderedComparison(.less, Self.name("rated", .bool), at: $0) }
+    Self.expect("ask when rated < true") {
+      CheckerMessages.unorderedComparison(.less, Self.name("rated", .bool), at: $0)
+    }
     Self.expect("ask when plan in plan") { CheckerMessages.membershipWithoutList(negated: false, at: $0) }
     Self.expect("ask when plan not in plan") { CheckerMessages.membershipWithoutList(negated: true, at: $0) }
     Self.expect("ask when plan in []") { CheckerMessages.emptyList("plan in []", negated: false, at: $0) }
@@ -219,7 +224,8 @@ struct CheckerMessagesTests {
     }
     Self.expect("ask when days / 0 > 1") { CheckerMessages.divisionByZero("days / 0", at: $0) }
     Self.expect("ask when plan + 1 == \"a\"") {
-      CheckerMessages.invalidArithmetic(.add, "plan + 1", Self.name("plan", .string), Self.literal(.int(1), "1"), at: $0)
+      CheckerMessages.invalidArithmetic(
+        .add, "plan + 1", Self.name("plan", .string), Self.literal(.int(1), "1"), at: $0)
     }
     Self.expect("ask when first_use + first_use > now") {
       CheckerMessages.invalidArithmetic(

@@ -5,7 +5,9 @@ import Testing
 private func onlyError(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Diagnostic {
   let compilation = compile(text)
   let errors = compilation.diagnostics.filter { $0.severity == .error }
-  #expect(errors.count == 1, "\(compilation.diagnostics.map { "\($0.code.rawValue) \($0.message)" })", sourceLocation: sourceLocation)
+  #expect(
+    errors.count == 1, "\(compilation.diagnostics.map { "\($0.code.rawValue) \($0.message)" })",
+    sourceLocation: sourceLocation)
   #expect(compilation.policy == nil, sourceLocation: sourceLocation)
   return try #require(errors.first, sourceLocation: sourceLocation)
 }
@@ -13,7 +15,9 @@ private func onlyError(_ text: String, sourceLocation: Testing.SourceLocation = 
 /// Compiles `text`, requires no errors, and returns the warnings.
 private func warnings(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [Diagnostic] {
   let compilation = compile(text)
-  #expect(!compilation.hasErrors, "\(compilation.diagnostics.map { "\($0.code.rawValue) \($0.message)" })", sourceLocation: sourceLocation)
+  #expect(
+    !compilation.hasErrors, "\(compilation.diagnostics.map { "\($0.code.rawValue) \($0.message)" })",
+    sourceLocation: sourceLocation)
   #expect(compilation.policy != nil, sourceLocation: sourceLocation)
   return compilation.diagnostics.filter { $0.severity == .warning }
 }
@@ -25,7 +29,9 @@ private func condition(_ text: String, sourceLocation: Testing.SourceLocation = 
 }
 
 /// The typed operands of a comparison condition.
-private func comparison(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (ComparisonOperator, TypedExpr, TypedExpr) {
+private func comparison(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (
+  ComparisonOperator, TypedExpr, TypedExpr
+) {
   let typed = try condition(text, sourceLocation: sourceLocation)
   guard case .compare(let op, let lhs, let rhs) = typed.node else {
     Issue.record("not a comparison: \(typed.node)", sourceLocation: sourceLocation)
@@ -101,14 +107,34 @@ struct CheckerTypeTests {
     }
   }
 
-  @Test("arithmetic that has no meaning is PC204 with advice", arguments: [
-    ("since(first_use) * 1.5 > 1d", "cannot multiply a `duration` and a `number` in `since(first_use) * 1.5`", "`1.5` is a `number`; turn it into a duration by multiplying by a unit, as in `1.5 * 1d`"),
-    ("1d * 1d > 1d", "cannot multiply a `duration` and a `duration` in `1d * 1d`", "multiply a duration by an int, as in `2 * 1d`"),
-    ("first_use + first_use > now", "cannot add an `instant` and an `instant` in `first_use + first_use`", "subtract instants to get the duration between them: `first_use - first_use`"),
-    ("since(last_prompt) + 3 > 1d", "cannot add a `duration` and an `int` in `since(last_prompt) + 3`", "add a unit to the number: `3d` for 3 days, `3h` for hours, `3w` for weeks"),
-    ("session_score % 2 > 1", "cannot take the remainder of a `number` and a `number` in `session_score % 2`", "`%` works on ints, numbers and durations, and adds durations to instants"),
-    ("1d - first_use > 1d", "cannot subtract a `duration` and an `instant` in `1d - first_use`", "to compare how long ago `first_use` was, write `since(first_use)`"),
-  ])
+  @Test(
+    "arithmetic that has no meaning is PC204 with advice",
+    arguments: [
+      (
+        "since(first_use) * 1.5 > 1d", "cannot multiply a `duration` and a `number` in `since(first_use) * 1.5`",
+        "`1.5` is a `number`; turn it into a duration by multiplying by a unit, as in `1.5 * 1d`"
+      ),
+      (
+        "1d * 1d > 1d", "cannot multiply a `duration` and a `duration` in `1d * 1d`",
+        "multiply a duration by an int, as in `2 * 1d`"
+      ),
+      (
+        "first_use + first_use > now", "cannot add an `instant` and an `instant` in `first_use + first_use`",
+        "subtract instants to get the duration between them: `first_use - first_use`"
+      ),
+      (
+        "since(last_prompt) + 3 > 1d", "cannot add a `duration` and an `int` in `since(last_prompt) + 3`",
+        "add a unit to the number: `3d` for 3 days, `3h` for hours, `3w` for weeks"
+      ),
+      (
+        "session_score % 2 > 1", "cannot take the remainder of a `number` and a `number` in `session_score % 2`",
+        "`%` works on ints, numbers and durations, and adds durations to instants"
+      ),
+      (
+        "1d - first_use > 1d", "cannot subtract a `duration` and an `instant` in `1d - first_use`",
+        "to compare how long ago `first_use` was, write `since(first_use)`"
+      ),
+    ])
   func invalidOperands(text: String, message: String, help: String) throws {
     let error = try onlyError("ask when " + text)
     #expect(error.code == .invalidOperands)
@@ -127,20 +153,32 @@ struct CheckerTypeTests {
 
     let reversed = try onlyError("ask when days > since(first_use)")
     #expect(reversed.code == .incomparableTypes)
-    #expect(reversed.help == ["`days` is an `int`; turn it into a duration by multiplying by a unit, as in `days * 1d`"])
+    #expect(
+      reversed.help == ["`days` is an `int`; turn it into a duration by multiplying by a unit, as in `days * 1d`"])
     let instant = try onlyError("ask when first_use > 30d")
     #expect(instant.help == ["to compare how long ago `first_use` was, write `since(first_use)`"])
     let instantNumber = try onlyError("ask when first_use > 30")
-    #expect(instantNumber.help == ["to compare how long ago `first_use` was, write `since(first_use)` and give the number a unit, as in `30d`"])
+    #expect(
+      instantNumber.help == [
+        "to compare how long ago `first_use` was, write `since(first_use)` and give the number a unit, as in `30d`"
+      ])
   }
 
-  @Test("a version compared with a number literal suggests a version literal", arguments: [
-    ("version >= 2.1", "`version >= 2.1` compares a `version` with a `number`", "write versions with a `v`: `v2.1`"),
-    ("version >= 2", "`version >= 2` compares a `version` with an `int`", "write versions with a `v`: `v2.0`"),
-    ("version >= \"2.1\"", "`version >= \"2.1\"` compares a `version` with a `string`", "write versions without quotes: `v2.1`"),
-    ("version > days", "`version > days` compares a `version` with an `int`", "`days` is an `int`, not a version"),
-    ("declined == 0", "`declined == 0` compares a `bool` with an `int`", "write `declined == true` or `declined == false`, or use `declined` and `not declined`"),
-  ])
+  @Test(
+    "a version compared with a number literal suggests a version literal",
+    arguments: [
+      ("version >= 2.1", "`version >= 2.1` compares a `version` with a `number`", "write versions with a `v`: `v2.1`"),
+      ("version >= 2", "`version >= 2` compares a `version` with an `int`", "write versions with a `v`: `v2.0`"),
+      (
+        "version >= \"2.1\"", "`version >= \"2.1\"` compares a `version` with a `string`",
+        "write versions without quotes: `v2.1`"
+      ),
+      ("version > days", "`version > days` compares a `version` with an `int`", "`days` is an `int`, not a version"),
+      (
+        "declined == 0", "`declined == 0` compares a `bool` with an `int`",
+        "write `declined == true` or `declined == false`, or use `declined` and `not declined`"
+      ),
+    ])
   func versionHelp(text: String, message: String, help: String) throws {
     let error = try onlyError("ask when " + text)
     #expect(error.code == .incomparableTypes)
@@ -187,7 +225,12 @@ struct CheckerTypeTests {
     #expect(try condition("ask when -session_score < 0").type == .bool)
   }
 
-  @Test("division by a literal zero is PC214", arguments: ["uses / 0 > 1", "uses % (0) > 1", "session_score / 0.0 > 1", "since(first_use) / 0s > 1", "session_score / -0.0 > 1", "since(first_use) / 0 > 1d"])
+  @Test(
+    "division by a literal zero is PC214",
+    arguments: [
+      "uses / 0 > 1", "uses % (0) > 1", "session_score / 0.0 > 1", "since(first_use) / 0s > 1",
+      "session_score / -0.0 > 1", "since(first_use) / 0 > 1d",
+    ])
   func divisionByZero(text: String) throws {
     let error = try onlyError("ask when " + text)
     #expect(error.code == .divisionByZero)
@@ -249,47 +292,57 @@ struct CheckerAbsenceTests {
     let version = try onlyError("ask when last_prompt_version < version")
     #expect(version.code == .unguardedAbsentValue)
     #expect(version.message == "`last_prompt_version` can be absent")
-    #expect(version.help == ["guard it: `has last_prompt_version and ...`", "or give a default: `last_prompt_version ?? v0.0`"])
+    #expect(
+      version.help == [
+        "guard it: `has last_prompt_version and ...`", "or give a default: `last_prompt_version ?? v0.0`",
+      ])
     let instant = try onlyError("ask when last_prompt < now")
-    #expect(instant.help == [
-      "guard it: `has last_prompt and ...`", "or give a default: `last_prompt ?? now`",
-      "or measure the time since it with `since(last_prompt)`, which is infinite when it never happened",
-    ])
+    #expect(
+      instant.help == [
+        "guard it: `has last_prompt and ...`", "or give a default: `last_prompt ?? now`",
+        "or measure the time since it with `since(last_prompt)`, which is infinite when it never happened",
+      ])
   }
 
-  @Test("`has` guards the rest of an `and` chain", arguments: [
-    "has last_prompt_version and version > last_prompt_version",
-    "has last_prompt_version and declined and version > last_prompt_version",
-    "(has last_prompt_version) and version > last_prompt_version",
-    "has last_prompt_version and (version > last_prompt_version or rated)",
-    "(has last_prompt_version and rated) and version > last_prompt_version",
-    "has last_prompt and has last_decline and last_prompt < last_decline",
-    "not not has last_prompt_version and version > last_prompt_version",
-  ])
+  @Test(
+    "`has` guards the rest of an `and` chain",
+    arguments: [
+      "has last_prompt_version and version > last_prompt_version",
+      "has last_prompt_version and declined and version > last_prompt_version",
+      "(has last_prompt_version) and version > last_prompt_version",
+      "has last_prompt_version and (version > last_prompt_version or rated)",
+      "(has last_prompt_version and rated) and version > last_prompt_version",
+      "has last_prompt and has last_decline and last_prompt < last_decline",
+      "not not has last_prompt_version and version > last_prompt_version",
+    ])
   func guardInAnd(text: String) {
     #expect(warnings("ask when " + text).isEmpty)
   }
 
-  @Test("`not has` guards the rest of an `or` chain", arguments: [
-    "not has last_prompt_version or version > last_prompt_version",
-    "not (has last_prompt_version) or version > last_prompt_version",
-    "rated or not has last_prompt_version or version > last_prompt_version",
-    "not (has last_prompt_version and has last_decline) or last_prompt_version < version",
-    "(not has last_prompt_version or rated) or version > last_prompt_version",
-  ])
+  @Test(
+    "`not has` guards the rest of an `or` chain",
+    arguments: [
+      "not has last_prompt_version or version > last_prompt_version",
+      "not (has last_prompt_version) or version > last_prompt_version",
+      "rated or not has last_prompt_version or version > last_prompt_version",
+      "not (has last_prompt_version and has last_decline) or last_prompt_version < version",
+      "(not has last_prompt_version or rated) or version > last_prompt_version",
+    ])
   func guardInOr(text: String) {
     #expect(warnings("ask when " + text).isEmpty)
   }
 
-  @Test("guards that do not guard", arguments: [
-    "has last_prompt_version or version > last_prompt_version",
-    "not has last_prompt_version and version > last_prompt_version",
-    "(has last_prompt_version or rated) and version > last_prompt_version",
-    "has last_prompt_version and rated or version > last_prompt_version",
-    "not (has last_prompt_version or rated) or version > last_prompt_version",
-    "(has last_prompt_version) == true and version > last_prompt_version",
-    "version > last_prompt_version and has last_prompt_version",
-  ])
+  @Test(
+    "guards that do not guard",
+    arguments: [
+      "has last_prompt_version or version > last_prompt_version",
+      "not has last_prompt_version and version > last_prompt_version",
+      "(has last_prompt_version or rated) and version > last_prompt_version",
+      "has last_prompt_version and rated or version > last_prompt_version",
+      "not (has last_prompt_version or rated) or version > last_prompt_version",
+      "(has last_prompt_version) == true and version > last_prompt_version",
+      "version > last_prompt_version and has last_prompt_version",
+    ])
   func notGuards(text: String) throws {
     let error = try onlyError("ask when " + text)
     #expect(error.code == .unguardedAbsentValue)
@@ -307,7 +360,8 @@ struct CheckerAbsenceTests {
     #expect(error.code == .unguardedAbsentValue)
     // ...but a `let` that can be absent can itself be guarded.
     #expect(warnings("let previous = last_prompt_version\nask when has previous and version > previous").isEmpty)
-    #expect(try onlyError("let previous = last_prompt_version\nask when version > previous").code == .unguardedAbsentValue)
+    #expect(
+      try onlyError("let previous = last_prompt_version\nask when version > previous").code == .unguardedAbsentValue)
   }
 
   @Test("`??` gives a default of the same type; an absent default keeps the result absent")
@@ -346,7 +400,8 @@ struct CheckerAbsenceTests {
 
   @Test("keyed facts: a literal key of the family's key type")
   func keyedFacts() throws {
-    let policy = try compiled("ask when events(\"purchase\") >= 3 and prompts_within(365d) < 3 and (average_score(3) ?? 0.0) > 4.5")
+    let policy = try compiled(
+      "ask when events(\"purchase\") >= 3 and prompts_within(365d) < 3 and (average_score(3) ?? 0.0) > 4.5")
     #expect(policy.layout.slot(named: "events(\"purchase\")") != nil)
     #expect(policy.layout.slot(named: "prompts_within(365d)") != nil)
     // Any spelling of the same key names the same member.
@@ -367,9 +422,12 @@ struct CheckerAbsenceTests {
     #expect(noKey.code == .invalidFactKey)
     #expect(noKey.message == "`average_score` needs a key (number of sessions)")
     #expect(noKey.help == ["write `average_score(3)`"])
-    #expect(try onlyError("ask when average_score(0) ?? 0 > 1").message == "the key of `average_score` must be positive")
+    #expect(
+      try onlyError("ask when average_score(0) ?? 0 > 1").message == "the key of `average_score` must be positive")
     #expect(try onlyError("ask when days(2) > 1").message == "`days` is not a function")
-    #expect(try onlyError("ask when events(\"a\", \"b\") > 1").message == "`events` takes 1 key (event name), but 2 were given")
+    #expect(
+      try onlyError("ask when events(\"a\", \"b\") > 1").message
+        == "`events` takes 1 key (event name), but 2 were given")
     #expect(try onlyError("fact name: string\nask when events(name) > 1").code == .invalidFactKey)
     // The same member twice shares one slot.
     let shared = try compiled("ask when events(\"a\") > 1 or events(\"a\") < -1")
@@ -389,7 +447,10 @@ struct CheckerNameTests {
     #expect(try onlyError("ask when TRUE").help == ["keywords are lowercase: write `true`"])
     #expect(try onlyError("ask when int > 3").help == ["type names are only used in `fact` declarations"])
     #expect(try onlyError("ask when since > 1d").message == "`since` is a function and needs arguments")
-    #expect(try onlyError("ask when zzzzzz").help == ["declare app-specific facts with `fact zzzzzz: <type>`; `policyc facts` lists the standard ones"])
+    #expect(
+      try onlyError("ask when zzzzzz").help == [
+        "declare app-specific facts with `fact zzzzzz: <type>`; `policyc facts` lists the standard ones"
+      ])
     // Case differences are free; longer names allow more edits.
     #expect(try onlyError("ask when Days > 1").help == ["did you mean `days`?"])
     #expect(try onlyError("ask when sesssionz > 1").help == ["did you mean `sessions`?"])
@@ -505,27 +566,30 @@ struct CheckerWarningTests {
   func alwaysPresent() {
     let found = warnings("ask when has days and has now")
     #expect(found.map(\.code) == [.alwaysPresent, .alwaysPresent])
-    #expect(found.map(\.message) == [
-      "`days` is never absent, so `has days` is always true", "`now` is always present, so `has now` is always true",
-    ])
+    #expect(
+      found.map(\.message) == [
+        "`days` is never absent, so `has days` is always true", "`now` is always present, so `has now` is always true",
+      ])
   }
 
   @Test("an empty list is PC306")
   func emptyList() {
     let found = warnings("fact plan: string\nask when plan in [] or plan not in []")
     #expect(found.map(\.code) == [.emptyList, .emptyList])
-    #expect(found.map(\.message) == [
-      "`plan in []` tests an empty list, so it is always false",
-      "`plan not in []` tests an empty list, so it is always true",
-    ])
+    #expect(
+      found.map(\.message) == [
+        "`plan in []` tests an empty list, so it is always false",
+        "`plan not in []` tests an empty list, so it is always true",
+      ])
   }
 
   @Test("warnings are warnings; the policy still compiles")
   func warningSeverity() {
-    #expect(PolicyCoreCode.allCases.filter { $0.severity == .warning } == [
-      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
-      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .tooManyWarnings,
-    ])
+    #expect(
+      PolicyCoreCode.allCases.filter { $0.severity == .warning } == [
+        .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
+        .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .tooManyWarnings,
+      ])
     #expect(PolicyCoreCode.allCases.filter { $0.severity == .warning }.allSatisfy { $0.rawValue.hasPrefix("PC3") })
   }
 
@@ -545,7 +609,9 @@ struct CheckerWarningTests {
 struct BuiltinFunctionCheckerTests {
   @Test("abs takes one int, number or duration and has its type")
   func absTypes() throws {
-    for (text, type) in [("abs(days - 40)", PolicyType.int), ("abs(session_score)", .number), ("abs(1d - since(first_use))", .duration)] {
+    for (text, type) in [
+      ("abs(days - 40)", PolicyType.int), ("abs(session_score)", .number), ("abs(1d - since(first_use))", .duration),
+    ] {
       let compilation = compile("let x = \(text)\nask when x == x")
       #expect(errorCodes(compilation) == [], "\(text)")
       #expect(compilation.policy?.lets.first?.value?.type == type, "\(text)")
@@ -567,4 +633,3 @@ struct BuiltinFunctionCheckerTests {
     #expect(try diagnostic(.unknownFunction, in: compile("ask when abz(days) > 3")).help == ["did you mean `abs`?"])
   }
 }
-

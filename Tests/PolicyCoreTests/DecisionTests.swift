@@ -71,13 +71,15 @@ struct DecisionTests {
 
   @Test("every deciding rule is named: all the never rules that held")
   func allNeverRulesNamed() throws {
-    let (policy, decision) = try decide("""
+    let (policy, decision) = try decide(
+      """
       never a when declined
       ask x when true
       never b when days > 5
       never c when rated
       never d when uses > 1
-      """) {
+      """
+    ) {
       try $0.set("declined", to: .bool(true))
       try $0.set("days", to: .int(6))
       try $0.set("uses", to: .int(2))
@@ -90,13 +92,15 @@ struct DecisionTests {
 
   @Test("every deciding rule is named: all the ask rules that held (unnamed ones by line)")
   func allAskRulesNamed() throws {
-    let (policy, decision) = try decide("""
+    let (policy, decision) = try decide(
+      """
       ask when days > 1
       ask b when uses > 1
       ask c when rated
       never n when declined
       ask when true
-      """) {
+      """
+    ) {
       try $0.set("days", to: .int(2))
       try $0.set("uses", to: .int(2))
     }
@@ -131,17 +135,38 @@ struct DecisionTests {
     ]
     let scenarios: [(String, (inout Facts) throws -> Void)] = [
       ("nothing", { _ in }),
-      ("loyal", { try $0.set("days", to: .int(40)); try $0.set("uses", to: .int(25)) }),
-      ("loyal and fan", {
-        try $0.set("days", to: .int(40)); try $0.set("uses", to: .int(1))
-        try $0.set(family: "events", key: .string("export"), to: .int(3))
-      }),
-      ("fan, recently prompted", {
-        try $0.set(family: "events", key: .string("export"), to: .int(3))
-        try $0.set("last_prompt", to: .instant(Timestamp(millisecondsSince1970: testNow.millisecondsSince1970 - day)))
-      }),
-      ("declined, overflow", { try $0.set("declined", to: .bool(true)); try $0.set("sessions", to: .int(3)) }),
-      ("overflow", { try $0.set("sessions", to: .int(3)); try $0.set("days", to: .int(40)); try $0.set("uses", to: .int(25)) }),
+      (
+        "loyal",
+        {
+          try $0.set("days", to: .int(40)); try $0.set("uses", to: .int(25))
+        }
+      ),
+      (
+        "loyal and fan",
+        {
+          try $0.set("days", to: .int(40)); try $0.set("uses", to: .int(1))
+          try $0.set(family: "events", key: .string("export"), to: .int(3))
+        }
+      ),
+      (
+        "fan, recently prompted",
+        {
+          try $0.set(family: "events", key: .string("export"), to: .int(3))
+          try $0.set("last_prompt", to: .instant(Timestamp(millisecondsSince1970: testNow.millisecondsSince1970 - day)))
+        }
+      ),
+      (
+        "declined, overflow",
+        {
+          try $0.set("declined", to: .bool(true)); try $0.set("sessions", to: .int(3))
+        }
+      ),
+      (
+        "overflow",
+        {
+          try $0.set("sessions", to: .int(3)); try $0.set("days", to: .int(40)); try $0.set("uses", to: .int(25))
+        }
+      ),
     ]
     var expected: [String: (Bool, DecisionReason, Set<String>, Int)] = [:]
     for order in permutations(rules) {
@@ -212,8 +237,14 @@ struct DecisionTests {
     ("uses / days > 0", 0, .divisionByZero, "uses / days"),
     ("uses % days > 0", 0, .divisionByZero, "uses % days"),
     ("days / -1 > 0", .min, .overflow, "days / -1"),
-    ("session_score / (session_score - session_score) > 0", 0, .divisionByZero, "session_score / (session_score - session_score)"),
-    ("since(last_prompt) - since(last_reminder) > 1d", 0, .infiniteDuration, "since(last_prompt) - since(last_reminder)"),
+    (
+      "session_score / (session_score - session_score) > 0", 0, .divisionByZero,
+      "session_score / (session_score - session_score)"
+    ),
+    (
+      "since(last_prompt) - since(last_reminder) > 1d", 0, .infiniteDuration,
+      "since(last_prompt) - since(last_reminder)"
+    ),
     ("since(last_prompt) / 1d > 3", 0, .infiniteDuration, "since(last_prompt) / 1d"),
     ("now - since(last_prompt) < now", 0, .infiniteDuration, "now - since(last_prompt)"),
     ("since(last_prompt) * 0 > 1d", 0, .infiniteDuration, "since(last_prompt) * 0"),
@@ -243,12 +274,14 @@ struct DecisionTests {
 
   @Test("the first fault in rule order is reported and every faulted rule is counted")
   func faultCount() throws {
-    let (policy, decision) = try decide("""
+    let (policy, decision) = try decide(
+      """
       never a when declined
       never b when uses / days > 1
       never c when days + 1 < 0
       ask d when uses * uses > 0
-      """) {
+      """
+    ) {
       try $0.set("days", to: .int(0))
       try $0.set("uses", to: .int(.max))
     }

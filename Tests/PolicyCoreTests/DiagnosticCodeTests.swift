@@ -1,5 +1,6 @@
-@testable import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// Codes of a module other than PolicyCore, defined only for these tests (as PolicyTools defines
 /// PC401-PC407 and ReviewPolicy PC320-PC322).
@@ -116,7 +117,8 @@ struct DiagnosticCodeTests {
     #expect(spellings == spellings.sorted())
     for code in PolicyCoreCode.allCases {
       #expect(!code.summary.isEmpty, "\(code.rawValue) has no summary")
-      #expect(code.summary == code.summary.lowercased() || code.summary.contains("UTF-8") || code.summary.contains("JSON"))
+      #expect(
+        code.summary == code.summary.lowercased() || code.summary.contains("UTF-8") || code.summary.contains("JSON"))
       #expect((code.severity == .warning) == code.rawValue.hasPrefix("PC3"), "\(code.rawValue)")
       #expect(code.code.domain == "PolicyCore")
     }

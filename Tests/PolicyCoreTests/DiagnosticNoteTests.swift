@@ -65,7 +65,8 @@ struct DiagnosticNoteTests {
     var withFix = plain
     withFix.fixIts = [FixIt("replace `&&` with `and`", edits: [SourceEdit(replacing: withFix.range, with: "and")])]
     #expect(withFix != plain)
-    #expect(DiagnosticRenderer().render(withFix, in: Self.source) == DiagnosticRenderer().render(plain, in: Self.source))
+    #expect(
+      DiagnosticRenderer().render(withFix, in: Self.source) == DiagnosticRenderer().render(plain, in: Self.source))
   }
 
   @Test("duplicate definitions point a note at the first definition (PC207, PC208)")

@@ -9,7 +9,8 @@ struct DiagnosticRendererTests {
 
   /// The rendering of one error at `start..<end` of ``line``.
   static func render(_ start: Int, _ end: Int) -> String {
-    DiagnosticRenderer().render(Diagnostic(.unexpectedCharacter, "x", at: SourceRange(start: start, end: end)), in: line)
+    DiagnosticRenderer().render(
+      Diagnostic(.unexpectedCharacter, "x", at: SourceRange(start: start, end: end)), in: line)
   }
 
   @Test("a caret at the start shows the first 120 columns, cut on the right")

@@ -17,7 +17,8 @@ func outcome(
   let trace = try #require(explanation.rules.last, sourceLocation: sourceLocation)
   let fromDecision: RuleOutcome =
     if decision.shouldAsk { .held } else if let fault = decision.firstFault { .faulted(fault.kind) } else { .notHeld }
-  #expect(trace.outcome == fromDecision, "decide and explain disagree on `\(condition)`", sourceLocation: sourceLocation)
+  #expect(
+    trace.outcome == fromDecision, "decide and explain disagree on `\(condition)`", sourceLocation: sourceLocation)
   return fromDecision
 }
 
@@ -27,7 +28,9 @@ func holds(
   _ configure: (inout Facts) throws -> Void = { _ in }
 ) throws -> Bool {
   let result = try outcome(condition, declarations: declarations, sourceLocation: sourceLocation, configure)
-  if case .faulted(let kind) = result { Issue.record("`\(condition)` faulted: \(kind)", sourceLocation: sourceLocation) }
+  if case .faulted(let kind) = result {
+    Issue.record("`\(condition)` faulted: \(kind)", sourceLocation: sourceLocation)
+  }
   return result == .held
 }
 
@@ -58,10 +61,11 @@ struct AbsentValueTests {
     #expect(try holds("since(last_prompt) >= 8w") { try $0.set("last_prompt", to: instant(daysAgo: 56)) })
     #expect(try holds("since(last_prompt) == 56d") { try $0.set("last_prompt", to: instant(daysAgo: 56)) })
     // Marking it absent again makes it infinite again.
-    #expect(try holds("since(last_prompt) >= 8w") {
-      try $0.set("last_prompt", to: instant(daysAgo: 1))
-      try $0.setAbsent("last_prompt")
-    })
+    #expect(
+      try holds("since(last_prompt) >= 8w") {
+        try $0.set("last_prompt", to: instant(daysAgo: 1))
+        try $0.setAbsent("last_prompt")
+      })
   }
 
   @Test("`has` guards work at run time")
@@ -81,16 +85,22 @@ struct AbsentValueTests {
   func defaults() throws {
     #expect(try !holds("average_score(3) ?? 0 >= 75"))
     #expect(try holds("average_score(3) ?? 80 >= 75"))
-    #expect(try holds("average_score(3) ?? 0 >= 75") { try $0.set(family: "average_score", key: .int(3), to: .number(Number(scaled: 75_000_000))) })
-    #expect(try holds("average_score(3) ?? 0 >= 75") { try $0.set(family: "average_score", key: .int(3), to: .int(76)) })
-    #expect(try !holds("average_score(3) ?? 100 >= 75") { try $0.set(family: "average_score", key: .int(3), to: .int(1)) })
+    #expect(
+      try holds("average_score(3) ?? 0 >= 75") {
+        try $0.set(family: "average_score", key: .int(3), to: .number(Number(scaled: 75_000_000)))
+      })
+    #expect(
+      try holds("average_score(3) ?? 0 >= 75") { try $0.set(family: "average_score", key: .int(3), to: .int(76)) })
+    #expect(
+      try !holds("average_score(3) ?? 100 >= 75") { try $0.set(family: "average_score", key: .int(3), to: .int(1)) })
     let chain = "(last_prompt ?? last_reminder ?? first_use) == first_use"
     #expect(try holds(chain))
     #expect(try !holds(chain) { try $0.set("last_reminder", to: instant(daysAgo: 2)) })
-    #expect(try holds("(last_prompt ?? last_reminder ?? now) == now - 3d") {
-      try $0.set("last_reminder", to: instant(daysAgo: 2))
-      try $0.set("last_prompt", to: instant(daysAgo: 3))
-    })
+    #expect(
+      try holds("(last_prompt ?? last_reminder ?? now) == now - 3d") {
+        try $0.set("last_reminder", to: instant(daysAgo: 2))
+        try $0.set("last_prompt", to: instant(daysAgo: 3))
+      })
   }
 
   @Test("`(fact ?? k) OP c` compiles to two jumps and agrees with the tree evaluator, on either side, negated or not")
@@ -99,7 +109,9 @@ struct AbsentValueTests {
     for op in operators {
       for fallback in [1, 2, 3] {
         for value in [nil, 1, 2, 3] as [Int64?] {
-          for text in ["(sessions_since_prompt ?? \(fallback)) \(op) 2", "2 \(op) (sessions_since_prompt ?? \(fallback))"] {
+          for text in [
+            "(sessions_since_prompt ?? \(fallback)) \(op) 2", "2 \(op) (sessions_since_prompt ?? \(fallback))",
+          ] {
             for condition in [text, "not (\(text))", "\(text) or days > 1000"] {
               let configure: (inout Facts) throws -> Void = { facts in
                 if let value { try facts.set("sessions_since_prompt", to: .int(value)) }
@@ -118,14 +130,16 @@ struct AbsentValueTests {
                 default: lhs >= rhs
                 }
               if condition.hasPrefix("not") { expected.toggle() }
-              #expect(result == (expected ? .held : .notHeld), "\(condition) with \(value.map(String.init) ?? "absent")")
+              #expect(
+                result == (expected ? .held : .notHeld), "\(condition) with \(value.map(String.init) ?? "absent")")
             }
           }
         }
       }
     }
     let policy = try compiled("ask when (sessions_since_prompt ?? 5) > 4")
-    #expect(policy.instructionCount == 4, "jumpIfAbsent, jumpIfFact, returnTrue, returnFalse:\n\(policy.programListing)")
+    #expect(
+      policy.instructionCount == 4, "jumpIfAbsent, jumpIfFact, returnTrue, returnFalse:\n\(policy.programListing)")
   }
 
   @Test("a guarded `let` that can be absent")
@@ -169,10 +183,11 @@ struct OperatorTests {
     #expect(try holds("session_score == 3") { try $0.set("session_score", to: .int(3)) })
     #expect(try holds("days + 0.5 == 10.5") { try $0.set("days", to: .int(10)) })
     #expect(try holds("0.1 + 0.2 == 0.3"))
-    #expect(try holds("max(days, session_score) == 4.5") {
-      try $0.set("days", to: .int(2))
-      try $0.set("session_score", to: .number(Number(scaled: 4_500_000)))
-    })
+    #expect(
+      try holds("max(days, session_score) == 4.5") {
+        try $0.set("days", to: .int(2))
+        try $0.set("session_score", to: .number(Number(scaled: 4_500_000)))
+      })
   }
 
   @Test("durations and instants")
@@ -234,13 +249,17 @@ struct OperatorTests {
     #expect(try !holds("version >= v3.0 and version < v3.0.3", running("3.0.3")))
     #expect(try holds("version > v1.2.3", running("1.2.3.1")))
     #expect(try holds("version != v1.2.3", running("1.2.3.1")))
-    #expect(try holds("version > v4294967295.4294967295.4294967295.4294967294", running("4294967295.4294967295.4294967295.4294967295")))
+    #expect(
+      try holds(
+        "version > v4294967295.4294967295.4294967295.4294967294", running("4294967295.4294967295.4294967295.4294967295")
+      ))
     #expect(try holds("version < v2147483648.0", running("2147483647.4294967295")))
     #expect(try holds("version > v0.0.0.2147483647", running("0.0.0.2147483648")))
-    #expect(try holds("has previous_version and version > previous_version") {
-      try $0.set("version", to: .version(.v("2.0.1")))
-      try $0.set("previous_version", to: .version(.v("2.0.0.9")))
-    })
+    #expect(
+      try holds("has previous_version and version > previous_version") {
+        try $0.set("version", to: .version(.v("2.0.1")))
+        try $0.set("previous_version", to: .version(.v("2.0.0.9")))
+      })
     #expect(try holds("min(version, v1.5) == v1.5 and max(version, v1.5) == version", running("1.10")))
     #expect(try holds("min(version, v2.0.0.1) == version", running("2")))
   }
@@ -263,9 +282,12 @@ struct OperatorTests {
     // Ints in a number list are promoted; a number in an int list compares with the ints as numbers.
     #expect(try holds("days in [1.5, 2]", days(2)))
     #expect(try !holds("days in [1.5, 2.25]", days(2)))
-    #expect(try holds("session_score in [1, 2, 3]") { try $0.set("session_score", to: .number(Number(scaled: 2_000_000))) })
-    #expect(try !holds("session_score in [1, 2, 3]") { try $0.set("session_score", to: .number(Number(scaled: 2_000_001))) })
-    #expect(try holds("session_score in [-1.5, 7]") { try $0.set("session_score", to: .number(Number(scaled: -1_500_000))) })
+    #expect(
+      try holds("session_score in [1, 2, 3]") { try $0.set("session_score", to: .number(Number(scaled: 2_000_000))) })
+    #expect(
+      try !holds("session_score in [1, 2, 3]") { try $0.set("session_score", to: .number(Number(scaled: 2_000_001))) })
+    #expect(
+      try holds("session_score in [-1.5, 7]") { try $0.set("session_score", to: .number(Number(scaled: -1_500_000))) })
     #expect(try holds("since(first_use) in [1d, 40d]"))
     #expect(try holds("since(first_use) not in [1d, 39d]"))
     #expect(try holds("declined in [false]"))
@@ -282,7 +304,9 @@ struct OperatorTests {
     let mixed = compile("ask when days in [9223372036854775807, 2.5]")
     #expect(mixed.policy == nil)
     #expect(mixed.diagnostics.map(\.code) == [.invalidListElement])
-    #expect(mixed.diagnostics.first?.message == "`9223372036854775807` is compared with numbers but is too large to be a number")
+    #expect(
+      mixed.diagnostics.first?.message
+        == "`9223372036854775807` is compared with numbers but is too large to be a number")
     let numberFact = compile("fact n: number\nask when n in [2.5, 9223372036854775807]")
     #expect(numberFact.diagnostics.map(\.code) == [.invalidListElement])
     let intList = compile("fact n: number\nask when n in [9223372036854775807]")
@@ -290,7 +314,10 @@ struct OperatorTests {
     // Values that are in range behave.
     #expect(try holds("days in [2, 2.5]") { try $0.set("days", to: .int(2)) })
     #expect(try !holds("days in [2, 2.5]") { try $0.set("days", to: .int(2_500_000)) })
-    #expect(try holds("n in [2, 7]", declarations: "fact n: number") { try $0.set("n", to: .number(Number(scaled: 7_000_000))) })
+    #expect(
+      try holds("n in [2, 7]", declarations: "fact n: number") {
+        try $0.set("n", to: .number(Number(scaled: 7_000_000)))
+      })
   }
 
   @Test("bools")
@@ -307,13 +334,15 @@ struct OperatorTests {
   @Test("keyed facts")
   func keyedFacts() throws {
     #expect(try holds("events(\"export\") == 0 and prompts_within(365d) == 0 and total_events(\"x\") == 0"))
-    #expect(try holds("events(\"export\") >= 3 and events(\"share\") == 1") {
-      try $0.set(family: "events", key: .string("export"), to: .int(3))
-      try $0.set(family: "events", key: .string("share"), to: .int(1))
-    })
-    #expect(try holds("prompts_within(365d) == 2 and prompts_within(52w) == 0") {
-      try $0.set(family: "prompts_within", key: .duration(TimeSpan(365, .days)!), to: .int(2))
-    })
+    #expect(
+      try holds("events(\"export\") >= 3 and events(\"share\") == 1") {
+        try $0.set(family: "events", key: .string("export"), to: .int(3))
+        try $0.set(family: "events", key: .string("share"), to: .int(1))
+      })
+    #expect(
+      try holds("prompts_within(365d) == 2 and prompts_within(52w) == 0") {
+        try $0.set(family: "prompts_within", key: .duration(TimeSpan(365, .days)!), to: .int(2))
+      })
   }
 }
 
@@ -322,10 +351,11 @@ struct LetTests {
   @Test("lets are computed once and read by rules")
   func lets() throws {
     let declarations = "let engaged = days >= 14 and uses >= 10\nlet doubled = days * 2\nlet next = doubled + 1"
-    #expect(try holds("engaged and next == 29", declarations: declarations) {
-      try $0.set("days", to: .int(14))
-      try $0.set("uses", to: .int(10))
-    })
+    #expect(
+      try holds("engaged and next == 29", declarations: declarations) {
+        try $0.set("days", to: .int(14))
+        try $0.set("uses", to: .int(10))
+      })
     #expect(try !holds("engaged", declarations: declarations) { try $0.set("days", to: .int(14)) })
   }
 
@@ -338,9 +368,13 @@ struct LetTests {
     #expect(try outcome("not declined and risky > 1", declarations: declarations, zero) == .faulted(.divisionByZero))
     #expect(try outcome("risky > 1 or true", declarations: declarations, zero) == .faulted(.divisionByZero))
     // A let built on a faulted let faults the same way when read.
-    #expect(try outcome("later == 1", declarations: declarations + "\nlet later = risky + 1", zero) == .faulted(.divisionByZero))
+    #expect(
+      try outcome("later == 1", declarations: declarations + "\nlet later = risky + 1", zero)
+        == .faulted(.divisionByZero))
     // A faulted let read by `has` faults too.
-    #expect(try outcome("has maybe", declarations: "let maybe = sessions_since_prompt ?? uses / days", zero) == .faulted(.divisionByZero))
+    #expect(
+      try outcome("has maybe", declarations: "let maybe = sessions_since_prompt ?? uses / days", zero)
+        == .faulted(.divisionByZero))
 
     let policy = try compiled("let risky = uses / days\nnever when not declined and risky > 1\nask when true")
     var facts = try standardFacts(policy)
@@ -368,11 +402,18 @@ struct FactsTests {
     let policy = try compiled("fact plan: string\nask when days > 1 and plan == \"pro\" and session_score > 1")
     var facts = policy.makeFacts(now: testNow)
     #expect(throws: Facts.SetError.unknownFact("dayz", suggestion: "days")) { try facts.set("dayz", to: .int(1)) }
-    #expect(Facts.SetError.unknownFact("dayz", suggestion: "days").description == "unknown fact `dayz`; did you mean `days`?")
+    #expect(
+      Facts.SetError.unknownFact("dayz", suggestion: "days").description == "unknown fact `dayz`; did you mean `days`?")
     #expect(throws: Facts.SetError.unknownFact("qqqqqqqq", suggestion: nil)) { try facts.set("qqqqqqqq", to: .int(1)) }
-    #expect(throws: Facts.SetError.typeMismatch("days", expected: .int, found: .string)) { try facts.set("days", to: .string("3")) }
-    #expect(Facts.SetError.typeMismatch("days", expected: .int, found: .string).description == "fact `days` is an `int`, not a `string`")
-    #expect(throws: Facts.SetError.typeMismatch("plan", expected: .string, found: .int)) { try facts.set("plan", to: .int(3)) }
+    #expect(throws: Facts.SetError.typeMismatch("days", expected: .int, found: .string)) {
+      try facts.set("days", to: .string("3"))
+    }
+    #expect(
+      Facts.SetError.typeMismatch("days", expected: .int, found: .string).description
+        == "fact `days` is an `int`, not a `string`")
+    #expect(throws: Facts.SetError.typeMismatch("plan", expected: .string, found: .int)) {
+      try facts.set("plan", to: .int(3))
+    }
     #expect(throws: Facts.SetError.notOptional("days")) { try facts.setAbsent("days") }
     #expect(Facts.SetError.notOptional("days").description == "fact `days` cannot be absent")
     #expect(throws: Facts.SetError.self) { try facts.set(slot: 10_000, to: .int(1)) }
@@ -440,8 +481,10 @@ struct ArithmeticEdgeTests {
     #expect(result == .faulted(.overflow))
     // The same value through other operators does fault.
     #expect(try outcome("-d > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum)) == .faulted(.overflow))
-    #expect(try outcome("d * -1 > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum)) == .faulted(.overflow))
-    #expect(try outcome("0s - d > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum)) == .faulted(.overflow))
+    #expect(
+      try outcome("d * -1 > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum)) == .faulted(.overflow))
+    #expect(
+      try outcome("0s - d > 1d", declarations: Self.declarations, Self.set(d: finiteMinimum)) == .faulted(.overflow))
     // A finite result that lands on Int64.max from instants is an overflow too.
     let landing = testNow.millisecondsSince1970 - Int64.max
     #expect(try outcome("now - t > 1d", declarations: Self.declarations, Self.set(t: landing)) == .faulted(.overflow))
@@ -492,4 +535,3 @@ struct BuiltinFunctionEvaluatorTests {
     #expect(explained.rules[0].outcome == .faulted(.overflow))
   }
 }
-

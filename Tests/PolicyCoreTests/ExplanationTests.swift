@@ -37,18 +37,24 @@ struct ExplanationTests {
     #expect(rule.outcome == .notHeld)
     #expect(!rule.isDeciding)
     #expect(rule.isNeeded)
-    #expect(conditions(rule, policy) == [
-      "days >= 30: held [\"31\", \"30\"]", "uses >= 20: failed [\"5\", \"20\"]", "not declined: notNeeded",
-    ])
+    #expect(
+      conditions(rule, policy) == [
+        "days >= 30: held [\"31\", \"30\"]", "uses >= 20: failed [\"5\", \"20\"]", "not declined: notNeeded",
+      ])
   }
 
   @Test("`or` stops at the first true operand; later conditions are not needed")
   func shortCircuit() throws {
-    let (policy, explanation) = try explain("ask when declined or days < 5 or uses > 1000") { try $0.set("days", to: .int(2)) }
+    let (policy, explanation) = try explain("ask when declined or days < 5 or uses > 1000") {
+      try $0.set("days", to: .int(2))
+    }
     let rule = try #require(explanation.rules.first)
     #expect(rule.outcome == .held)
     #expect(rule.isDeciding)
-    #expect(conditions(rule, policy) == ["declined: failed [\"false\"]", "days < 5: held [\"2\", \"5\"]", "uses > 1000: notNeeded"])
+    #expect(
+      conditions(rule, policy) == [
+        "declined: failed [\"false\"]", "days < 5: held [\"2\", \"5\"]", "uses > 1000: notNeeded",
+      ])
   }
 
   @Test("a faulted condition records the fault; the rest is not needed")
@@ -59,7 +65,10 @@ struct ExplanationTests {
     let rule = try #require(explanation.rules.first)
     #expect(rule.outcome == .faulted(.overflow))
     #expect(rule.isDeciding)
-    #expect(conditions(rule, policy) == ["rated: failed [\"false\"]", "uses * 1000 > 0: faulted overflow", "declined: notNeeded"])
+    #expect(
+      conditions(rule, policy) == [
+        "rated: failed [\"false\"]", "uses * 1000 > 0: faulted overflow", "declined: notNeeded",
+      ])
     #expect(explanation.decision.firstFault?.kind == .overflow)
   }
 
@@ -77,26 +86,31 @@ struct ExplanationTests {
 
   @Test("`has`, `in`, absent values and versions are shown as seen")
   func operandValues() throws {
-    let (policy, explanation) = try explain("""
+    let (policy, explanation) = try explain(
+      """
       fact plan: string
       ask when has last_prompt_version or plan in ["pro", "team"] or version > v9.0 or since(last_prompt) < 1d
-      """) { try $0.set("plan", to: .string("enterprise")) }
+      """
+    ) { try $0.set("plan", to: .string("enterprise")) }
     let rule = try #require(explanation.rules.first)
-    #expect(conditions(rule, policy) == [
-      "has last_prompt_version: failed [\"absent\"]", "plan in [\"pro\", \"team\"]: failed [\"\\\"enterprise\\\"\"]",
-      "version > v9.0: failed [\"v3.1\", \"v9.0\"]", "since(last_prompt) < 1d: failed [\"infinite\", \"1d\"]",
-    ])
+    #expect(
+      conditions(rule, policy) == [
+        "has last_prompt_version: failed [\"absent\"]", "plan in [\"pro\", \"team\"]: failed [\"\\\"enterprise\\\"\"]",
+        "version > v9.0: failed [\"v3.1\", \"v9.0\"]", "since(last_prompt) < 1d: failed [\"infinite\", \"1d\"]",
+      ])
   }
 
   @Test("lets are traced with their value or fault")
   func lets() throws {
-    let (policy, explanation) = try explain("""
+    let (policy, explanation) = try explain(
+      """
       let engaged = days >= 14
       let ratio = uses / days
       let spare = 1
       let maybe = last_prompt_version
       ask when engaged or ratio > 2 or has maybe
-      """) { try $0.set("days", to: .int(0)) }
+      """
+    ) { try $0.set("days", to: .int(0)) }
     #expect(explanation.lets.map(\.index) == [0, 1, 3])
     #expect(explanation.lets.map(\.value) == [.bool(false), nil, nil])
     #expect(explanation.lets.map(\.fault) == [nil, .divisionByZero, nil])
@@ -116,7 +130,9 @@ struct ExplanationTests {
 
   @Test("an empty list: decide and explain agree when the tested value faults")
   func emptyListAgreement() throws {
-    for text in ["ask when days * 2 not in []", "never when days * 2 in []\nask when true", "ask when days * 2 in [] or true"] {
+    for text in [
+      "ask when days * 2 not in []", "never when days * 2 in []\nask when true", "ask when days * 2 in [] or true",
+    ] {
       let (_, explanation) = try explain(text) { try $0.set("days", to: .int(.max)) }
       let decision = explanation.decision
       let first = try #require(explanation.rules.first)

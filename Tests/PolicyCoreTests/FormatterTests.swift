@@ -15,7 +15,8 @@ struct FormatterTests {
 
   @Test("spacing, literals and declarations take one canonical form")
   func canonicalSpacing() throws {
-    let input = "fact  plan :string?\nlet  x=days>=007   and(uses>20 or events   >=3)\nask   loyal   when x and plan??\"free\"==\"pro\"\n"
+    let input =
+      "fact  plan :string?\nlet  x=days>=007   and(uses>20 or events   >=3)\nask   loyal   when x and plan??\"free\"==\"pro\"\n"
     #expect(
       try formatted(input) == """
         fact plan: string?
@@ -27,7 +28,8 @@ struct FormatterTests {
 
   @Test("a rule too long for the width puts one condition per line after its operator")
   func breaking() throws {
-    let input = "ask loyal when days >= 30 and uses >= 20 and not declined and (events(\"export\") >= 3 or session_score > 100)\n"
+    let input =
+      "ask loyal when days >= 30 and uses >= 20 and not declined and (events(\"export\") >= 3 or session_score > 100)\n"
     #expect(
       try formatted(input, width: 60) == """
         ask loyal when
@@ -144,7 +146,13 @@ struct FormatterTests {
     for character in text {
       if inString {
         output.append(character)
-        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+        }
         continue
       }
       if character == "\"" { inString = true }
@@ -187,8 +195,10 @@ struct FormatterTests {
       #expect(SyntaxDump.dump(reparsed.file) == SyntaxDump.dump(parsed.file), "\(text)\n---\n\(once)")
       // Every comment's text is kept (comments within one condition may share a line).
       func fragments(_ parsed: ParsedPolicy) -> [String] {
-        parsed.file.comments.flatMap { parsed.source.text(in: $0.range).split(separator: "#").map { $0.trimmingSpaces } }
-          .sorted()
+        parsed.file.comments.flatMap {
+          parsed.source.text(in: $0.range).split(separator: "#").map { $0.trimmingSpaces }
+        }
+        .sorted()
       }
       #expect(fragments(reparsed) == fragments(parsed), "\(text)\n---\n\(once)")
       guard case .success(let twice) = PolicyFormatter().format(reparsed) else {

@@ -53,18 +53,23 @@ struct HostileInputCostTests {
     #expect(rendered.hasPrefix("update.policy:1:10: error: unknown name `zz` [PC201]\n 1 | ask when zz and zz"))
   }
 
-  @Test("text over the size limit is rejected from its size alone, with the excerpt of the whole text", arguments: ["\n", "#", "\u{0}", "😀"])
+  @Test(
+    "text over the size limit is rejected from its size alone, with the excerpt of the whole text",
+    arguments: ["\n", "#", "\u{0}", "😀"])
   func oversizedTextRejectedFromItsSize(filler: String) {
     // Found by the hostile policy updates: a 10 MB update was turned into a source file (and a
     // line table of 10 million entries for newlines) before the parser rejected it for its size.
-    let text = "ask when uses > 1 " + String(repeating: filler, count: (Limits.maximumFileSize + 1) / filler.utf8.count + 1)
+    let text =
+      "ask when uses > 1 " + String(repeating: filler, count: (Limits.maximumFileSize + 1) / filler.utf8.count + 1)
     let compilation = PolicyCompiler.compile(text, path: "update.policy", schema: ToySchema.standard)
     #expect(compilation.source.bytes.count <= 4096)
     #expect(compilation.diagnostics.map(\.code) == [.fileTooLarge])
     #expect(compilation.diagnostics.first?.message.hasPrefix("file is \(text.utf8.count) bytes;") == true)
     let whole = SourceFile(path: "update.policy", text: text)
     let renderer = DiagnosticRenderer()
-    #expect(renderer.render(compilation.diagnostics, in: compilation.source) == renderer.render(compilation.diagnostics, in: whole))
+    #expect(
+      renderer.render(compilation.diagnostics, in: compilation.source)
+        == renderer.render(compilation.diagnostics, in: whole))
     #expect(Parser.parse(whole).diagnostics == compilation.diagnostics)
   }
 }

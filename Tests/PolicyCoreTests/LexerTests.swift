@@ -1,12 +1,17 @@
-@testable import PolicyCore
 import Testing
 
+@testable import PolicyCore
+
 /// Lexes `text` and returns the tokens (without the end-of-file token), comments and diagnostics.
-private func lex(_ text: String) -> (tokens: [Token], comments: [PolicyCore.Comment], diagnostics: [Diagnostic], source: SourceFile) {
+private func lex(_ text: String) -> (
+  tokens: [Token], comments: [PolicyCore.Comment], diagnostics: [Diagnostic], source: SourceFile
+) {
   lex(bytes: Array(text.utf8))
 }
 
-private func lex(bytes: [UInt8]) -> (tokens: [Token], comments: [PolicyCore.Comment], diagnostics: [Diagnostic], source: SourceFile) {
+private func lex(bytes: [UInt8]) -> (
+  tokens: [Token], comments: [PolicyCore.Comment], diagnostics: [Diagnostic], source: SourceFile
+) {
   let source = SourceFile(path: "test.policy", bytes: bytes)
   var lexer = Lexer(source: source)
   var bag = DiagnosticBag()
@@ -26,10 +31,11 @@ struct LexerTests {
   func identifiersAndKeywords() {
     let result = lex("days _x A9_b ask never when let fact and or not in has true false And")
     #expect(result.diagnostics.isEmpty)
-    #expect(result.tokens.map(\.kind) == [
-      .identifier, .identifier, .identifier, .askKeyword, .neverKeyword, .whenKeyword, .letKeyword, .factKeyword,
-      .andKeyword, .orKeyword, .notKeyword, .inKeyword, .hasKeyword, .trueKeyword, .falseKeyword, .identifier,
-    ])
+    #expect(
+      result.tokens.map(\.kind) == [
+        .identifier, .identifier, .identifier, .askKeyword, .neverKeyword, .whenKeyword, .letKeyword, .factKeyword,
+        .andKeyword, .orKeyword, .notKeyword, .inKeyword, .hasKeyword, .trueKeyword, .falseKeyword, .identifier,
+      ])
     #expect(result.tokens.map { result.source.text(in: $0.range) }.prefix(3) == ["days", "_x", "A9_b"])
     #expect(TokenKind.keywords.count == 12)
     #expect(TokenKind.keywords.allSatisfy { TokenKind.keyword(Substring($0).utf8)?.isKeyword == true })
@@ -44,10 +50,11 @@ struct LexerTests {
   func numerics() {
     let result = lex("30 7.5 45s 90m 12h 30d 8w v2.1 2.1.3 v1.2.3.4 v2 0")
     #expect(result.diagnostics.isEmpty)
-    #expect(result.tokens.map(\.kind) == [
-      .integer, .number, .duration, .duration, .duration, .duration, .duration, .version, .version, .version,
-      .identifier, .integer,
-    ])
+    #expect(
+      result.tokens.map(\.kind) == [
+        .integer, .number, .duration, .duration, .duration, .duration, .duration, .version, .version, .version,
+        .identifier, .integer,
+      ])
     #expect(result.source.text(in: result.tokens[7].range) == "v2.1")
   }
 
@@ -63,10 +70,12 @@ struct LexerTests {
     #expect(diagnostic.range == SourceRange(start: 0, end: 4))
   }
 
-  @Test("unknown units get advice", arguments: [
-    ("30days", "write `30d` for 30 days"), ("2weeks", "write `2w` for 2 weeks"), ("5min", "write `5m` for 5 minutes"),
-    ("30D", "units are lowercase; write `30d`"), ("30x", "the units are `s`, `m`, `h`, `d` and `w`, as in `30d`"),
-  ])
+  @Test(
+    "unknown units get advice",
+    arguments: [
+      ("30days", "write `30d` for 30 days"), ("2weeks", "write `2w` for 2 weeks"), ("5min", "write `5m` for 5 minutes"),
+      ("30D", "units are lowercase; write `30d`"), ("30x", "the units are `s`, `m`, `h`, `d` and `w`, as in `30d`"),
+    ])
   func unknownUnit(text: String, help: String) throws {
     let result = lex(text)
     #expect(result.tokens.map(\.kind) == [.invalid])
@@ -124,17 +133,20 @@ struct LexerTests {
 
   @Test("punctuation and two-character operators")
   func punctuation() {
-    #expect(kinds("( ) [ ] , : ? = == != < <= > >= + - * / % ??") == [
-      .leftParen, .rightParen, .leftBracket, .rightBracket, .comma, .colon, .questionMark, .assign, .equal,
-      .notEqual, .less, .lessEqual, .greater, .greaterEqual, .plus, .minus, .star, .slash, .percent, .coalesce,
-    ])
+    #expect(
+      kinds("( ) [ ] , : ? = == != < <= > >= + - * / % ??") == [
+        .leftParen, .rightParen, .leftBracket, .rightBracket, .comma, .colon, .questionMark, .assign, .equal,
+        .notEqual, .less, .lessEqual, .greater, .greaterEqual, .plus, .minus, .star, .slash, .percent, .coalesce,
+      ])
     #expect(kinds("a>=b") == [.identifier, .greaterEqual, .identifier])
     #expect(kinds("x???y") == [.identifier, .coalesce, .questionMark, .identifier])
   }
 
-  @Test("operators from other languages get advice", arguments: [
-    ("&&", "and"), ("&", "and"), ("||", "or"), ("|", "or"), ("!", "not"), ("=<", "<="), ("=>", ">="), ("<>", "!="),
-  ])
+  @Test(
+    "operators from other languages get advice",
+    arguments: [
+      ("&&", "and"), ("&", "and"), ("||", "or"), ("|", "or"), ("!", "not"), ("=<", "<="), ("=>", ">="), ("<>", "!="),
+    ])
   func foreignOperators(written: String, replacement: String) throws {
     let result = lex("a \(written) b")
     #expect(result.tokens.map(\.kind) == [.identifier, .invalid, .identifier])
@@ -167,11 +179,13 @@ struct LexerTests {
     #expect(result.tokens.map(\.kind) == [.identifier, .equal, .invalid, .andKeyword, .identifier])
   }
 
-  @Test("typographic characters get advice", arguments: [
-    ("\u{2265}", "write `>=` instead"), ("\u{2264}", "write `<=` instead"), ("\u{2260}", "write `!=` instead"),
-    ("\u{2212}", "write `-` instead"),
-    ("\u{00A0}", "replace it with a plain space"),
-  ])
+  @Test(
+    "typographic characters get advice",
+    arguments: [
+      ("\u{2265}", "write `>=` instead"), ("\u{2264}", "write `<=` instead"), ("\u{2260}", "write `!=` instead"),
+      ("\u{2212}", "write `-` instead"),
+      ("\u{00A0}", "replace it with a plain space"),
+    ])
   func typographic(character: String, help: String) throws {
     let result = lex("a \(character) b")
     let diagnostic = try #require(result.diagnostics.first)
@@ -188,7 +202,8 @@ struct LexerTests {
     #expect(result.diagnostics[0].message == "name `день` has characters other than ASCII letters, digits and `_`")
     #expect(result.tokens.map(\.kind) == [.invalid, .greaterEqual, .integer])
     let mixed = lex("déjà_vu > 3")
-    #expect(mixed.diagnostics.map(\.message) == ["name `déjà_vu` has characters other than ASCII letters, digits and `_`"])
+    #expect(
+      mixed.diagnostics.map(\.message) == ["name `déjà_vu` has characters other than ASCII letters, digits and `_`"])
     #expect(mixed.diagnostics.first?.range == SourceRange(start: 0, end: "déjà_vu".utf8.count))
     #expect(mixed.tokens.map(\.kind) == [.invalid, .greater, .integer])
   }
@@ -240,10 +255,11 @@ struct LexerTests {
   @Test("token ranges are byte offsets")
   func ranges() {
     let result = lex("ask loyal when days >= 30")
-    #expect(result.tokens.map(\.range) == [
-      SourceRange(start: 0, end: 3), SourceRange(start: 4, end: 9), SourceRange(start: 10, end: 14),
-      SourceRange(start: 15, end: 19), SourceRange(start: 20, end: 22), SourceRange(start: 23, end: 25),
-    ])
+    #expect(
+      result.tokens.map(\.range) == [
+        SourceRange(start: 0, end: 3), SourceRange(start: 4, end: 9), SourceRange(start: 10, end: 14),
+        SourceRange(start: 15, end: 19), SourceRange(start: 20, end: 22), SourceRange(start: 23, end: 25),
+      ])
   }
 
   @Test("columns count Unicode scalars, lines are 1-based")

@@ -13,9 +13,13 @@ private func parseCodes(_ text: String) -> [DiagnosticCode] {
   parse(text).diagnostics.map(\.code)
 }
 
-private func onlyDiagnostic(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Diagnostic {
+private func onlyDiagnostic(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+  -> Diagnostic
+{
   let diagnostics = parse(text).diagnostics
-  #expect(diagnostics.count == 1, "\(diagnostics.map { "\($0.code.rawValue) \($0.message)" })", sourceLocation: sourceLocation)
+  #expect(
+    diagnostics.count == 1, "\(diagnostics.map { "\($0.code.rawValue) \($0.message)" })", sourceLocation: sourceLocation
+  )
   return try #require(diagnostics.first, sourceLocation: sourceLocation)
 }
 
@@ -27,12 +31,13 @@ struct ParserDeclarationTests {
     #expect(parse("  # only a comment\n").file.declarations.isEmpty)
     #expect(parse("  # only a comment\n").file.comments.count == 1)
     // Newlines have no meaning: a declaration ends where the next begins.
-    #expect(tree("fact plan: string let x = 1 never when declined ask when x > 0") == """
-      (fact plan string)
-      (let x 1)
-      (never declined)
-      (ask (> x 0))
-      """)
+    #expect(
+      tree("fact plan: string let x = 1 never when declined ask when x > 0") == """
+        (fact plan string)
+        (let x 1)
+        (never declined)
+        (ask (> x 0))
+        """)
     #expect(tree("ask when days\n  >= 30\nnever when\n rated") == "(ask (>= days 30))\n(never rated)")
   }
 
@@ -44,13 +49,15 @@ struct ParserDeclarationTests {
     #expect(Sexp.dump(parsed.file.declarations[2]) == "(never rated)")
   }
 
-  @Test("policy: text after a complete declaration is PC111 with advice", arguments: [
-    ("days >= 30 uses >= 20", "join conditions with `and` or `or`; start a new rule with `ask` or `never`"),
-    ("days >= 30 AND uses >= 20", "keywords are lowercase: write `and`"),
-    ("days >= 30)", "remove the `)` or add the `(` it closes"),
-    ("ask when days = 3", "compare with `==`"),
-    ("let x = 3 when x", "a rule starts with `ask` or `never`: `ask when <condition>`"),
-  ])
+  @Test(
+    "policy: text after a complete declaration is PC111 with advice",
+    arguments: [
+      ("days >= 30 uses >= 20", "join conditions with `and` or `or`; start a new rule with `ask` or `never`"),
+      ("days >= 30 AND uses >= 20", "keywords are lowercase: write `and`"),
+      ("days >= 30)", "remove the `)` or add the `(` it closes"),
+      ("ask when days = 3", "compare with `==`"),
+      ("let x = 3 when x", "a rule starts with `ask` or `never`: `ask when <condition>`"),
+    ])
   func trailingText(text: String, help: String) throws {
     let diagnostic = try onlyDiagnostic(text)
     #expect(diagnostic.code == .unexpectedToken)
@@ -107,7 +114,9 @@ struct ParserDeclarationTests {
     #expect(keyword.range == SourceRange(start: 5, end: 8))
   }
 
-  @Test("type_name = \"bool\" | \"int\" | \"number\" | \"duration\" | \"instant\" | \"version\" | \"string\" ;  (parseTypeName)")
+  @Test(
+    "type_name = \"bool\" | \"int\" | \"number\" | \"duration\" | \"instant\" | \"version\" | \"string\" ;  (parseTypeName)"
+  )
   func typeName() throws {
     for type in PolicyType.allCases {
       #expect(tree("fact x: \(type.rawValue)") == "(fact x \(type.rawValue))")
@@ -203,7 +212,8 @@ struct ParserExpressionTests {
     #expect(expr.range == SourceRange(start: 0, end: 9))
   }
 
-  @Test("comparison = coalescing [ comparison_operator coalescing | [ \"not\" ] \"in\" coalescing ] ;  (parseComparison)")
+  @Test(
+    "comparison = coalescing [ comparison_operator coalescing | [ \"not\" ] \"in\" coalescing ] ;  (parseComparison)")
   func comparison() throws {
     for op in ["==", "!=", "<", "<=", ">", ">="] {
       #expect(try sexp("a \(op) b") == "(\(op) a b)")
@@ -221,10 +231,13 @@ struct ParserExpressionTests {
     #expect(expr.range == SourceRange(start: 0, end: 10))
   }
 
-  @Test("comparison: comparisons do not chain (PC118)", arguments: [
-    ("1 < days < 5", "`1 < days <` chains two comparisons"), ("a == b == c", "`a == b ==` chains two comparisons"),
-    ("a in [1] in [2]", "`a in [1] in` chains two comparisons"), ("a < b in [1]", "`a < b in` chains two comparisons"),
-  ])
+  @Test(
+    "comparison: comparisons do not chain (PC118)",
+    arguments: [
+      ("1 < days < 5", "`1 < days <` chains two comparisons"), ("a == b == c", "`a == b ==` chains two comparisons"),
+      ("a in [1] in [2]", "`a in [1] in` chains two comparisons"),
+      ("a < b in [1]", "`a < b in` chains two comparisons"),
+    ])
   func chainedComparison(text: String, message: String) throws {
     let diagnostic = try onlyDiagnostic(text)
     #expect(diagnostic.code == .chainedComparison)
@@ -297,7 +310,8 @@ struct ParserExpressionTests {
     #expect(tooLarge.message == "integer `- 9223372036854775809` does not fit in 64 bits")
   }
 
-  @Test("unary: `-0` stays a negation of the literal 0, so `--0` prints and reparses as the same tree (pipeline fuzzer)")
+  @Test(
+    "unary: `-0` stays a negation of the literal 0, so `--0` prints and reparses as the same tree (pipeline fuzzer)")
   func negativeZero() throws {
     // Fuzz/regressions/pipeline/negated-negative-zero.policy: `a---0` formatted to `a - -0`,
     // which reparsed as `a - 0`; the formatter refused it as a change of meaning.

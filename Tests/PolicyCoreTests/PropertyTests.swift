@@ -1,9 +1,10 @@
 import PolicyCore
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 // Property tests: random well-typed policies over a schema with every type (optional and not),
@@ -100,7 +101,8 @@ indirect enum GExpr {
     case .now: return "now"
     case .has(let name): return "has \(name)"
     case .not(let operand): return "(not \(operand.source))"
-    case .logical(let and, let operands): return "(" + operands.map(\.source).joined(separator: and ? " and " : " or ") + ")"
+    case .logical(let and, let operands):
+      return "(" + operands.map(\.source).joined(separator: and ? " and " : " or ") + ")"
     case .compare(let op, let lhs, _, let rhs, _): return "(\(lhs.source) \(op) \(rhs.source))"
     case .membership(let negated, let operand, _, let values):
       return "(\(operand.source) \(negated ? "not in" : "in") [" + values.map(\.literal).joined(separator: ", ") + "])"
@@ -108,7 +110,8 @@ indirect enum GExpr {
     case .negate(let operand, _): return "(-\(operand.source))"
     case .coalesce(let lhs, _, let rhs, _): return "(\(lhs.source) ?? \(rhs.source))"
     case .since(let operand): return "since(\(operand.source))"
-    case .extremum(let minimum, let operands): return (minimum ? "min(" : "max(") + operands.map(\.0.source).joined(separator: ", ") + ")"
+    case .extremum(let minimum, let operands):
+      return (minimum ? "min(" : "max(") + operands.map(\.0.source).joined(separator: ", ") + ")"
     case .absolute(let operand): return "abs(\(operand.source))"
     }
   }
@@ -168,7 +171,8 @@ enum PropertySchema {
       return try FactSchema(
         facts: facts.map { FactDefinition($0.0, policyType($0.1), isOptional: $0.2, meaning: "test fact") },
         families: [
-          FactFamilyDefinition("cnt", key: .string, keyMeaning: "name", .int, meaning: "counter", defaultValue: .int(0)),
+          FactFamilyDefinition(
+            "cnt", key: .string, keyMeaning: "name", .int, meaning: "counter", defaultValue: .int(0)),
           FactFamilyDefinition("avg", key: .int, keyMeaning: "sessions", .number, isOptional: true, meaning: "average"),
         ])
     } catch {
@@ -188,7 +192,8 @@ struct FactValues {
 
   var description: String {
     "now=\(now)ms\n"
-      + values.sorted { $0.key < $1.key }.map { "  \($0.key) = \($0.value.map(\.description) ?? "absent")" }.joined(separator: "\n")
+      + values.sorted { $0.key < $1.key }.map { "  \($0.key) = \($0.value.map(\.description) ?? "absent")" }.joined(
+        separator: "\n")
       + "\n  cnt: \(counters), avg(3) = \(average.map { Number(scaled: $0).description } ?? "absent")"
   }
 
@@ -230,9 +235,14 @@ struct PolicyGenerator {
   mutating func literal(_ type: GType) -> RValue {
     switch type {
     case .bool: return .bool(chance(50))
-    case .int: return .int(pick([0, 1, 2, 3, 7, -1, -13, 100, 1000, .max, .min, 1 << 62, 3_037_000_500, -3_037_000_500]))
+    case .int:
+      return .int(pick([0, 1, 2, 3, 7, -1, -13, 100, 1000, .max, .min, 1 << 62, 3_037_000_500, -3_037_000_500]))
     case .number:
-      return .number(pick([0, 500_000, 1_000_000, 2_500_000, -7_250_000, 1, 333_333, 9_000_000_000_000_000_000, -9_000_000_000_000_000_000]))
+      return .number(
+        pick([
+          0, 500_000, 1_000_000, 2_500_000, -7_250_000, 1, 333_333, 9_000_000_000_000_000_000,
+          -9_000_000_000_000_000_000,
+        ]))
     case .duration:
       let unit = pick([DurationUnit.seconds, .minutes, .hours, .days, .weeks])
       let count: Int64 = chance(5) ? Int64.max / 604_800_000 : pick([0, 1, 2, 7, 30, 40, 365])
@@ -264,10 +274,12 @@ struct PolicyGenerator {
   /// Names of plain facts and `let`s of `type` that can be read directly here.
   func readable(_ type: GType, present: Set<String>) -> [GExpr] {
     var result: [GExpr] = []
-    for (name, factType, optional) in PropertySchema.facts where factType == type && (!optional || present.contains(name)) {
+    for (name, factType, optional) in PropertySchema.facts
+    where factType == type && (!optional || present.contains(name)) {
       result.append(.fact(name))
     }
-    for (index, definition) in lets.enumerated() where definition.type == type && (!definition.isOptional || present.contains("l\(index)")) {
+    for (index, definition) in lets.enumerated()
+    where definition.type == type && (!definition.isOptional || present.contains("l\(index)")) {
       result.append(.letValue(index))
     }
     if type == .instant { result.append(.now) }
@@ -306,7 +318,9 @@ struct PolicyGenerator {
 
   /// A present value of `type`.
   mutating func value(_ type: GType, depth: Int, present: Set<String>) -> GExpr {
-    if depth <= 0 || chance(25) { return type == .bool ? condition(depth: 0, present: present) : leaf(type, present: present) }
+    if depth <= 0 || chance(25) {
+      return type == .bool ? condition(depth: 0, present: present) : leaf(type, present: present)
+    }
     let next = depth - 1
     switch type {
     case .bool:
@@ -315,15 +329,23 @@ struct PolicyGenerator {
       switch below(7) {
       case 0, 1, 2:
         let op = pick(["+", "-", "*", "/", "%"])
-        return divisionSafe(op, value(.int, depth: next, present: present), .int, value(.int, depth: next, present: present), .int)
+        return divisionSafe(
+          op, value(.int, depth: next, present: present), .int, value(.int, depth: next, present: present), .int)
       case 3:
         if chance(30) { return .absolute(value(.int, depth: next, present: present)) }
         return .negate(value(.int, depth: next, present: present), .int)
       case 4:
-        return divisionSafe("/", value(.duration, depth: next, present: present), .duration, value(.duration, depth: next, present: present), .duration)
-      case 5: return .extremum(minimum: chance(50), [(value(.int, depth: next, present: present), .int), (value(.int, depth: next, present: present), .int)])
+        return divisionSafe(
+          "/", value(.duration, depth: next, present: present), .duration,
+          value(.duration, depth: next, present: present), .duration)
+      case 5:
+        return .extremum(
+          minimum: chance(50),
+          [(value(.int, depth: next, present: present), .int), (value(.int, depth: next, present: present), .int)])
       default:
-        if let source = optionalSource(.int) { return .coalesce(source, .int, value(.int, depth: next, present: present), .int) }
+        if let source = optionalSource(.int) {
+          return .coalesce(source, .int, value(.int, depth: next, present: present), .int)
+        }
         return leaf(.int, present: present)
       }
     case .number:
@@ -331,13 +353,16 @@ struct PolicyGenerator {
       case 0, 1, 2:
         let op = pick(["+", "-", "*", "/"])
         let (leftType, rightType) = pick([(GType.number, GType.number), (.int, .number), (.number, .int)])
-        return divisionSafe(op, value(leftType, depth: next, present: present), leftType, value(rightType, depth: next, present: present), rightType)
+        return divisionSafe(
+          op, value(leftType, depth: next, present: present), leftType, value(rightType, depth: next, present: present),
+          rightType)
       case 3:
         if chance(30) { return .absolute(value(.number, depth: next, present: present)) }
         return .negate(value(.number, depth: next, present: present), .number)
       case 4:
         let types = [GType.number] + (0..<below(2) + 1).map { _ in pick([GType.int, .number]) }
-        return .extremum(minimum: chance(50), types.shuffled(using: &random).map { (value($0, depth: next, present: present), $0) })
+        return .extremum(
+          minimum: chance(50), types.shuffled(using: &random).map { (value($0, depth: next, present: present), $0) })
       default:
         let source = optionalSource(.number)!
         let defaultType = pick([GType.number, .int])
@@ -349,29 +374,72 @@ struct PolicyGenerator {
         return .since(chance(50) ? optionalSource(.instant)! : value(.instant, depth: next, present: present))
       case 1, 2:
         let op = pick(["+", "-"])
-        return .arithmetic(op, value(.duration, depth: next, present: present), .duration, value(.duration, depth: next, present: present), .duration)
+        return .arithmetic(
+          op, value(.duration, depth: next, present: present), .duration,
+          value(.duration, depth: next, present: present), .duration)
       case 3:
-        if chance(50) { return .arithmetic("*", value(.duration, depth: next, present: present), .duration, value(.int, depth: next, present: present), .int) }
-        return .arithmetic("*", value(.int, depth: next, present: present), .int, value(.duration, depth: next, present: present), .duration)
-      case 4: return divisionSafe("/", value(.duration, depth: next, present: present), .duration, value(.int, depth: next, present: present), .int)
-      case 5: return .arithmetic("-", value(.instant, depth: next, present: present), .instant, value(.instant, depth: next, present: present), .instant)
+        if chance(50) {
+          return .arithmetic(
+            "*", value(.duration, depth: next, present: present), .duration, value(.int, depth: next, present: present),
+            .int)
+        }
+        return .arithmetic(
+          "*", value(.int, depth: next, present: present), .int, value(.duration, depth: next, present: present),
+          .duration)
+      case 4:
+        return divisionSafe(
+          "/", value(.duration, depth: next, present: present), .duration, value(.int, depth: next, present: present),
+          .int)
+      case 5:
+        return .arithmetic(
+          "-", value(.instant, depth: next, present: present), .instant, value(.instant, depth: next, present: present),
+          .instant)
       case 6:
         if chance(20) { return .absolute(value(.duration, depth: next, present: present)) }
-        return chance(50) ? .negate(value(.duration, depth: next, present: present), .duration) : .extremum(minimum: chance(50), [(value(.duration, depth: next, present: present), .duration), (value(.duration, depth: next, present: present), .duration)])
+        return chance(50)
+          ? .negate(value(.duration, depth: next, present: present), .duration)
+          : .extremum(
+            minimum: chance(50),
+            [
+              (value(.duration, depth: next, present: present), .duration),
+              (value(.duration, depth: next, present: present), .duration),
+            ])
       default:
-        return .coalesce(optionalSource(.duration)!, .duration, value(.duration, depth: next, present: present), .duration)
+        return .coalesce(
+          optionalSource(.duration)!, .duration, value(.duration, depth: next, present: present), .duration)
       }
     case .instant:
       switch below(5) {
-      case 0: return .arithmetic("+", value(.instant, depth: next, present: present), .instant, value(.duration, depth: next, present: present), .duration)
-      case 1: return .arithmetic("+", value(.duration, depth: next, present: present), .duration, value(.instant, depth: next, present: present), .instant)
-      case 2: return .arithmetic("-", value(.instant, depth: next, present: present), .instant, value(.duration, depth: next, present: present), .duration)
-      case 3: return .extremum(minimum: chance(50), [(value(.instant, depth: next, present: present), .instant), (value(.instant, depth: next, present: present), .instant)])
-      default: return .coalesce(optionalSource(.instant)!, .instant, value(.instant, depth: next, present: present), .instant)
+      case 0:
+        return .arithmetic(
+          "+", value(.instant, depth: next, present: present), .instant,
+          value(.duration, depth: next, present: present), .duration)
+      case 1:
+        return .arithmetic(
+          "+", value(.duration, depth: next, present: present), .duration,
+          value(.instant, depth: next, present: present), .instant)
+      case 2:
+        return .arithmetic(
+          "-", value(.instant, depth: next, present: present), .instant,
+          value(.duration, depth: next, present: present), .duration)
+      case 3:
+        return .extremum(
+          minimum: chance(50),
+          [
+            (value(.instant, depth: next, present: present), .instant),
+            (value(.instant, depth: next, present: present), .instant),
+          ])
+      default:
+        return .coalesce(optionalSource(.instant)!, .instant, value(.instant, depth: next, present: present), .instant)
       }
     case .version:
       if chance(50) {
-        return .extremum(minimum: chance(50), [(value(.version, depth: next, present: present), .version), (value(.version, depth: next, present: present), .version)])
+        return .extremum(
+          minimum: chance(50),
+          [
+            (value(.version, depth: next, present: present), .version),
+            (value(.version, depth: next, present: present), .version),
+          ])
       }
       return .coalesce(optionalSource(.version)!, .version, value(.version, depth: next, present: present), .version)
     case .string:
@@ -426,7 +494,10 @@ struct PolicyGenerator {
   /// A comparison that reads the guarded `name` of `type`.
   mutating func comparisonUsing(name: String, type: GType, depth: Int, present: Set<String>) -> GExpr {
     let read: GExpr = name.hasPrefix("l") ? .letValue(Int(name.dropFirst())!) : .fact(name)
-    if type == .bool { return chance(50) ? read : .compare(pick(["==", "!="]), read, .bool, value(.bool, depth: depth, present: present), .bool) }
+    if type == .bool {
+      return chance(50)
+        ? read : .compare(pick(["==", "!="]), read, .bool, value(.bool, depth: depth, present: present), .bool)
+    }
     let ops = GPolicyOps.operators(for: type)
     let other = value(type, depth: depth, present: present)
     return chance(50) ? .compare(pick(ops), read, type, other, type) : .compare(pick(ops), other, type, read, type)
@@ -455,7 +526,8 @@ struct PolicyGenerator {
         if includeKnownBugs && chance(10) {
           values.append(pick([.int(.max), .int(.min)]))
         } else {
-          values.append(chance(20) ? .number(pick([500_000, 2_000_000, -1_000_000])) : .int(pick([0, 1, 2, 3, -1, 7, 100])))
+          values.append(
+            chance(20) ? .number(pick([500_000, 2_000_000, -1_000_000])) : .int(pick([0, 1, 2, 3, -1, 7, 100])))
         }
       case .number:
         values.append(chance(30) ? .int(pick([0, 1, 2, -3])) : literal(.number))
@@ -507,9 +579,15 @@ struct PolicyGenerator {
     let arbitrary = Int64(bitPattern: random.next())
     switch type {
     case .bool: return .bool(chance(50))
-    case .int: return .int(pick([0, 1, -1, 2, 3, 7, -13, 100, .max, .min, .max - 1, .min + 1, 1 << 62, 3_037_000_500, arbitrary]))
+    case .int:
+      return .int(
+        pick([0, 1, -1, 2, 3, 7, -13, 100, .max, .min, .max - 1, .min + 1, 1 << 62, 3_037_000_500, arbitrary]))
     case .number:
-      return .number(pick([0, 1_000_000, -1_000_000, 500_000, 2_500_000, -7_250_000, 1, .max, .min, .min + 1, 9_000_000_000_000_000_000, arbitrary]))
+      return .number(
+        pick([
+          0, 1_000_000, -1_000_000, 500_000, 2_500_000, -7_250_000, 1, .max, .min, .min + 1, 9_000_000_000_000_000_000,
+          arbitrary,
+        ]))
     case .duration:
       return .duration(pick([0, 1000, day, -day, 7 * day, 40 * day, .max, .max - 1, .min, .min + 1, arbitrary]))
     case .instant:
@@ -574,7 +652,9 @@ struct ReferenceEvaluator {
   }
 
   /// The decision: never rules first (held or faulted), then ask rules (held).
-  static func decide(_ rules: [GRule], _ outcomes: [RuleOutcome]) -> (shouldAsk: Bool, reason: DecisionReason, deciding: Set<Int>, faultCount: Int, firstFault: (Int, FaultKind)?) {
+  static func decide(_ rules: [GRule], _ outcomes: [RuleOutcome]) -> (
+    shouldAsk: Bool, reason: DecisionReason, deciding: Set<Int>, faultCount: Int, firstFault: (Int, FaultKind)?
+  ) {
     var deciding = Set<Int>()
     var faults: [(Int, FaultKind)] = []
     for (index, rule) in rules.enumerated() where rule.isNever {
@@ -655,7 +735,10 @@ struct ReferenceEvaluator {
       }
       return .bool(found != negated)
     case .arithmetic(let op, let lhs, let leftType, let rhs, let rightType):
-      let rightFirst = !strict && ((op == "*" && leftType == .int && rightType == .duration) || (op == "+" && leftType == .duration && rightType == .instant))
+      let rightFirst =
+        !strict
+        && ((op == "*" && leftType == .int && rightType == .duration)
+          || (op == "+" && leftType == .duration && rightType == .instant))
       if rightFirst {
         let right = try present(rhs)
         return try ReferenceEvaluator.arithmetic(op, try present(lhs), right, strict: strict)
@@ -677,7 +760,8 @@ struct ReferenceEvaluator {
     case .absolute(let operand):
       switch try present(operand) {
       case .int(let value): return .int(value >= 0 ? value : try checked(Int64(0).subtractingReportingOverflow(value)))
-      case .number(let value): return .number(value >= 0 ? value : try checked(Int64(0).subtractingReportingOverflow(value)))
+      case .number(let value):
+        return .number(value >= 0 ? value : try checked(Int64(0).subtractingReportingOverflow(value)))
       case .duration(let value):
         return .duration(value >= 0 ? value : try finiteDuration(Int64(0).subtractingReportingOverflow(value)))
       default: throw AbsentRead(what: "abs")
@@ -718,7 +802,8 @@ struct ReferenceEvaluator {
   static func order(_ lhs: RValue, _ rhs: RValue) -> Int {
     func compare<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
     switch (lhs, rhs) {
-    case (.int(let a), .int(let b)), (.number(let a), .number(let b)), (.duration(let a), .duration(let b)), (.instant(let a), .instant(let b)):
+    case (.int(let a), .int(let b)), (.number(let a), .number(let b)), (.duration(let a), .duration(let b)),
+      (.instant(let a), .instant(let b)):
       return compare(a, b)
     case (.version(let a), .version(let b)):
       for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
@@ -833,7 +918,9 @@ private func finiteDuration(_ result: (partialValue: Int64, overflow: Bool)) thr
 extension RValue {
   func sameKind(as other: RValue) -> Bool {
     switch (self, other) {
-    case (.bool, .bool), (.int, .int), (.number, .number), (.duration, .duration), (.instant, .instant), (.version, .version), (.string, .string): true
+    case (.bool, .bool), (.int, .int), (.number, .number), (.duration, .duration), (.instant, .instant),
+      (.version, .version), (.string, .string):
+      true
     default: false
     }
   }
@@ -857,15 +944,22 @@ enum PropertyCheck {
     guard let compiled = compilation.policy else {
       let errors = compilation.diagnostics.filter { $0.severity == .error }
         .map { "\($0.code.rawValue) \($0.message) at \(compilation.source.location(of: $0.range.start))" }
-      return .failure(PropertyFailure(problem: "the checker rejected a generated policy: \(errors)", source: source, facts: FactValues(now: 0, values: [:], counters: [:], average: nil)))
+      return .failure(
+        PropertyFailure(
+          problem: "the checker rejected a generated policy: \(errors)", source: source,
+          facts: FactValues(now: 0, values: [:], counters: [:], average: nil)))
     }
     return .success(compiled)
   }
 
   /// Compares decide, explain and the reference on one snapshot; nil when they agree.
-  static func check(_ policy: GPolicy, _ compiled: CompiledPolicy, _ values: FactValues, strict: Bool = true) -> PropertyFailure? {
+  static func check(_ policy: GPolicy, _ compiled: CompiledPolicy, _ values: FactValues, strict: Bool = true)
+    -> PropertyFailure?
+  {
     let source = policy.source()
-    func failure(_ problem: String) -> PropertyFailure { PropertyFailure(problem: problem, source: source, facts: values) }
+    func failure(_ problem: String) -> PropertyFailure {
+      PropertyFailure(problem: problem, source: source, facts: values)
+    }
     let facts: Facts
     do {
       facts = try values.facts(for: compiled)
@@ -885,13 +979,16 @@ enum PropertyCheck {
     // (b) A faulted rule never yields ask.
     for (index, rule) in policy.rules.enumerated() {
       if case .faulted = expected[index] {
-        if decision.decidingRules.contains(index) && !rule.isNever { return failure("faulted ask rule r\(index) is deciding") }
+        if decision.decidingRules.contains(index) && !rule.isNever {
+          return failure("faulted ask rule r\(index) is deciding")
+        }
         if rule.isNever && decision.shouldAsk { return failure("faulted never rule r\(index) but the policy asks") }
       }
     }
     // decide agrees with the reference.
     let deciding = Set(decision.decidingRules)
-    if decision.shouldAsk != reference.shouldAsk || decision.reason != reference.reason || deciding != reference.deciding
+    if decision.shouldAsk != reference.shouldAsk || decision.reason != reference.reason
+      || deciding != reference.deciding
       || decision.faultCount != reference.faultCount || decision.decidingRules.count != reference.deciding.count
     {
       return failure(
@@ -900,7 +997,9 @@ enum PropertyCheck {
           + "reference outcomes \(expected)")
     }
     if decision.firstFault?.rule != reference.firstFault?.0 || decision.firstFault?.kind != reference.firstFault?.1 {
-      return failure("first fault: decide \(String(describing: decision.firstFault)), reference \(String(describing: reference.firstFault))")
+      return failure(
+        "first fault: decide \(String(describing: decision.firstFault)), reference \(String(describing: reference.firstFault))"
+      )
     }
     // explain agrees with decide and with the reference, rule by rule.
     if explanation.decision != decision { return failure("explain's decision differs from decide's") }
@@ -950,7 +1049,7 @@ enum PropertyCheck {
 /// `POLICY_PROPERTY_SCALE=n` runs n times as many cases (with other seeds) for a deeper search.
 let propertyScale: UInt64 = {
   #if canImport(Glibc) || canImport(Darwin)
-  if let text = getenv("POLICY_PROPERTY_SCALE"), let scale = UInt64(String(cString: text)), scale > 0 { return scale }
+    if let text = getenv("POLICY_PROPERTY_SCALE"), let scale = UInt64(String(cString: text)), scale > 0 { return scale }
   #endif
   return 1
 }()
@@ -988,7 +1087,10 @@ struct PropertyTests {
     }
     #expect(evaluations >= 3000 || failures > 0)
     // The generated cases reach every kind of decision, with and without faults.
-    for reason in ["neverRuleHeld", "askRuleHeld", "noAskRuleHeld", "neverRuleHeld+fault", "askRuleHeld+fault", "noAskRuleHeld+fault"] {
+    for reason in [
+      "neverRuleHeld", "askRuleHeld", "noAskRuleHeld", "neverRuleHeld+fault", "askRuleHeld+fault",
+      "noAskRuleHeld+fault",
+    ] {
       #expect((outcomes[reason] ?? 0) > 20, "too few `\(reason)` cases: \(outcomes)")
     }
   }
@@ -1026,7 +1128,10 @@ struct PropertyTests {
           }
         }
         if decision.shouldAsk {
-          #expect(decision.decidingRules.allSatisfy { explanation.rules[$0].outcome == RuleOutcome.held && !policy.rules[$0].isNever })
+          #expect(
+            decision.decidingRules.allSatisfy {
+              explanation.rules[$0].outcome == RuleOutcome.held && !policy.rules[$0].isNever
+            })
         }
         if let failure = PropertyCheck.check(policy, compiled, values) {
           Issue.record("\(failure)")
@@ -1068,7 +1173,8 @@ struct PropertyTests {
     #expect(compared == 3000 * Int(propertyScale))
   }
 
-  @Test("inputs that once exposed bugs (empty lists, ints too large for numbers, edge arithmetic) agree with the reference")
+  @Test(
+    "inputs that once exposed bugs (empty lists, ints too large for numbers, edge arithmetic) agree with the reference")
   func formerBugTriggersAgree() {
     var generator = PolicyGenerator(seed: 0xB06, includeKnownBugs: true)
     var checked = 0

@@ -1,5 +1,6 @@
-@testable import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 // MARK: - Compiling
 
@@ -33,7 +34,10 @@ func diagnostic(
   _ code: DiagnosticCode, in compilation: Compilation, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws -> Diagnostic {
   let matching = compilation.diagnostics.filter { $0.code == code }
-  #expect(matching.count == 1, "expected one \(code.rawValue), got \(compilation.diagnostics.map { "\($0.code.rawValue) \($0.message)" })", sourceLocation: sourceLocation)
+  #expect(
+    matching.count == 1,
+    "expected one \(code.rawValue), got \(compilation.diagnostics.map { "\($0.code.rawValue) \($0.message)" })",
+    sourceLocation: sourceLocation)
   return try #require(matching.first, sourceLocation: sourceLocation)
 }
 

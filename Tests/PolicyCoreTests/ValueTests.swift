@@ -3,20 +3,24 @@ import Testing
 
 @Suite("Number")
 struct NumberTests {
-  @Test("parses decimal text into millionths", arguments: [
-    ("7.5", Int64(7_500_000)), ("-3", -3_000_000), ("0.000001", 1), ("+2", 2_000_000), ("0", 0),
-    ("12.34", 12_340_000), ("-0.5", -500_000), ("007.250", 7_250_000), (".5", 500_000), ("1.", 1_000_000),
-    ("9223372036854.775807", Int64.max), ("-9223372036854.775807", -Int64.max),
-  ])
+  @Test(
+    "parses decimal text into millionths",
+    arguments: [
+      ("7.5", Int64(7_500_000)), ("-3", -3_000_000), ("0.000001", 1), ("+2", 2_000_000), ("0", 0),
+      ("12.34", 12_340_000), ("-0.5", -500_000), ("007.250", 7_250_000), (".5", 500_000), ("1.", 1_000_000),
+      ("9223372036854.775807", Int64.max), ("-9223372036854.775807", -Int64.max),
+    ])
   func parsing(text: String, scaled: Int64) throws {
     let number = try #require(Number(parsing: text))
     #expect(number.scaled == scaled)
   }
 
-  @Test("rejects malformed text, a 7th fractional digit and out-of-range values", arguments: [
-    "", ".", "-", "+", "1.2.3", "abc", "1e5", "1,5", " 1", "1 ", "--1", "1.2345678", "0.0000001",
-    "9223372036854.775808", "9223372036855", "99999999999999999999",
-  ])
+  @Test(
+    "rejects malformed text, a 7th fractional digit and out-of-range values",
+    arguments: [
+      "", ".", "-", "+", "1.2.3", "abc", "1e5", "1,5", " 1", "1 ", "--1", "1.2345678", "0.0000001",
+      "9223372036854.775808", "9223372036855", "99999999999999999999",
+    ])
   func rejects(text: String) {
     #expect(Number(parsing: text) == nil)
   }
@@ -29,11 +33,13 @@ struct NumberTests {
     #expect(try #require(Number(parsing: "0.3")).subtracting(a) == b)
   }
 
-  @Test("prints the shortest text", arguments: [
-    (Int64(7_500_000), "7.5"), (-3_000_000, "-3"), (1, "0.000001"), (-1, "-0.000001"), (100_000_000, "100"),
-    (1_230_000, "1.23"), (-500_000, "-0.5"), (0, "0"), (10_000, "0.01"), (Int64.max, "9223372036854.775807"),
-    (Int64.min, "-9223372036854.775808"),
-  ])
+  @Test(
+    "prints the shortest text",
+    arguments: [
+      (Int64(7_500_000), "7.5"), (-3_000_000, "-3"), (1, "0.000001"), (-1, "-0.000001"), (100_000_000, "100"),
+      (1_230_000, "1.23"), (-500_000, "-0.5"), (0, "0"), (10_000, "0.01"), (Int64.max, "9223372036854.775807"),
+      (Int64.min, "-9223372036854.775808"),
+    ])
   func printing(scaled: Int64, text: String) {
     #expect(Number(scaled: scaled).description == text)
   }
@@ -66,20 +72,24 @@ struct NumberTests {
     #expect(min.adding(tiny) == Number(scaled: .min + 1))
   }
 
-  @Test("multiplication truncates toward zero to six digits", arguments: [
-    ("1.000001", "0.5", "0.5"), ("-1.000001", "0.5", "-0.5"), ("0.000001", "0.000001", "0"),
-    ("2.5", "4", "10"), ("-2.5", "-4", "10"), ("1.5", "1.5", "2.25"), ("0.333333", "3", "0.999999"),
-    ("3000000", "3000000", "9000000000000"),
-  ])
+  @Test(
+    "multiplication truncates toward zero to six digits",
+    arguments: [
+      ("1.000001", "0.5", "0.5"), ("-1.000001", "0.5", "-0.5"), ("0.000001", "0.000001", "0"),
+      ("2.5", "4", "10"), ("-2.5", "-4", "10"), ("1.5", "1.5", "2.25"), ("0.333333", "3", "0.999999"),
+      ("3000000", "3000000", "9000000000000"),
+    ])
   func multiplication(lhs: String, rhs: String, product: String) throws {
     let result = try #require(Number(parsing: lhs)).multiplied(by: try #require(Number(parsing: rhs)))
     #expect(result == Number(parsing: product))
   }
 
-  @Test("division truncates toward zero to six digits", arguments: [
-    ("1", "3", "0.333333"), ("-1", "3", "-0.333333"), ("2", "3", "0.666666"), ("-2", "-3", "0.666666"),
-    ("1", "8", "0.125"), ("10", "0.5", "20"), ("0.000001", "2", "0"),
-  ])
+  @Test(
+    "division truncates toward zero to six digits",
+    arguments: [
+      ("1", "3", "0.333333"), ("-1", "3", "-0.333333"), ("2", "3", "0.666666"), ("-2", "-3", "0.666666"),
+      ("1", "8", "0.125"), ("10", "0.5", "20"), ("0.000001", "2", "0"),
+    ])
   func division(lhs: String, rhs: String, quotient: String) throws {
     let result = try #require(Number(parsing: lhs)).divided(by: try #require(Number(parsing: rhs)))
     #expect(result == Number(parsing: quotient))
@@ -112,17 +122,20 @@ struct NumberTests {
   func ordering() throws {
     let values = ["-2.5", "-0.000001", "0", "0.000001", "1.9", "1.10", "10"].compactMap { Number(parsing: $0) }
     #expect(values.count == 7)
-    #expect(values.sorted() == ["-2.5", "-0.000001", "0", "0.000001", "1.10", "1.9", "10"].compactMap { Number(parsing: $0) })
+    #expect(
+      values.sorted() == ["-2.5", "-0.000001", "0", "0.000001", "1.10", "1.9", "10"].compactMap { Number(parsing: $0) })
   }
 }
 
 @Suite("TimeSpan")
 struct TimeSpanTests {
-  @Test("prints in the largest units, seconds with up to 3 fractional digits", arguments: [
-    (Int64(0), "0s"), (1000, "1s"), (1500, "1.5s"), (1, "0.001s"), (10, "0.01s"), (60_000, "1m"),
-    (5_400_000, "1h 30m"), (86_400_000, "1d"), (95_400_000, "1d 2h 30m"), (604_800_000, "1w"),
-    (2_592_000_000, "4w 2d"), (-86_400_000, "-1d"), (-1500, "-1.5s"), (90_061_001, "1d 1h 1m 1.001s"),
-  ])
+  @Test(
+    "prints in the largest units, seconds with up to 3 fractional digits",
+    arguments: [
+      (Int64(0), "0s"), (1000, "1s"), (1500, "1.5s"), (1, "0.001s"), (10, "0.01s"), (60_000, "1m"),
+      (5_400_000, "1h 30m"), (86_400_000, "1d"), (95_400_000, "1d 2h 30m"), (604_800_000, "1w"),
+      (2_592_000_000, "4w 2d"), (-86_400_000, "-1d"), (-1500, "-1.5s"), (90_061_001, "1d 1h 1m 1.001s"),
+    ])
   func printing(milliseconds: Int64, text: String) {
     #expect(TimeSpan(milliseconds: milliseconds).description == text)
   }
@@ -182,13 +195,15 @@ struct TimestampTests {
     #expect(instant.millisecondsSince1970 == milliseconds)
   }
 
-  @Test("rejects impossible dates, bad times, missing zones and text out of range", arguments: [
-    "2025-02-30", "2025-02-29", "1900-02-29", "2025-04-31", "2025-13-01", "2025-00-10", "2025-01-00",
-    "0000-01-01", "2025-3-1", "25-03-01", "2025/03/01", "2025-03-01T24:00:00Z", "2025-03-01T23:60:00Z",
-    "2025-03-01T23:59:60Z", "2025-03-01T12:30:00", "2025-03-01T12:30:00+0200", "2025-03-01T12:30:00+24:00",
-    "2025-03-01T12:30:00.Z", "2025-03-01T12Z", "2025-03-01Z", "2025-03-01T", "2025-03-01T12:30:00Zjunk",
-    " 2025-03-01", "", "0001-01-01T00:00:00+00:01", "9999-12-31T23:59:59.999-00:01",
-  ])
+  @Test(
+    "rejects impossible dates, bad times, missing zones and text out of range",
+    arguments: [
+      "2025-02-30", "2025-02-29", "1900-02-29", "2025-04-31", "2025-13-01", "2025-00-10", "2025-01-00",
+      "0000-01-01", "2025-3-1", "25-03-01", "2025/03/01", "2025-03-01T24:00:00Z", "2025-03-01T23:60:00Z",
+      "2025-03-01T23:59:60Z", "2025-03-01T12:30:00", "2025-03-01T12:30:00+0200", "2025-03-01T12:30:00+24:00",
+      "2025-03-01T12:30:00.Z", "2025-03-01T12Z", "2025-03-01Z", "2025-03-01T", "2025-03-01T12:30:00Zjunk",
+      " 2025-03-01", "", "0001-01-01T00:00:00+00:01", "9999-12-31T23:59:59.999-00:01",
+    ])
   func rejects(text: String) {
     #expect(Timestamp(iso8601: text) == nil)
   }
@@ -210,10 +225,10 @@ struct TimestampTests {
     #expect(Timestamp(millisecondsSince1970: .max).description.hasSuffix("Z"))
     #expect(Timestamp(millisecondsSince1970: .min + 2 * 86_400_000).description.hasSuffix("Z"))
     #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    // The trap would end the test process, so it runs in an exit test (a child process).
-    await #expect(processExitsWith: .success) {
-      _ = Value.instant(Timestamp(millisecondsSince1970: .min)).description
-    }
+      // The trap would end the test process, so it runs in an exit test (a child process).
+      await #expect(processExitsWith: .success) {
+        _ = Value.instant(Timestamp(millisecondsSince1970: .min)).description
+      }
     #endif
   }
 
@@ -258,22 +273,26 @@ struct TimestampTests {
 
 @Suite("Version")
 struct VersionTests {
-  @Test("tolerant parsing", arguments: [
-    ("v2.1", [UInt32(2), 1, 0, 0]), ("2", [2, 0, 0, 0]), ("V3", [3, 0, 0, 0]), (" 1.2 ", [1, 2, 0, 0]),
-    ("1.2.3", [1, 2, 3, 0]), ("1.2.3.4", [1, 2, 3, 4]), ("2.01", [2, 1, 0, 0]),
-    ("4294967295.0.0.4294967295", [4_294_967_295, 0, 0, 4_294_967_295]),
-  ])
+  @Test(
+    "tolerant parsing",
+    arguments: [
+      ("v2.1", [UInt32(2), 1, 0, 0]), ("2", [2, 0, 0, 0]), ("V3", [3, 0, 0, 0]), (" 1.2 ", [1, 2, 0, 0]),
+      ("1.2.3", [1, 2, 3, 0]), ("1.2.3.4", [1, 2, 3, 4]), ("2.01", [2, 1, 0, 0]),
+      ("4294967295.0.0.4294967295", [4_294_967_295, 0, 0, 4_294_967_295]),
+    ])
   func parsing(text: String, parts: [UInt32]) throws {
     let version = try #require(Version(parsing: text))
     #expect(version.parts == parts)
   }
 
-  @Test("rejections say why", arguments: [
-    ("", Version.ParseError.empty), ("v", .empty), ("   ", .empty), ("1.2.3.4.5", .tooManyParts),
-    ("1.2.3.4.", .tooManyParts), ("4294967296", .partTooLarge), ("1.99999999999", .partTooLarge),
-    ("1.2-beta", .notNumeric), ("1.2.3b", .notNumeric), ("1..2", .notNumeric), (".1", .notNumeric),
-    ("1.", .notNumeric), ("vv1", .notNumeric), ("1 .2", .notNumeric), ("-1", .notNumeric),
-  ])
+  @Test(
+    "rejections say why",
+    arguments: [
+      ("", Version.ParseError.empty), ("v", .empty), ("   ", .empty), ("1.2.3.4.5", .tooManyParts),
+      ("1.2.3.4.", .tooManyParts), ("4294967296", .partTooLarge), ("1.99999999999", .partTooLarge),
+      ("1.2-beta", .notNumeric), ("1.2.3b", .notNumeric), ("1..2", .notNumeric), (".1", .notNumeric),
+      ("1.", .notNumeric), ("vv1", .notNumeric), ("1 .2", .notNumeric), ("-1", .notNumeric),
+    ])
   func rejections(text: String, error: Version.ParseError) {
     #expect(Version.parse(text) == .failure(error))
     #expect(Version(parsing: text) == nil)
@@ -290,10 +309,12 @@ struct VersionTests {
     #expect(Version.v("0.0.0.1") > Version.v("0"))
   }
 
-  @Test("prints without trailing zero parts, keeping two", arguments: [
-    ("2", "2.0"), ("1.10", "1.10"), ("1.2.3", "1.2.3"), ("1.2.3.4", "1.2.3.4"), ("1.0.0.1", "1.0.0.1"),
-    ("3.0.0", "3.0"), ("0", "0.0"),
-  ])
+  @Test(
+    "prints without trailing zero parts, keeping two",
+    arguments: [
+      ("2", "2.0"), ("1.10", "1.10"), ("1.2.3", "1.2.3"), ("1.2.3.4", "1.2.3.4"), ("1.0.0.1", "1.0.0.1"),
+      ("3.0.0", "3.0"), ("0", "0.0"),
+    ])
   func printing(text: String, printed: String) {
     #expect(Version.v(text).description == printed)
     #expect(Value.version(Version.v(text)).description == "v" + printed)

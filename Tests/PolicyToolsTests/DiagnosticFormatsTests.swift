@@ -99,7 +99,8 @@ struct DiagnosticFormatsTests {
     let log = try #require(
       try JSONSerialization.jsonObject(with: Data(DiagnosticFormats.sarif(files).utf8)) as? [String: Any])
     let run = try #require((log["runs"] as? [[String: Any]])?.first)
-    let rules = try #require(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+    let rules = try #require(
+      ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
     #expect(rules.map { $0["id"] as? String } == ["PC321", "PC402"])
     #expect(rules.map { $0["name"] as? String } == ["AsksTooSoon", "UnexpectedJSON"])
     #expect(rules.map { ($0["defaultConfiguration"] as? [String: Any])?["level"] as? String } == ["warning", "error"])

@@ -25,7 +25,8 @@ struct PolicyToolsTests {
 
   @Test("a test file whose policy is missing fails with a located diagnostic in the test file")
   func missingPolicy() {
-    let source = SourceFile(path: "t.test.json", text: #"{"policy": "nope.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#)
+    let source = SourceFile(
+      path: "t.test.json", text: #"{"policy": "nope.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#)
     struct Missing: Error, CustomStringConvertible { var description: String { "gone" } }
     let result = PolicyTestSuite.run(source, at: "dir/t.test.json") { path in
       #expect(path == "dir/nope.policy")
@@ -66,7 +67,9 @@ struct PolicyToolsTests {
   @Test("the line diff of `fmt --check`")
   func lineDiff() {
     #expect(LineDiff.unified(old: "a\nb\n", new: "a\nb\n", path: "p") == "")
-    #expect(LineDiff.unified(old: "a\nb\n", new: "a\nc\n", path: "p") == "--- p\n+++ p (formatted)\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n")
+    #expect(
+      LineDiff.unified(old: "a\nb\n", new: "a\nc\n", path: "p")
+        == "--- p\n+++ p (formatted)\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n")
   }
 
   @Test("the located JSON reader reports the line of a mistake")

@@ -47,7 +47,8 @@ public struct AnalysisCondition: Sendable, Hashable {
   /// The `int` fact `fact` is at least `minimum`.
   public static func int(_ fact: String, atLeast minimum: Int64) -> AnalysisCondition {
     AnalysisCondition(
-      .literal(.constraint(AnalysisVariable(name: fact, isAge: false, kind: .int), .atLeast(AnalysisKey(word: minimum)))))
+      .literal(
+        .constraint(AnalysisVariable(name: fact, isAge: false, kind: .int), .atLeast(AnalysisKey(word: minimum)))))
   }
 
   /// The `int` fact `fact` is `value`.
@@ -59,13 +60,15 @@ public struct AnalysisCondition: Sendable, Hashable {
   /// The instant fact `fact` is at least `milliseconds` before `now` (`since(fact)` at least that).
   public static func age(of fact: String, atLeast milliseconds: Int64) -> AnalysisCondition {
     AnalysisCondition(
-      .literal(.constraint(AnalysisVariable(name: fact, isAge: true, kind: .age), .atLeast(AnalysisKey(word: milliseconds)))))
+      .literal(
+        .constraint(AnalysisVariable(name: fact, isAge: true, kind: .age), .atLeast(AnalysisKey(word: milliseconds)))))
   }
 
   /// The instant fact `fact` is at most `milliseconds` before `now` (`since(fact)` at most that).
   public static func age(of fact: String, atMost milliseconds: Int64) -> AnalysisCondition {
     AnalysisCondition(
-      .literal(.constraint(AnalysisVariable(name: fact, isAge: true, kind: .age), .atMost(AnalysisKey(word: milliseconds)))))
+      .literal(
+        .constraint(AnalysisVariable(name: fact, isAge: true, kind: .age), .atMost(AnalysisKey(word: milliseconds)))))
   }
 
   /// Every one of `conditions` holds.

@@ -201,8 +201,10 @@ struct TheoryState: Hashable, Sendable {
       if variable.kind == .string {
         guard let domain = texts[variable] else { return false }
         switch relation {
-        case .textOneOf(let set): return domain.allowed.map { $0.subtracting(domain.excluded).isSubset(of: set) } ?? false
-        case .textNoneOf(let set): return set.isSubset(of: domain.excluded) || (domain.allowed?.isDisjoint(with: set) ?? false)
+        case .textOneOf(let set):
+          return domain.allowed.map { $0.subtracting(domain.excluded).isSubset(of: set) } ?? false
+        case .textNoneOf(let set):
+          return set.isSubset(of: domain.excluded) || (domain.allowed?.isDisjoint(with: set) ?? false)
         default: return false
         }
       }
@@ -289,7 +291,9 @@ struct FormulaSolver {
 
   /// Searches models of `formula` starting from `initial`, offering each to `accept` until it
   /// returns true.
-  func search(_ formula: Formula, from initial: TheoryState = TheoryState(), accept: (TheoryState) -> Bool) -> SearchResult {
+  func search(_ formula: Formula, from initial: TheoryState = TheoryState(), accept: (TheoryState) -> Bool)
+    -> SearchResult
+  {
     var stack = [Node(goals: [formula], state: initial)]
     var steps = 0
     while let node = stack.popLast() {
@@ -324,7 +328,11 @@ struct FormulaSolver {
             case .constant(true): satisfied = true
             case .constant(false): continue
             case .literal(let literal):
-              if state.entails(literal) { satisfied = true } else if state.admits(literal) { alternatives.append(alternative) }
+              if state.entails(literal) {
+                satisfied = true
+              } else if state.admits(literal) {
+                alternatives.append(alternative)
+              }
             default: alternatives.append(alternative)
             }
             if satisfied { break }
@@ -365,7 +373,8 @@ struct FormulaSolver {
   func presences(_ formula: Formula) -> Int {
     switch formula {
     case .literal(.present(_, let value)): return value ? 1 : -1
-    case .literal(.constraint(let variable, _)): return variable.kind == .age || windowed.contains(variable.name) ? 1 : 0
+    case .literal(.constraint(let variable, _)):
+      return variable.kind == .age || windowed.contains(variable.name) ? 1 : 0
     case .and(let parts): return parts.prefix(8).reduce(0) { $0 + presences(shallow: $1) }
     default: return 0
     }

@@ -250,14 +250,18 @@ struct PolicyTranslator {
       return Outcome(
         holds: .literal(.present(definition.name, true)), fails: .literal(.present(definition.name, false)))
     case .has(.letValue(let index)):
-      guard let value = lets[index].value else { return opaqueOutcome(.truth(.opaque(canonicalText(expr))), canFault: true) }
+      guard let value = lets[index].value else {
+        return opaqueOutcome(.truth(.opaque(canonicalText(expr))), canFault: true)
+      }
       guard value.isOptional else { return freeConstants ? free(expr) : .constant(true) }
       let presence = self.presence(of: value)
       return Outcome(holds: presence, fails: presence.negated)
     case .letValue(let index) where !(lets[index].value?.isOptional ?? true):
       if let known = letOutcomes[index] { return known }
       if isDeep(index) { return opaqueOutcome(.truth(.opaque(canonicalText(expr))), canFault: true) }
-      guard let value = lets[index].value else { return opaqueOutcome(.truth(.opaque(canonicalText(expr))), canFault: true) }
+      guard let value = lets[index].value else {
+        return opaqueOutcome(.truth(.opaque(canonicalText(expr))), canFault: true)
+      }
       let result = outcome(of: value)
       letOutcomes[index] = result
       return result
@@ -361,7 +365,8 @@ struct PolicyTranslator {
       guard let value = lets[index].value else { return .true }
       if isDeep(index) {
         // An opaque value: present or not, an unknown of its own.
-        return value.isOptional ? .literal(.opaqueHolds(table.id(.truth(.opaque("has " + canonicalText(expr)))), true)) : .true
+        return value.isOptional
+          ? .literal(.opaqueHolds(table.id(.truth(.opaque("has " + canonicalText(expr)))), true)) : .true
       }
       return presence(of: value)
     case .coalesce(let lhs, let rhs):
@@ -563,7 +568,8 @@ struct PolicyTranslator {
         return nil
       }
       // `int * 1000000 op scaled`, where the conversion faults outside `promotable`.
-      let inRange = Formula.literal(.constraint(variable, .atLeast(AnalysisKey(word: promotable.lowerBound))))
+      let inRange =
+        Formula.literal(.constraint(variable, .atLeast(AnalysisKey(word: promotable.lowerBound))))
         && .literal(.constraint(variable, .atMost(AnalysisKey(word: promotable.upperBound))))
       let faults =
         Formula.literal(.constraint(variable, .atMost(AnalysisKey(word: promotable.lowerBound - 1))))
@@ -647,10 +653,11 @@ struct PolicyTranslator {
     if let variable = PolicyTranslator.variable(for: term) {
       let relation: Relation
       if variable.kind == .string {
-        let texts = Set(values.compactMap { value -> String? in
-          if case .string(let text) = value { return text }
-          return nil
-        })
+        let texts = Set(
+          values.compactMap { value -> String? in
+            if case .string(let text) = value { return text }
+            return nil
+          })
         relation = negated ? .textNoneOf(texts) : .textOneOf(texts)
       } else {
         let keys = Set(values.compactMap(PolicyTranslator.key(of:)))
@@ -665,7 +672,8 @@ struct PolicyTranslator {
         keys.insert(AnalysisKey(word: number.scaled / Number.scale))
       }
       let range = PolicyTranslator.promotable
-      let inRange = Formula.literal(.constraint(variable, .atLeast(AnalysisKey(word: range.lowerBound))))
+      let inRange =
+        Formula.literal(.constraint(variable, .atLeast(AnalysisKey(word: range.lowerBound))))
         && .literal(.constraint(variable, .atMost(AnalysisKey(word: range.upperBound))))
       let faults =
         Formula.literal(.constraint(variable, .atMost(AnalysisKey(word: range.lowerBound - 1))))
@@ -715,7 +723,8 @@ struct PolicyTranslator {
       return "\(op.rawValue)(" + operands.map { canonicalText($0) }.joined(separator: ",") + ")"
     case .compare(let op, let lhs, let rhs): return "(\(canonicalText(lhs))\(op.rawValue)\(canonicalText(rhs)))"
     case .membership(let negated, let operand, let values):
-      return "\(negated ? "notin" : "in")(\(canonicalText(operand)),[" + values.map(\.description).joined(separator: ",") + "])"
+      return "\(negated ? "notin" : "in")(\(canonicalText(operand)),["
+        + values.map(\.description).joined(separator: ",") + "])"
     case .arithmetic(let operation, let lhs, let rhs):
       return "\(operation.rawValue)(\(canonicalText(lhs)),\(canonicalText(rhs)))"
     case .negate(let inner): return "neg(\(canonicalText(inner)))"

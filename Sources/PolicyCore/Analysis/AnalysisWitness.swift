@@ -43,7 +43,8 @@ public struct Witness: Sendable, Hashable {
         given.insert(slot)
       }
     }
-    for (slot, definition) in policy.layout.slots.enumerated() where !given.contains(slot) && definition.defaultValue == nil {
+    for (slot, definition) in policy.layout.slots.enumerated()
+    where !given.contains(slot) && definition.defaultValue == nil {
       if !definition.isOptional, let value = Witness.neutralValue(for: definition.type, now: now) {
         try? result.set(slot: slot, to: value)
       }
@@ -195,7 +196,9 @@ struct WitnessBuilder {
           facts.append(Witness.Fact(name: slot.name, value: .string(text), isConstrained: true))
         } else {
           facts.append(
-            Witness.Fact(name: slot.name, value: slot.defaultValue ?? .string(""), isConstrained: state.presence[slot.name] != nil))
+            Witness.Fact(
+              name: slot.name, value: slot.defaultValue ?? .string(""), isConstrained: state.presence[slot.name] != nil)
+          )
         }
         continue
       }
@@ -271,7 +274,9 @@ struct WitnessBuilder {
           keys += [AnalysisKey(word: age), AnalysisKey(word: age + 1), AnalysisKey(word: age - 1)]
         }
       }
-      for days: Int64 in [0, 1, -1, 2, 10, 100, 1000] { keys.append(AnalysisKey(word: days * WitnessBuilder.preferredAge)) }
+      for days: Int64 in [0, 1, -1, 2, 10, 100, 1000] {
+        keys.append(AnalysisKey(word: days * WitnessBuilder.preferredAge))
+      }
       return keys.filter(domain.admits).compactMap { key in
         let instant = now - key.word
         guard instant >= Timestamp.earliest.millisecondsSince1970, instant <= Timestamp.latest.millisecondsSince1970
@@ -292,7 +297,9 @@ struct WitnessBuilder {
       }
     }
     for other in witness.facts where other.name != slot.name {
-      guard let value = other.value, value.type == slot.type, let key = PolicyTranslator.key(of: value) else { continue }
+      guard let value = other.value, value.type == slot.type, let key = PolicyTranslator.key(of: value) else {
+        continue
+      }
       keys += [key, key.successor, key.predecessor]
     }
     var seen = Set<AnalysisKey>()

@@ -90,9 +90,12 @@ public enum PolicyAnalyzer {
       }
     }
     let order = { (lhs: AnalysisFinding, rhs: AnalysisFinding) -> Bool in
-      (lhs.diagnostic.range.start, lhs.diagnostic.code.rawValue) < (rhs.diagnostic.range.start, rhs.diagnostic.code.rawValue)
+      (lhs.diagnostic.range.start, lhs.diagnostic.code.rawValue) < (
+        rhs.diagnostic.range.start, rhs.diagnostic.code.rawValue
+      )
     }
-    return AnalysisReport(findings: findings.sorted(by: order), silenced: silenced.sorted(by: order), notes: analysis.notes)
+    return AnalysisReport(
+      findings: findings.sorted(by: order), silenced: silenced.sorted(by: order), notes: analysis.notes)
   }
 
   /// The analyzer's warnings for `policy`, ordered by position, silenced ones left out.
@@ -131,7 +134,8 @@ public enum PolicyAnalyzer {
     for warning in extra {
       if warningCount >= Limits.maximumErrors {
         overflow =
-          overflow ?? markers.first { $0.code == tooManyWarnings } ?? AnalyzerMessages.tooManyWarnings(at: warning.range)
+          overflow ?? markers.first { $0.code == tooManyWarnings }
+          ?? AnalyzerMessages.tooManyWarnings(at: warning.range)
         continue
       }
       merged.append(warning)
@@ -266,7 +270,8 @@ struct Analysis {
 
   func isBareCondition(_ rule: CheckedRule) -> Bool {
     let text = policy.source.text(in: rule.range)
-    return !(text.hasPrefix("ask") && (text.dropFirst(3).first.map { !$0.isLetter && !$0.isNumber && $0 != "_" } ?? true))
+    return
+      !(text.hasPrefix("ask") && (text.dropFirst(3).first.map { !$0.isLetter && !$0.isNumber && $0 != "_" } ?? true))
   }
 
   /// How a rule could be written to make a behaviour explicit, as in `ask loyal when true`.
@@ -415,7 +420,8 @@ struct Analysis {
         } else {
           if !consistent([previous.fails, current.fails]) {
             report(
-              AnalyzerMessages.tautology(textA, textB, fact: current.written, at: current.expr.writtenRange), owner: owner)
+              AnalyzerMessages.tautology(textA, textB, fact: current.written, at: current.expr.writtenRange),
+              owner: owner)
             reported.insert(current.index)
             contradiction = true
           } else if !consistent([previous.holds, current.fails]) {
@@ -469,7 +475,9 @@ struct Analysis {
         report(AnalyzerMessages.ruleNeverHolds(title(index), kind: rule.kind, at: rule.range), owner: rule.range)
         continue
       }
-      guard holds == true, satisfiable(axioms && Analysis.doesNotCount(rule, outcomes[index])) == false else { continue }
+      guard holds == true, satisfiable(axioms && Analysis.doesNotCount(rule, outcomes[index])) == false else {
+        continue
+      }
       if rule.kind == .never { alwaysNever = true }
       guard !contradicted.contains(index) else { continue }
       if rule.kind == .never {

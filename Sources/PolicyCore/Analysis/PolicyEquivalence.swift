@@ -55,14 +55,16 @@ public enum PolicyEquivalence {
       let size = Analysis.size(of: policy)
       if size > options.maximumConditions {
         return .unknown(
-          "\(policy.source.path) is too large to analyse (\(size) conditions; the limit is \(options.maximumConditions))")
+          "\(policy.source.path) is too large to analyse (\(size) conditions; the limit is \(options.maximumConditions))"
+        )
       }
     }
     let table = AtomTable()
     let oldAsks = askFormulas(old, table)
     let newAsks = askFormulas(new, table)
     let required = Formula.all(presenceRequired.map { .literal(.present($0, true)) })
-    let differs = required && table.axioms && ((oldAsks.asks && newAsks.doesNotAsk) || (oldAsks.doesNotAsk && newAsks.asks))
+    let differs =
+      required && table.axioms && ((oldAsks.asks && newAsks.doesNotAsk) || (oldAsks.doesNotAsk && newAsks.asks))
 
     let budget = SearchBudget(steps: options.searchSteps)
     let solver = FormulaSolver(

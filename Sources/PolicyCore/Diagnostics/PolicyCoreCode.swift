@@ -134,16 +134,19 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
       .integerTooLarge, .invalidNumber, .invalidDuration, .invalidVersion, .expectedExpression, .expectedToken,
       .unexpectedToken, .unclosedDelimiter, .nestingTooDeep, .identifierTooLong, .stringTooLong,
       .tooManyDeclarations, .listTooLong, .chainedComparison, .bareConditionNotAlone, .expectedName,
-      .unknownType, .tooManyErrors: .error
+      .unknownType, .tooManyErrors:
+      .error
     // Name and type errors.
     case .unknownName, .unknownFunction, .incomparableTypes, .invalidOperands, .notBoolean,
       .unguardedAbsentValue, .duplicateRuleName, .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType,
       .invalidListElement, .misplacedList, .unorderedType, .divisionByZero, .useBeforeDefinition,
-      .invalidFactKey: .error
+      .invalidFactKey:
+      .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
       .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison,
-      .tooManyWarnings: .warning
+      .tooManyWarnings:
+      .warning
     }
   }
 

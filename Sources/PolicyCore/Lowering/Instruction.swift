@@ -177,11 +177,12 @@ final class ProgramStorage: @unchecked Sendable {
   }
 
   deinit {
-    for buffer in [UnsafeMutableRawPointer(code.baseAddress), UnsafeMutableRawPointer(ranges.baseAddress),
+    for buffer in [
+      UnsafeMutableRawPointer(code.baseAddress), UnsafeMutableRawPointer(ranges.baseAddress),
       UnsafeMutableRawPointer(setData.baseAddress), UnsafeMutableRawPointer(letEntries.baseAddress),
       UnsafeMutableRawPointer(ruleEntries.baseAddress), UnsafeMutableRawPointer(self.neverRules.baseAddress),
-      UnsafeMutableRawPointer(self.askRules.baseAddress), UnsafeMutableRawPointer(requiredMask.baseAddress)]
-    {
+      UnsafeMutableRawPointer(self.askRules.baseAddress), UnsafeMutableRawPointer(requiredMask.baseAddress),
+    ] {
       buffer?.deallocate()
     }
   }

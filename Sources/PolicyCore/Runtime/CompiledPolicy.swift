@@ -186,7 +186,8 @@ extension CompiledPolicy {
     var output = "registers: \(storage.registerCount)\n"
     for (pc, instruction) in storage.code.enumerated() {
       if let entry = entries[pc] { output += "\(entry):\n" }
-      output += "  \(pc): \(instruction.op) a=\(instruction.a) b=\(instruction.b) c=\(instruction.c) imm=\(instruction.immediate)\n"
+      output +=
+        "  \(pc): \(instruction.op) a=\(instruction.a) b=\(instruction.b) c=\(instruction.c) imm=\(instruction.immediate)\n"
     }
     return output
   }

@@ -156,7 +156,8 @@ public struct Decision: Sendable, Hashable {
   public var faultCount: Int
 
   /// Creates a decision.
-  public init(shouldAsk: Bool, reason: DecisionReason, decidingRules: RuleIndices, firstFault: Fault?, faultCount: Int) {
+  public init(shouldAsk: Bool, reason: DecisionReason, decidingRules: RuleIndices, firstFault: Fault?, faultCount: Int)
+  {
     self.shouldAsk = shouldAsk
     self.reason = reason
     self.decidingRules = decidingRules

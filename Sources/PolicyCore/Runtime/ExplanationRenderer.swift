@@ -21,7 +21,8 @@ public struct ExplanationRenderer: Sendable {
     }
     for trace in explanation.lets {
       let checked = policy.lets[trace.index]
-      let value = trace.fault.map { "fault (\(ExplanationRenderer.describe($0)))" } ?? trace.value.map(\.description) ?? "absent"
+      let value =
+        trace.fault.map { "fault (\(ExplanationRenderer.describe($0)))" } ?? trace.value.map(\.description) ?? "absent"
       output += "let \(checked.name) = \(value)\n"
     }
     for trace in explanation.rules {

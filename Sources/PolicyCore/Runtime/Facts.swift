@@ -110,7 +110,8 @@ public struct Facts: @unchecked Sendable {
   /// An `int` is accepted for a `number` fact. Names the policy does not know are
   /// an error, so typos in host code are caught.
   public mutating func set(_ name: String, to value: Value) throws(SetError) {
-    guard let slot = layout.slot(named: name) ?? FactLayout.canonicalMemberName(name).flatMap(layout.slot(named:)) else {
+    guard let slot = layout.slot(named: name) ?? FactLayout.canonicalMemberName(name).flatMap(layout.slot(named:))
+    else {
       throw .unknownFact(name, suggestion: EditDistance.suggestion(for: name, among: layout.slots.map(\.name)))
     }
     try set(slot: slot, to: value)

@@ -194,7 +194,8 @@ extension Checker {
 
   mutating func checkSince(_ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
     guard arguments.count == 1 else {
-      report(CheckerMessages.sinceArgumentCount(
+      report(
+        CheckerMessages.sinceArgumentCount(
           arguments.count, instant: exampleInstant(preferring: arguments.first), at: expr.range))
       return nil
     }
@@ -484,7 +485,7 @@ extension Checker {
     let left = checkPresent(lhs)
     let right = checkPresent(rhs)
     guard var l = left, var r = right else { return nil }
-    if (op == .divide || op == .remainder), let divisor = literalValue(rhs), isZero(divisor) {
+    if op == .divide || op == .remainder, let divisor = literalValue(rhs), isZero(divisor) {
       report(CheckerMessages.divisionByZero(written(expr), at: rhs.range))
       return nil
     }

@@ -132,7 +132,8 @@ struct Checker {
       }
       return
     }
-    var checked = CheckedLet(name: name, value: nil, listValues: nil, listType: nil, isUsed: false, range: declaration.range)
+    var checked = CheckedLet(
+      name: name, value: nil, listValues: nil, listType: nil, isUsed: false, range: declaration.range)
     switch result {
     case .value(let typed): checked.value = typed
     case .list(let type, let values): checked.listValues = values; checked.listType = type
@@ -149,7 +150,8 @@ struct Checker {
     guard let condition = requireBool(rule.condition, context: CheckerMessages.conditionContext(of: rule)) else {
       return
     }
-    rules.append(CheckedRule(kind: rule.kind, name: rule.name?.name, label: label, condition: condition, range: rule.range))
+    rules.append(
+      CheckedRule(kind: rule.kind, name: rule.name?.name, label: label, condition: condition, range: rule.range))
   }
 
   // MARK: - Warnings

@@ -491,7 +491,9 @@ enum CheckerMessages {
       switch (a.type, b.type) {
       case (.duration, .int), (.duration, .number):
         if case .literal(let literal) = b.expr.kind, case .int(let count) = literal {
-          return ["add a unit to the number: `\(count)d` for \(count) days, `\(count)h` for hours, `\(count)w` for weeks"]
+          return [
+            "add a unit to the number: `\(count)d` for \(count) days, `\(count)h` for hours, `\(count)w` for weeks"
+          ]
         }
         return [
           "`\(b.written)` is \(article(b.type)); turn it into a duration by multiplying by a unit, as in `\(b.written) * 1d`"
@@ -499,7 +501,9 @@ enum CheckerMessages {
       case (.instant, .duration):
         return ["to compare how long ago `\(a.written)` was, write `since(\(a.written))`"]
       case (.instant, .int), (.instant, .number):
-        return ["to compare how long ago `\(a.written)` was, write `since(\(a.written))` and give the number a unit, as in `30d`"]
+        return [
+          "to compare how long ago `\(a.written)` was, write `since(\(a.written))` and give the number a unit, as in `30d`"
+        ]
       case (.version, .number), (.version, .int):
         if case .literal = b.expr.kind {
           return ["write versions with a `v`: `v\(b.written)\(b.type == .int ? ".0" : "")`"]

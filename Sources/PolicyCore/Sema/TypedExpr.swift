@@ -18,7 +18,8 @@ public struct TypedExpr: Sendable, Hashable {
 
   /// Creates a typed expression; `writtenRange` defaults to `range`.
   public init(
-    _ node: TypedNode, _ type: PolicyType, isOptional: Bool = false, range: SourceRange, writtenRange: SourceRange? = nil
+    _ node: TypedNode, _ type: PolicyType, isOptional: Bool = false, range: SourceRange,
+    writtenRange: SourceRange? = nil
   ) {
     self.node = node
     self.type = type

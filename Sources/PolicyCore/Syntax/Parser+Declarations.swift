@@ -88,7 +88,8 @@ extension Parser {
         "date": .instant, "time": .instant, "timestamp": .instant, "datetime": .instant, "text": .string,
         "interval": .duration, "semver": .version,
       ]
-      let suggestion = aliases[name.lowercased()]?.rawValue
+      let suggestion =
+        aliases[name.lowercased()]?.rawValue
         ?? EditDistance.suggestion(for: name, among: PolicyType.allCases.map(\.rawValue))
       report(ParserMessages.unknownType(name, suggestion: suggestion, at: token.range))
       type = nil
@@ -135,7 +136,9 @@ extension Parser {
         range: SourceRange(start: keyword.range.start, end: previousEnd))
     }
     let condition = parseExpression()
-    return Rule(kind: kind, name: name, condition: condition, isBare: false, range: SourceRange(start: keyword.range.start, end: previousEnd))
+    return Rule(
+      kind: kind, name: name, condition: condition, isBare: false,
+      range: SourceRange(start: keyword.range.start, end: previousEnd))
   }
 
   /// Parses a file that is a single condition: it is one unnamed `ask` rule.
@@ -144,7 +147,8 @@ extension Parser {
   mutating func parseBareCondition() -> Rule {
     let start = current.range.start
     let condition = parseExpression()
-    return Rule(kind: .ask, name: nil, condition: condition, isBare: true, range: SourceRange(start: start, end: previousEnd))
+    return Rule(
+      kind: .ask, name: nil, condition: condition, isBare: true, range: SourceRange(start: start, end: previousEnd))
   }
 
   /// Parses the name after `let`, `fact` or `has`, reporting a keyword or other token in its place.

@@ -155,7 +155,9 @@ extension Parser {
     // folded: a folded `-0` would be the literal `0`, so `--0` (negate that literal) would print
     // as `-0` and reparse as the literal alone, a different tree (found by the pipeline fuzzer).
     var result: Expr
-    if let start = starts.last, at(.integer), !source.bytes[current.range.start..<current.range.end].allSatisfy({ $0 == UInt8(ascii: "0") }) {
+    if let start = starts.last, at(.integer),
+      !source.bytes[current.range.start..<current.range.end].allSatisfy({ $0 == UInt8(ascii: "0") })
+    {
       result = integerLiteral(advance(), negatedFrom: start)
       starts.removeLast()
     } else {

@@ -30,7 +30,8 @@ public struct Parser {
     var bag = DiagnosticBag()
     guard source.bytes.count <= Limits.maximumFileSize else {
       bag.report(ParserMessages.fileTooLarge(size: source.bytes.count))
-      return ParsedPolicy(source: source, file: PolicyFile(declarations: [], comments: []), diagnostics: bag.diagnostics)
+      return ParsedPolicy(
+        source: source, file: PolicyFile(declarations: [], comments: []), diagnostics: bag.diagnostics)
     }
     var lexer = Lexer(source: source)
     lexer.lex(into: &bag)
@@ -113,5 +114,4 @@ public struct Parser {
     }
     return expression
   }
-
 }

@@ -231,7 +231,8 @@ enum ParserMessages {
   static func invalidVersion(_ written: String, _ error: Version.ParseError, at range: SourceRange) -> Diagnostic {
     let message: String
     switch error {
-    case .tooManyParts: message = "version `\(LiteralText.abbreviated(written))` has more than \(Version.maximumParts) parts"
+    case .tooManyParts:
+      message = "version `\(LiteralText.abbreviated(written))` has more than \(Version.maximumParts) parts"
     case .partTooLarge: message = "version `\(LiteralText.abbreviated(written))` has a part larger than 4294967295"
     case .empty, .notNumeric: message = "version `\(LiteralText.abbreviated(written))` is malformed"
     }

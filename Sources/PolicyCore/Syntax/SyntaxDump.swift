@@ -21,7 +21,8 @@ public enum SyntaxDump {
     case .let(let definition):
       return "(let \(definition.name.name) \(dump(definition.value)))"
     case .rule(let rule):
-      return "(rule \(rule.kind.rawValue)\(rule.name.map { " " + $0.name } ?? "")\(rule.isBare ? " bare" : "") \(dump(rule.condition)))"
+      return
+        "(rule \(rule.kind.rawValue)\(rule.name.map { " " + $0.name } ?? "")\(rule.isBare ? " bare" : "") \(dump(rule.condition)))"
     }
   }
 

@@ -31,7 +31,8 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   public var severity: Severity {
     switch self {
     case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
-      .unusablePolicy, .invalidBehaviour: .error
+      .unusablePolicy, .invalidBehaviour:
+      .error
     }
   }
 

@@ -62,7 +62,8 @@ public struct FactsFile: Sendable {
     var given = Set<Int>()
     let knownNames = policy.layout.slots.map(\.name)
     for member in members where member.key != "now" {
-      let slot = policy.layout.slot(named: member.key)
+      let slot =
+        policy.layout.slot(named: member.key)
         ?? FactLayout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
       guard let slot else {
         if FactsFile.isFamilyMember(member.key, of: policy) { continue }  // a keyed fact the policy does not read
@@ -140,16 +141,21 @@ public struct FactsFile: Sendable {
     if case .null = node.value {
       guard definition.isOptional else {
         return invalid(
-          "fact `\(definition.name)` cannot be absent", help: "give it a value such as \(example(for: definition.type))")
+          "fact `\(definition.name)` cannot be absent", help: "give it a value such as \(example(for: definition.type))"
+        )
       }
       return .success(nil)
     }
     switch definition.type {
     case .bool:
-      guard case .bool(let flag) = node.value else { return mismatch("`true` or `false`", help: "write `true` or `false`") }
+      guard case .bool(let flag) = node.value else {
+        return mismatch("`true` or `false`", help: "write `true` or `false`")
+      }
       return .success(.bool(flag))
     case .int:
-      guard case .number(let text) = node.value else { return mismatch("an integer", help: "write a number such as `30`") }
+      guard case .number(let text) = node.value else {
+        return mismatch("an integer", help: "write a number such as `30`")
+      }
       guard let integer = Int64(text) else {
         return invalid(
           "fact `\(definition.name)` needs an integer, but `\(text)` is not one in range",
@@ -157,7 +163,9 @@ public struct FactsFile: Sendable {
       }
       return .success(.int(integer))
     case .number:
-      guard case .number(let text) = node.value else { return mismatch("a number", help: "write a number such as `4.5`") }
+      guard case .number(let text) = node.value else {
+        return mismatch("a number", help: "write a number such as `4.5`")
+      }
       guard let number = Number(parsing: text) else {
         return invalid(
           "`\(text)` is not a number this language can hold exactly",
@@ -170,7 +178,8 @@ public struct FactsFile: Sendable {
       }
       guard let span = TimeSpan(parsing: text) else {
         return invalid(
-          "`\(text)` is not a duration", help: "write a whole number and a unit (s, m, h, d, w), such as \"30d\" or \"1d 12h\"")
+          "`\(text)` is not a duration",
+          help: "write a whole number and a unit (s, m, h, d, w), such as \"30d\" or \"1d 12h\"")
       }
       return .success(.duration(span))
     case .instant:
@@ -200,7 +209,9 @@ public struct FactsFile: Sendable {
         return invalid("version `\(text)` \(reason)", help: "write versions such as \"3.1\" or \"v2.0.1\"")
       }
     case .string:
-      guard case .string(let text) = node.value else { return mismatch("a string", help: "write strings in double quotes") }
+      guard case .string(let text) = node.value else {
+        return mismatch("a string", help: "write strings in double quotes")
+      }
       return .success(.string(text))
     }
   }

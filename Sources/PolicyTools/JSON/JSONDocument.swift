@@ -137,17 +137,22 @@ public struct JSONParser {
     case UInt8(ascii: "\""):
       let text = try parseString()
       return JSONNode(value: .string(text), range: SourceRange(start: start, end: position))
-    case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(value: .bool(true), range: SourceRange(start: start, end: position))
-    case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(value: .bool(false), range: SourceRange(start: start, end: position))
-    case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(value: .null, range: SourceRange(start: start, end: position))
+    case UInt8(ascii: "t"):
+      try expectWord("true"); return JSONNode(value: .bool(true), range: SourceRange(start: start, end: position))
+    case UInt8(ascii: "f"):
+      try expectWord("false"); return JSONNode(value: .bool(false), range: SourceRange(start: start, end: position))
+    case UInt8(ascii: "n"):
+      try expectWord("null"); return JSONNode(value: .null, range: SourceRange(start: start, end: position))
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       return try parseNumber()
     case UInt8(ascii: "'"):
       throw failure("unexpected `'`", help: ["JSON strings use double quotes"])
     default:
-      throw failure("expected a JSON value, found \(describeCurrent())", help: [
-        "values are objects, arrays, strings in double quotes, numbers, true, false or null"
-      ])
+      throw failure(
+        "expected a JSON value, found \(describeCurrent())",
+        help: [
+          "values are objects, arrays, strings in double quotes, numbers, true, false or null"
+        ])
     }
   }
 
@@ -192,7 +197,8 @@ public struct JSONParser {
       let key = try parseString()
       let keyRange = SourceRange(start: keyStart, end: position)
       if seen[key] != nil {
-        throw Failure(message: "duplicate key `\(key)`", range: keyRange, help: ["each key may appear once in an object"])
+        throw Failure(
+          message: "duplicate key `\(key)`", range: keyRange, help: ["each key may appear once in an object"])
       }
       seen[key] = keyRange
       skipWhitespace()
@@ -292,8 +298,10 @@ public struct JSONParser {
         try parseEscape(into: &result)
       case 0x00..<0x20:
         throw failure(
-          byte == 0x0A ? "string is missing its closing `\"` before the end of the line" : "control character in a string",
-          help: byte == 0x0A ? ["strings end on the line where they start"] : ["write it as an escape such as `\\n` or `\\u0000`"])
+          byte == 0x0A
+            ? "string is missing its closing `\"` before the end of the line" : "control character in a string",
+          help: byte == 0x0A
+            ? ["strings end on the line where they start"] : ["write it as an escape such as `\\n` or `\\u0000`"])
       case 0x80...:
         guard let (_, length) = UTF8Scanner.decode(bytes, at: position) else {
           throw failure("invalid UTF-8 byte \(JSONParser.hex(byte))", help: ["save the file as UTF-8"])

@@ -16,7 +16,8 @@ public struct AnalyzedFile: Sendable {
 
   /// A file and what was found in it.
   public init(
-    path: String, source: SourceFile, diagnostics: [Diagnostic], report: AnalysisReport? = nil, policy: CompiledPolicy? = nil
+    path: String, source: SourceFile, diagnostics: [Diagnostic], report: AnalysisReport? = nil,
+    policy: CompiledPolicy? = nil
   ) {
     self.path = path
     self.source = source
@@ -37,7 +38,8 @@ public struct AnalyzedFile: Sendable {
         if let witness = result.report?.findings.first(where: { $0.diagnostic == diagnostic })?.witness,
           let policy = result.policy
         {
-          writer.string(raw.placeholder(WitnessFacts.object(witness, names: WitnessFacts.names(witness, reading: [policy]))))
+          writer.string(
+            raw.placeholder(WitnessFacts.object(witness, names: WitnessFacts.names(witness, reading: [policy]))))
         } else {
           writer.null()
         }

@@ -135,9 +135,13 @@ public enum DiagnosticFormats {
                     $0.key("id"); $0.string(code.rawValue)
                     $0.key("name"); $0.string(ruleName(code))
                     $0.key("shortDescription")
-                    $0.object { $0.key("text"); $0.string(code.summary) }
+                    $0.object {
+                      $0.key("text"); $0.string(code.summary)
+                    }
                     $0.key("defaultConfiguration")
-                    $0.object { $0.key("level"); $0.string(code.severity.rawValue) }
+                    $0.object {
+                      $0.key("level"); $0.string(code.severity.rawValue)
+                    }
                   }
                 }
               }
@@ -166,7 +170,9 @@ public enum DiagnosticFormats {
                         $0.object {
                           $0.key("id"); $0.number(index)
                           $0.key("message")
-                          $0.object { $0.key("text"); $0.string(note.message) }
+                          $0.object {
+                            $0.key("text"); $0.string(note.message)
+                          }
                           writePhysicalLocation(note.range, in: file, to: &$0)
                         }
                       }
@@ -194,7 +200,9 @@ public enum DiagnosticFormats {
     writer.key("physicalLocation")
     writer.object {
       $0.key("artifactLocation")
-      $0.object { $0.key("uri"); $0.string(file.path) }
+      $0.object {
+        $0.key("uri"); $0.string(file.path)
+      }
       $0.key("region")
       $0.object {
         $0.key("startLine"); $0.number(start.line)
@@ -210,12 +218,16 @@ public enum DiagnosticFormats {
   static func writeFix(_ fixIt: FixIt, in file: FileDiagnostics, to writer: inout JSONWriter) {
     writer.object {
       $0.key("description")
-      $0.object { $0.key("text"); $0.string(fixIt.message) }
+      $0.object {
+        $0.key("text"); $0.string(fixIt.message)
+      }
       $0.key("artifactChanges")
       $0.array {
         $0.object {
           $0.key("artifactLocation")
-          $0.object { $0.key("uri"); $0.string(file.path) }
+          $0.object {
+            $0.key("uri"); $0.string(file.path)
+          }
           $0.key("replacements")
           $0.array {
             for edit in fixIt.edits {
@@ -226,7 +238,9 @@ public enum DiagnosticFormats {
                   $0.key("byteLength"); $0.number(edit.range.length)
                 }
                 $0.key("insertedContent")
-                $0.object { $0.key("text"); $0.string(edit.replacement) }
+                $0.object {
+                  $0.key("text"); $0.string(edit.replacement)
+                }
               }
             }
           }

@@ -4,7 +4,9 @@ import PolicyCore
 public enum ExplanationJSON {
   /// The decision of `policy` on `facts` as one line of JSON (`policyc eval --format json`);
   /// with `includeRules`, every let, rule and condition with the values it saw (`policyc explain`).
-  public static func json(_ explanation: Explanation, _ policy: CompiledPolicy, _ facts: FactsFile, includeRules: Bool) -> String {
+  public static func json(_ explanation: Explanation, _ policy: CompiledPolicy, _ facts: FactsFile, includeRules: Bool)
+    -> String
+  {
     let decision = explanation.decision
     var writer = JSONWriter()
     writer.object {
@@ -80,7 +82,8 @@ public enum ExplanationJSON {
                     for operand in condition.operands where !operand.isConstant {
                       $0.object {
                         $0.key("text"); $0.string(policy.source.text(in: operand.range))
-                        $0.key("value"); if let value = operand.value { $0.string(value.description) } else { $0.null() }
+                        $0.key("value");
+                        if let value = operand.value { $0.string(value.description) } else { $0.null() }
                       }
                     }
                   }

@@ -79,7 +79,11 @@ public enum LineDiff {
     let oldLines = lines(old)
     let newLines = lines(new)
     let edits = edits(oldLines, newLines)
-    guard edits.contains(where: { if case .same = $0 { return false }; return true }) else { return "" }
+    guard
+      edits.contains(where: {
+        if case .same = $0 { return false }; return true
+      })
+    else { return "" }
     var output = "--- \(path)\n+++ \(path) (formatted)\n"
     // Group edits into hunks with context.
     let context = 3
@@ -96,7 +100,11 @@ public enum LineDiff {
       }
     }
     while index < edits.count {
-      guard let change = edits[index...].firstIndex(where: { if case .same = $0 { return false }; return true }) else { break }
+      guard
+        let change = edits[index...].firstIndex(where: {
+          if case .same = $0 { return false }; return true
+        })
+      else { break }
       let start = max(index, change - context)
       var end = change
       var lastChange = change
@@ -110,8 +118,12 @@ public enum LineDiff {
       }
       end = min(edits.count, lastChange + context + 1)
       let hunk = edits[start..<end]
-      let oldCount = hunk.filter { if case .added = $0 { return false }; return true }.count
-      let newCount = hunk.filter { if case .removed = $0 { return false }; return true }.count
+      let oldCount = hunk.filter {
+        if case .added = $0 { return false }; return true
+      }.count
+      let newCount = hunk.filter {
+        if case .removed = $0 { return false }; return true
+      }.count
       output += "@@ -\(positions[start].old),\(oldCount) +\(positions[start].new),\(newCount) @@\n"
       for edit in hunk {
         switch edit {

@@ -14,14 +14,17 @@ public enum PolicyDiff {
 
   /// Whether the facts file printed for `candidate`, read back by `policyc eval`'s reader for
   /// each policy (without the facts a policy does not know), makes them decide as claimed.
-  static func verifiesThroughFactsFile(_ candidate: Counterexample, _ old: CompiledPolicy, _ new: CompiledPolicy) -> Bool {
+  static func verifiesThroughFactsFile(_ candidate: Counterexample, _ old: CompiledPolicy, _ new: CompiledPolicy)
+    -> Bool
+  {
     let names = WitnessFacts.names(candidate.witness, reading: [old, new])
     var decisions: [Decision] = []
     for policy in [old, new] {
       let known = names.filter { policy.layout.slot(named: $0) != nil }
       let text = WitnessFacts.text(candidate.witness, names: known)
       let source = SourceFile(path: "counterexample.json", text: text)
-      guard case .success(let facts) = FactsFile.read(source, for: policy, now: nil, clock: { Timestamp(Date()) }) else {
+      guard case .success(let facts) = FactsFile.read(source, for: policy, now: nil, clock: { Timestamp(Date()) })
+      else {
         return false
       }
       decisions.append(policy.decide(facts.facts))
@@ -32,7 +35,9 @@ public enum PolicyDiff {
 
   /// The facts of a counterexample that `policy` does not know but `other` does: they must be
   /// removed from the facts file to evaluate `policy` with `policyc eval`.
-  public static func unknownFacts(_ names: [String], of policy: CompiledPolicy, knownTo other: CompiledPolicy) -> [String] {
+  public static func unknownFacts(_ names: [String], of policy: CompiledPolicy, knownTo other: CompiledPolicy)
+    -> [String]
+  {
     names.filter { name in
       policy.layout.slot(named: name) == nil && !FactsFile.isFamilyMember(name, of: policy)
         && other.layout.slot(named: name) != nil
@@ -56,7 +61,9 @@ public enum PolicyDiff {
       guard let counterexample else { return }
       let names = WitnessFacts.names(counterexample.witness, reading: [old, new])
       $0.key("facts"); $0.string(raw.placeholder(WitnessFacts.object(counterexample.witness, names: names)))
-      for (key, decision, policy) in [("oldDecision", counterexample.old, old), ("newDecision", counterexample.new, new)] {
+      for (key, decision, policy) in [
+        ("oldDecision", counterexample.old, old), ("newDecision", counterexample.new, new),
+      ] {
         $0.key(key)
         $0.object {
           $0.key("decision"); $0.string(decision.shouldAsk ? "ask" : "dont_ask")

@@ -38,12 +38,17 @@ public enum SimulationAppFacts {
       guard declaredNames.contains(name) else {
         if ReviewSchema.facts.contains(where: { $0.name == name }) {
           return .failure(
-            .init(message: "`--fact \(name)=...`: `\(name)` is tracked by the review manager; `--fact` sets app facts a policy declares"))
+            .init(
+              message:
+                "`--fact \(name)=...`: `\(name)` is tracked by the review manager; `--fact` sets app facts a policy declares"
+            ))
         }
         let suggestion = EditDistance.suggestion(for: name, among: declaredNames)
         let policiesText = policies.count == 1 ? "the policy does not declare" : "neither policy declares"
         return .failure(
-          .init(message: "`--fact \(name)=\(text)`: \(policiesText) `fact \(name)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
+          .init(
+            message: "`--fact \(name)=\(text)`: \(policiesText) `fact \(name)`"
+              + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
       }
       givenValues[name] = text
     }
@@ -57,11 +62,18 @@ public enum SimulationAppFacts {
         if givenValues[slot.name] == nil, let distribution = distributed.first(where: { $0.name == slot.name }) {
           for share in distribution.shares where parse(share.value, as: slot.type) == nil {
             return .failure(
-              .init(message: "the behaviour file gives `\(slot.name)` the value `\(share.value)`, but `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"))
+              .init(
+                message:
+                  "the behaviour file gives `\(slot.name)` the value `\(share.value)`, but `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"
+              ))
           }
         } else if let text = givenValues[slot.name] {
           guard let value = parse(text, as: slot.type) else {
-            return .failure(.init(message: "`--fact \(slot.name)=\(text)`: `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"))
+            return .failure(
+              .init(
+                message:
+                  "`--fact \(slot.name)=\(text)`: `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"
+              ))
           }
           facts.append((slot.name, value))
         } else if !slot.isOptional {
@@ -75,7 +87,8 @@ public enum SimulationAppFacts {
       resolved.defaulted.append(defaultedNames)
       if !defaulted.isEmpty {
         resolved.notes.append(
-          "\(path) declares app facts the simulation cannot know; using \(defaulted.joined(separator: ", ")) (set them with --fact NAME=VALUE)")
+          "\(path) declares app facts the simulation cannot know; using \(defaulted.joined(separator: ", ")) (set them with --fact NAME=VALUE)"
+        )
       }
     }
     return .success(resolved)
@@ -97,7 +110,9 @@ public enum SimulationAppFacts {
       return Version(parsing: text.hasPrefix("v") ? String(text.dropFirst()) : text).map(Value.version)
     case .instant: return Timestamp(iso8601: text).map(Value.instant)
     case .string:
-      if text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") { return .string(String(text.dropFirst().dropLast())) }
+      if text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") {
+        return .string(String(text.dropFirst().dropLast()))
+      }
       return .string(text)
     }
   }

@@ -15,7 +15,8 @@ public struct SimulationPolicy: Sendable {
 
   /// A policy named `name` with source `text`; `appFacts` set the facts it declares for every user
   /// (`defaultedFacts` names those that are defaults, not given).
-  public init(name: String, text: String, appFacts: [(name: String, value: Value)] = [], defaultedFacts: [String] = []) {
+  public init(name: String, text: String, appFacts: [(name: String, value: Value)] = [], defaultedFacts: [String] = [])
+  {
     self.name = name
     self.text = text
     self.appFacts = appFacts

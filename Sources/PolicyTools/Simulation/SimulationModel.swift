@@ -136,7 +136,8 @@ public struct SimulationModel: Sendable, Hashable {
   public func validate() -> String? {
     let total = rateShare + remindShare + declineShare
     guard total <= 1 + 1e-9 else {
-      return "`--rate`, `--remind` and `--decline` add up to \(SimulationFormat.share(total)); they must add up to at most 100%"
+      return
+        "`--rate`, `--remind` and `--decline` add up to \(SimulationFormat.share(total)); they must add up to at most 100%"
     }
     return nil
   }
@@ -155,8 +156,11 @@ public struct SimulationModel: Sendable, Hashable {
 
   /// The events per session, for reports: `1.00 significant events per session` in the classic model.
   private var eventSummary: String {
-    guard !events.isEmpty else { return "\(SimulationFormat.decimal(eventsPerSession, places: 2)) significant events per session" }
-    return "events per session: " + events.map { "\($0.name) \(SimulationFormat.trimmed($0.perSession, places: 3))" }.joined(separator: ", ")
+    guard !events.isEmpty else {
+      return "\(SimulationFormat.decimal(eventsPerSession, places: 2)) significant events per session"
+    }
+    return "events per session: "
+      + events.map { "\($0.name) \(SimulationFormat.trimmed($0.perSession, places: 3))" }.joined(separator: ", ")
   }
 
   /// One sentence per aspect of the model, for reports.

@@ -23,7 +23,8 @@ public struct SimulationReport: Sendable {
     let bins = SimulationReport.bins(days: setup.days)
     self.bins = bins
     policies = zip(setup.policies, outcome.tallies).map { policy, tally in
-      SimulationPolicySummary(name: policy.name, tally: tally, setup: setup, heavyUsers: outcome.activity.heavyUsers, bins: bins)
+      SimulationPolicySummary(
+        name: policy.name, tally: tally, setup: setup, heavyUsers: outcome.activity.heavyUsers, bins: bins)
     }
     let inputs = SimulationInputs.inputs(of: setup)
     self.inputs = inputs
@@ -59,7 +60,9 @@ public struct SimulationPolicySummary: Sendable {
   public let asksPerUserPerYear: Double
 
   /// Derives the summary of `tally`.
-  public init(name: String, tally: SimulationPolicyTally, setup: SimulationSetup, heavyUsers: Int, bins: [ClosedRange<Int>]) {
+  public init(
+    name: String, tally: SimulationPolicyTally, setup: SimulationSetup, heavyUsers: Int, bins: [ClosedRange<Int>]
+  ) {
     self.name = name
     self.tally = tally
     self.users = setup.users
@@ -100,12 +103,14 @@ extension SimulationReport {
     let f = SimulationFormat.self
     let users = setup.users
     let activity = outcome.activity
-    var output = "simulated \(f.grouped(users)) user\(users == 1 ? "" : "s") for \(f.grouped(setup.days)) day\(setup.days == 1 ? "" : "s") (seed \(setup.seed))\n"
+    var output =
+      "simulated \(f.grouped(users)) user\(users == 1 ? "" : "s") for \(f.grouped(setup.days)) day\(setup.days == 1 ? "" : "s") (seed \(setup.seed))\n"
     for (index, line) in setup.model.summaryLines.enumerated() {
       output += (index == 0 ? "model:    " : "          ") + line + "\n"
     }
     let perUser = { (count: Int) in f.decimal(Double(count) / Double(users), places: 1) }
-    output += "activity: per user, \(perUser(activity.activeDays)) days with the app open, \(perUser(activity.sessions)) sessions, "
+    output +=
+      "activity: per user, \(perUser(activity.activeDays)) days with the app open, \(perUser(activity.sessions)) sessions, "
       + "\(perUser(activity.events)) significant events,\n"
       + "          \(perUser(activity.checks)) prompt checks (policy decisions) and \(perUser(activity.updates)) app updates\n"
     output += "\n"
@@ -124,9 +129,15 @@ extension SimulationReport {
     table.row("asks per asked user", policies.map { $0.asksPerAskedUser.map { f.decimal($0, places: 2) } ?? "-" })
     table.row("users asked more than once", policies.map { share($0.usersAskedMoreThanOnce, of: users) })
     table.row("most asks to one user", policies.map { f.grouped($0.tally.maximumAsks) })
-    table.row("shortest time between asks", policies.map { $0.shortestGapDays.map { f.decimal($0, places: 1) + " days" } ?? "-" })
-    table.row("asks after a \"no thanks\"", policies.map { asksToUsers($0.tally.asksAfterDecline, $0.tally.usersAskedAfterDecline) })
-    table.row("asks beyond 3 in 365 days", policies.map { asksToUsers($0.tally.asksBeyondYearlyLimit, $0.tally.usersBeyondYearlyLimit) })
+    table.row(
+      "shortest time between asks",
+      policies.map { $0.shortestGapDays.map { f.decimal($0, places: 1) + " days" } ?? "-" })
+    table.row(
+      "asks after a \"no thanks\"",
+      policies.map { asksToUsers($0.tally.asksAfterDecline, $0.tally.usersAskedAfterDecline) })
+    table.row(
+      "asks beyond 3 in 365 days",
+      policies.map { asksToUsers($0.tally.asksBeyondYearlyLimit, $0.tally.usersBeyondYearlyLimit) })
     table.section("answers")
     table.row("  rate", policies.map { share($0.tally.rated, of: $0.tally.asks) })
     table.row("  remind me later", policies.map { share($0.tally.remindLater, of: $0.tally.asks) })
@@ -140,7 +151,8 @@ extension SimulationReport {
     histogram.section("first asked on day (users)")
     let last = String(setup.days).count
     for (index, bin) in bins.enumerated() {
-      let label = bin.count == 1
+      let label =
+        bin.count == 1
         ? "  day \(pad(bin.lowerBound, last))" : "  days \(pad(bin.lowerBound, last))-\(bin.upperBound)"
       histogram.row(label, policies.map { share($0.histogram[index], of: users) })
     }
@@ -174,7 +186,9 @@ extension SimulationReport {
     for input in inputs {
       let label: String
       switch input.kind {
-      case .event: label = "  event `\(input.name)`" + (input.readAs.isEmpty ? "" : " (" + input.readAs.joined(separator: ", ") + ")")
+      case .event:
+        label =
+          "  event `\(input.name)`" + (input.readAs.isEmpty ? "" : " (" + input.readAs.joined(separator: ", ") + ")")
       case .fact: label = "  fact `\(input.name)`"
       }
       behaviour.row(label, [input.stated])
@@ -191,7 +205,10 @@ extension SimulationReport {
         for condition in rule.conditions {
           rules.row(
             "    " + condition.text,
-            [condition.evaluated == 0 ? "-" : share(condition.held, of: explanation.checks), share(condition.evaluated, of: explanation.checks)])
+            [
+              condition.evaluated == 0 ? "-" : share(condition.held, of: explanation.checks),
+              share(condition.evaluated, of: explanation.checks),
+            ])
         }
       }
       output += rules.render()
@@ -258,7 +275,8 @@ struct SimulationTable {
   func render() -> String {
     let labelWidth = max(34, (rows.map(\.label.count).max() ?? 0) + 2)
     let widths = columns.indices.map { column in
-      max(columns[column].count, rows.map { $0.values.indices.contains(column) ? $0.values[column].count : 0 }.max() ?? 0)
+      max(
+        columns[column].count, rows.map { $0.values.indices.contains(column) ? $0.values[column].count : 0 }.max() ?? 0)
     }
     func line(_ label: String, _ values: [String]) -> String {
       var text = label
@@ -341,7 +359,9 @@ extension SimulationReport {
   }
 
   /// Writes one policy's object.
-  private func writePolicy(_ summary: SimulationPolicySummary, _ explanation: SimulationExplanation, _ writer: inout JSONWriter) {
+  private func writePolicy(
+    _ summary: SimulationPolicySummary, _ explanation: SimulationExplanation, _ writer: inout JSONWriter
+  ) {
     let tally = summary.tally
     writer.object {
       $0.key("name"); $0.string(summary.name)

@@ -71,7 +71,9 @@ public struct Coverage: Sendable {
           gaps.append(
             Gap(
               line: location.line,
-              message: "\(policy.source.path):\(location.line):\(location.column): `\(policy.source.text(in: range))` never evaluated"))
+              message:
+                "\(policy.source.path):\(location.line):\(location.column): `\(policy.source.text(in: range))` never evaluated"
+            ))
         }
       }
     }

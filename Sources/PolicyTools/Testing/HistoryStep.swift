@@ -54,7 +54,8 @@ public struct HistoryStep: Sendable {
         "unknown": .unknown,
       ]
       guard let response = answers[word] else {
-        return failure("unknown answer `\(word)`", help: "answers are rate, decline, remind, feedback, dismiss and unknown")
+        return failure(
+          "unknown answer `\(word)`", help: "answers are rate, decline, remind, feedback, dismiss and unknown")
       }
       answer = response
       body = body[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)

@@ -70,13 +70,17 @@ public struct PolicyTestFile: Sendable {
         if let testCase = PolicyTestCase.parse(node, &problems) {
           if !names.insert(testCase.name).inserted {
             problems.append(
-              .tools(.unexpectedJSON, "two cases are named `\(testCase.name)`", at: testCase.range, help: ["give each case its own name"]))
+              .tools(
+                .unexpectedJSON, "two cases are named `\(testCase.name)`", at: testCase.range,
+                help: ["give each case its own name"]))
           }
           file.cases.append(testCase)
         }
       }
       if nodes.isEmpty {
-        problems.append(.tools(.unexpectedJSON, "the test file has no cases", at: member.value.range, help: ["add cases to `\"cases\"`"]))
+        problems.append(
+          .tools(
+            .unexpectedJSON, "the test file has no cases", at: member.value.range, help: ["add cases to `\"cases\"`"]))
       }
     } else {
       problems.append(
@@ -90,7 +94,10 @@ public struct PolicyTestFile: Sendable {
       let suggestion = EditDistance.suggestion(for: member.key, among: allowed)
       return .tools(
         .unexpectedJSON, "unknown key `\(member.key)` in \(what)", at: member.keyRange,
-        help: [suggestion.map { "did you mean `\($0)`?" } ?? "the keys are \(allowed.map { "`\($0)`" }.joined(separator: ", "))"])
+        help: [
+          suggestion.map { "did you mean `\($0)`?" }
+            ?? "the keys are \(allowed.map { "`\($0)`" }.joined(separator: ", "))"
+        ])
     }
   }
 
@@ -133,15 +140,18 @@ public struct PolicyTestCase: Sendable {
   /// Parses one case, appending its problems to `problems`; nil when it has any.
   public static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
     guard case .object(let members) = node.value else {
-      problems.append(.tools(.unexpectedJSON, "a test case is a JSON object, but this is \(node.value.kindName)", at: node.range))
+      problems.append(
+        .tools(.unexpectedJSON, "a test case is a JSON object, but this is \(node.value.kindName)", at: node.range))
       return nil
     }
     let before = problems.count
     problems += PolicyTestFile.unknownKeys(members, allowed: PolicyTestFile.caseKeys, in: "a test case")
     // A mistyped key (`expects`) is already reported: do not also report the key as missing.
-    let mistyped = Set(members.compactMap { member in
-      PolicyTestFile.caseKeys.contains(member.key) ? nil : EditDistance.suggestion(for: member.key, among: PolicyTestFile.caseKeys)
-    })
+    let mistyped = Set(
+      members.compactMap { member in
+        PolicyTestFile.caseKeys.contains(member.key)
+          ? nil : EditDistance.suggestion(for: member.key, among: PolicyTestFile.caseKeys)
+      })
     func member(_ key: String) -> JSONMember? { members.first { $0.key == key } }
     var testCase = PolicyTestCase(
       name: "", range: node.range, facts: nil, history: nil, version: "1.0", now: nil, start: nil, expectsAsk: false,
@@ -164,7 +174,8 @@ public struct PolicyTestCase: Sendable {
       if case .object = facts.value.value {
         testCase.facts = facts.value
       } else {
-        problems.append(.tools(.unexpectedJSON, "`\"facts\"` must be an object of fact names and values", at: facts.value.range))
+        problems.append(
+          .tools(.unexpectedJSON, "`\"facts\"` must be an object of fact names and values", at: facts.value.range))
       }
     }
     if let history = member("history") {
@@ -177,7 +188,8 @@ public struct PolicyTestCase: Sendable {
             case .failure(let problem): problems += problem.diagnostics
             }
           } else {
-            problems.append(.tools(.invalidHistoryStep, "a history step is a string such as \"launch x 20\"", at: step.range))
+            problems.append(
+              .tools(.invalidHistoryStep, "a history step is a string such as \"launch x 20\"", at: step.range))
           }
         }
         testCase.history = parsed
@@ -185,15 +197,19 @@ public struct PolicyTestCase: Sendable {
         problems.append(.tools(.unexpectedJSON, "`\"history\"` must be an array of steps", at: history.value.range))
       }
     }
-    if testCase.facts == nil && testCase.history == nil && !mistyped.contains("facts") && !mistyped.contains("history") {
+    if testCase.facts == nil && testCase.history == nil && !mistyped.contains("facts") && !mistyped.contains("history")
+    {
       problems.append(
         .tools(
           .unexpectedJSON, "a test case needs `\"facts\"` or `\"history\"`", at: node.range,
           help: ["give the facts directly, or a usage history run through the review manager"]))
     }
     if let version = member("version") {
-      if case .string(let text) = version.value.value { testCase.version = text } else {
-        problems.append(.tools(.unexpectedJSON, "`\"version\"` must be a string such as \"3.1\"", at: version.value.range))
+      if case .string(let text) = version.value.value {
+        testCase.version = text
+      } else {
+        problems.append(
+          .tools(.unexpectedJSON, "`\"version\"` must be a string such as \"3.1\"", at: version.value.range))
       }
     }
     testCase.now = PolicyTestFile.instant(member("now"), &problems)
@@ -206,7 +222,8 @@ public struct PolicyTestCase: Sendable {
           return nil
         }
       } else {
-        problems.append(.tools(.unexpectedJSON, "`\"deciding\"` must be an array of rule names", at: deciding.value.range))
+        problems.append(
+          .tools(.unexpectedJSON, "`\"deciding\"` must be an array of rule names", at: deciding.value.range))
       }
     }
     if let prompts = member("prompts") {

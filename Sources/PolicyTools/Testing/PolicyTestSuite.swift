@@ -53,12 +53,14 @@ public enum PolicyTestSuite {
         help: ["the path is relative to the test file's folder"])
       return .failure(PolicyTestFailure(problems: [(testFile, [diagnostic])], isUnreadablePolicy: true))
     }
-    let compilation = PolicyCompiler.compile(SourceFile(path: policyPath, bytes: policyBytes), schema: ReviewSchema.standard)
+    let compilation = PolicyCompiler.compile(
+      SourceFile(path: policyPath, bytes: policyBytes), schema: ReviewSchema.standard)
     guard let policy = compilation.policy else {
       let diagnostic = Diagnostic.tools(
         .unusablePolicy, "the policy `\(file.policy)` has errors", at: file.policyRange,
         help: ["fix the errors above, then run the tests again"])
-      return .failure(PolicyTestFailure(problems: [(compilation.source, compilation.diagnostics), (testFile, [diagnostic])]))
+      return .failure(
+        PolicyTestFailure(problems: [(compilation.source, compilation.diagnostics), (testFile, [diagnostic])]))
     }
     var coverage = Coverage(policy: policy)
     var results: [CaseResult] = []

@@ -39,7 +39,10 @@ public enum TestRunner {
       problems.append(
         .tools(
           .unexpectedJSON, "the policy has no rule named `\(name)`", at: range,
-          help: [suggestion.map { "did you mean `\($0)`?" } ?? "the rules are \(names.map { "`\($0)`" }.joined(separator: ", "))"]))
+          help: [
+            suggestion.map { "did you mean `\($0)`?" }
+              ?? "the rules are \(names.map { "`\($0)`" }.joined(separator: ", "))"
+          ]))
     }
     if !problems.isEmpty { return .failure(Problems(problems)) }
 
@@ -64,7 +67,8 @@ public enum TestRunner {
     let decision = explanation.decision
     let renderer = ExplanationRenderer()
     func describe(ask: Bool, rules: [String]?) -> String {
-      (ask ? "ask" : "don't ask") + (rules.map { $0.isEmpty ? "" : " (" + $0.map { "`\($0)`" }.joined(separator: ", ") + ")" } ?? "")
+      (ask ? "ask" : "don't ask")
+        + (rules.map { $0.isEmpty ? "" : " (" + $0.map { "`\($0)`" }.joined(separator: ", ") + ")" } ?? "")
     }
     let actualRules = decision.decidingRules.map { names[$0] }
     var passed = decision.shouldAsk == testCase.expectsAsk
@@ -77,7 +81,8 @@ public enum TestRunner {
       actual += ", \(promptCount) prompt\(promptCount == 1 ? "" : "s")"
       if wanted != promptCount { passed = false }
     }
-    return .success(CaseResult(name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation))
+    return .success(
+      CaseResult(name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation))
   }
 
   /// A clock the history advances.
@@ -107,7 +112,8 @@ public enum TestRunner {
     var problems: [Diagnostic] = []
     if let facts = testCase.facts, case .object(let members) = facts.value {
       for member in members {
-        guard let slot = policy.layout.slot(named: member.key), case .declaration = policy.layout.slots[slot].origin else {
+        guard let slot = policy.layout.slot(named: member.key), case .declaration = policy.layout.slots[slot].origin
+        else {
           problems.append(
             .tools(
               .unexpectedJSON, "a history case computes `\(member.key)` from its history", at: member.keyRange,
@@ -135,7 +141,8 @@ public enum TestRunner {
       return created
     }
     guard var current = manager(version: testCase.version) else {
-      return .failure(Problems([.tools(.unusablePolicy, "the policy does not compile for the review manager", at: testCase.range)]))
+      return .failure(
+        Problems([.tools(.unusablePolicy, "the policy does not compile for the review manager", at: testCase.range)]))
     }
     for step in history {
       presenter.answer = step.answer
@@ -147,7 +154,8 @@ public enum TestRunner {
         case .session: current.sessionStarted()
         case .endSession: current.sessionEnded()
         case .event(let name): current.significantEvent(name)
-        case .action(let score, let isBad, let mayPrompt): current.action(score: score, isBad: isBad, mayPrompt: mayPrompt)
+        case .action(let score, let isBad, let mayPrompt):
+          current.action(score: score, isBad: isBad, mayPrompt: mayPrompt)
         case .prompt: current.promptIfAppropriate()
         case .wait(let span): if let next = clock.now.adding(span) { clock.now = next }
         case .update(let version):
@@ -157,7 +165,10 @@ public enum TestRunner {
     }
     guard let (compiled, facts) = current.currentFacts() else {
       return .failure(
-        Problems([.tools(.unexpectedJSON, "the app version `\(testCase.version)` does not start with a number", at: testCase.range)]))
+        Problems([
+          .tools(
+            .unexpectedJSON, "the app version `\(testCase.version)` does not start with a number", at: testCase.range)
+        ]))
     }
     return .success((compiled.explain(facts), presenter.prompts))
   }
