@@ -367,6 +367,27 @@ public final class ReviewManager: @unchecked Sendable {
     return (snapshot.policy, built)
   }
 
+  /// Whether the policy would ask now: a cheap, read-only check that records nothing, writes
+  /// nothing to the store and builds no explanation (for example, to show a "Rate us" hint only
+  /// when a prompt would be welcome). A debug ``Configuration/alwaysAsk`` is not applied here.
+  public func wouldAsk() -> Bool {
+    let now = Timestamp(configuration.clock())
+    lock.lock()
+    let snapshot = tracker
+    lock.unlock()
+    return snapshot.decision(at: now)?.shouldAsk ?? false
+  }
+
+  /// The decision the policy would make now and the names of the rules that decided it, without
+  /// recording anything or building an explanation (see ``explainCurrentDecision()`` for that).
+  public func currentDecision() -> CurrentDecision {
+    let now = Timestamp(configuration.clock())
+    lock.lock()
+    let snapshot = tracker
+    lock.unlock()
+    return CurrentDecision(snapshot.decision(at: now), of: snapshot.policy)
+  }
+
   /// The decision the policy would make now, explained, without recording anything.
   public func explainCurrentDecision() -> ReviewExplanation {
     let now = Timestamp(configuration.clock())
@@ -578,6 +599,29 @@ public struct ReviewExplanation: Error, Sendable {
   public var summary: String
   /// Every rule and condition with the values seen (see ``ExplanationRenderer``).
   public var text: String
+}
+
+/// A decision without its explanation: what ``ReviewManager/currentDecision()`` returns.
+public struct CurrentDecision: Sendable, Hashable {
+  /// The decision; nil when the facts could not be built (an app version that does not parse).
+  public var decision: Decision?
+  /// The rules that decided, named as in explanations: `ask loyal` for a named rule, otherwise
+  /// its label (for example `rule 2`); empty when no rule decided.
+  public var decidingRules: [String]
+
+  /// Whether the policy asks.
+  public var shouldAsk: Bool { decision?.shouldAsk ?? false }
+
+  /// The decision of `policy`, with its deciding rules named.
+  init(_ decision: Decision?, of policy: CompiledPolicy) {
+    self.decision = decision
+    decidingRules = (decision?.decidingRules).map { rules in
+      rules.map { index in
+        let rule = policy.rules[index]
+        return rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
+      }
+    } ?? []
+  }
 }
 
 /// What a presenter is asked to show.

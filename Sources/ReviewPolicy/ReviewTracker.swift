@@ -181,6 +181,15 @@ public struct ReviewTracker: Sendable {
     }
   }
 
+  /// The decision the policy makes on the current state at `now`, without building an explanation or
+  /// recording anything; nil when the app version does not parse (then nothing asks).
+  ///
+  /// Agrees with ``explanation(at:)``: the same decision, from the same facts.
+  public func decision(at now: Timestamp) -> Decision? {
+    guard case .success(let facts) = facts(at: now, complete: false) else { return nil }
+    return active.compiled.decide(facts)
+  }
+
   /// The decision the policy makes on the current state at `now`, explained (nothing is recorded).
   public func explanation(at now: Timestamp) -> ReviewExplanation {
     switch facts(at: now) {
