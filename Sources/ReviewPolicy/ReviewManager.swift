@@ -67,6 +67,13 @@ public final class ReviewManager: @unchecked Sendable {
     /// Keys of other review managers to import, each once: on the first launch with this library,
     /// or the first launch after a source is added (see ``LegacyImport``; give ``build`` too).
     public var legacySources: [LegacyImport.Source]
+    /// How long, in seconds, a prompt may wait for its answer: after that, the next call records it
+    /// as "asked, outcome unknown" and a late answer is refused. Nil: no limit (the next launch or
+    /// foreground still closes it). Defaults to 10 minutes.
+    public var promptTimeout: TimeInterval?
+    /// What a prompt still on screen when the app left the foreground means, when the app reports
+    /// it with ``ReviewManager/appLeftForegroundWithPromptShowing()``.
+    public var promptLeftShowing: PromptLeftShowing
 
     /// Creates a configuration.
     public init(
@@ -76,7 +83,8 @@ public final class ReviewManager: @unchecked Sendable {
       presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
       shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
       alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
-      newVersionOn: NewVersionTrigger = .appVersion
+      newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
+      promptLeftShowing: PromptLeftShowing = .dismissed
     ) {
       self.appVersion = appVersion
       self.build = build
@@ -93,6 +101,24 @@ public final class ReviewManager: @unchecked Sendable {
       self.scoreBounds = scoreBounds
       self.alwaysAsk = alwaysAsk
       self.legacySources = legacySources
+      self.promptTimeout = promptTimeout
+      self.promptLeftShowing = promptLeftShowing
+    }
+  }
+
+  /// What a prompt still on screen when the app left the foreground means.
+  public enum PromptLeftShowing: String, Sendable, Hashable {
+    /// Dismissed without an answer: asked, outcome unknown (``ReviewResponse/dismissed``).
+    case dismissed
+    /// Declined (``ReviewResponse/declined``), as Armchair records it on iOS.
+    case declined
+
+    /// The answer it records.
+    public var response: ReviewResponse {
+      switch self {
+      case .dismissed: .dismissed
+      case .declined: .declined
+      }
     }
   }
 
@@ -152,9 +178,18 @@ public final class ReviewManager: @unchecked Sendable {
       scoreBounds: ReviewTracker.numberBounds(configuration.scoreBounds))
     tracker.move(to: configuration.appVersion, build: configuration.build)
     tracker.newVersionOnBuild = configuration.newVersionOn == .build
+    tracker.promptTimeout = ReviewManager.timeSpan(configuration.promptTimeout)
     for problem in problems {
       log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
     }
+  }
+
+  /// `seconds` as a span of whole milliseconds; nil for nil, NaN or a negative span, and the
+  /// longest span for one too long to represent.
+  static func timeSpan(_ seconds: TimeInterval?) -> TimeSpan? {
+    guard let seconds, !seconds.isNaN, seconds >= 0 else { return nil }
+    let milliseconds = (seconds * 1000).rounded(.down)
+    return TimeSpan(milliseconds: milliseconds >= 9.2e18 ? .max : Int64(milliseconds))
   }
 
   /// Imports the configured legacy sources not yet imported into `state`; returns whether any was.
@@ -172,12 +207,16 @@ public final class ReviewManager: @unchecked Sendable {
 
   // MARK: - Tracking
 
-  /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts.
+  /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts. A prompt
+  /// still waiting for its answer (the app was killed with it on screen) is recorded as "asked,
+  /// outcome unknown".
   public func appLaunched() {
     countUse(.launch)
   }
 
-  /// Counts a return to the foreground (unless vetoed). Never prompts.
+  /// Counts a return to the foreground (unless vetoed). Never prompts. A prompt still waiting for
+  /// its answer is recorded as "asked, outcome unknown" (report a prompt left on screen first with
+  /// ``appLeftForegroundWithPromptShowing()`` to record what the configuration says instead).
   public func appEnteredForeground() {
     countUse(.foreground)
   }
@@ -185,8 +224,24 @@ public final class ReviewManager: @unchecked Sendable {
   private func countUse(_ kind: UseKind) {
     let counts = configuration.shouldCountUse?(kind) ?? true
     _ = perform(kind == .launch ? .launch : .foreground, prompting: false) { tracker, now in
-      if counts { tracker.countUse(at: now) }
+      tracker.appear(at: now, countingUse: counts)
     }
+  }
+
+  /// Reports that the app left the foreground with the prompt still on screen: it is recorded as
+  /// ``Configuration/promptLeftShowing`` says (dismissed by default, or declined as Armchair does
+  /// on iOS). Call it from the app's "did enter background" handler when its own alert was up; it
+  /// does nothing when no prompt is waiting for an answer.
+  ///
+  /// - Returns: Whether a prompt was showing.
+  @discardableResult
+  public func appLeftForegroundWithPromptShowing() -> Bool {
+    var closed = false
+    let meaning = configuration.promptLeftShowing.response
+    _ = perform(.response, prompting: false) { tracker, now in
+      closed = tracker.leaveForegroundWithPromptShowing(at: now, meaning: meaning)
+    }
+    return closed
   }
 
   /// Starts a session (ending the one in progress).
@@ -202,6 +257,10 @@ public final class ReviewManager: @unchecked Sendable {
   /// Counts a significant event, by name if given, then prompts if the policy says so
   /// (pass `mayPrompt: false` to count it without prompting now).
   ///
+  /// `mayPrompt` defaults to true here and in ``action(score:isBad:mayPrompt:)`` alike: a call
+  /// that records what the policy reacts to checks it, as the integration snippets show; pass
+  /// false in the middle of a task, where a prompt would interrupt.
+  ///
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func significantEvent(_ name: String? = nil, mayPrompt: Bool = true) -> Bool {
@@ -211,9 +270,13 @@ public final class ReviewManager: @unchecked Sendable {
   /// Adds an action's score to the current session (starting one if needed); `isBad` marks
   /// the session bad. Prompts if `mayPrompt` and the policy says so.
   ///
+  /// `mayPrompt` defaults to true, as in ``significantEvent(_:mayPrompt:)``: one rule for every
+  /// tracking call that can prompt (ReviewKit's score-driven policies ask right after the action
+  /// that crosses the threshold). Pass false where a prompt would interrupt a task.
+  ///
   /// - Returns: Whether a prompt was requested.
   @discardableResult
-  public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = false) -> Bool {
+  public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = true) -> Bool {
     perform(.action, prompting: mayPrompt) { tracker, now in
       tracker.addAction(score: score, isBad: isBad, at: now)
     }
@@ -227,9 +290,27 @@ public final class ReviewManager: @unchecked Sendable {
     perform(.promptCheck, prompting: true) { _, _ in }
   }
 
-  /// Records the user's answer to the latest prompt.
-  public func record(_ response: ReviewResponse) {
-    _ = perform(.response, prompting: false) { tracker, now in tracker.record(response, at: now) }
+  /// Records the user's answer to the prompt on screen (the presenter's `respond` calls this).
+  ///
+  /// A prompt is on screen from the call that asked until it is answered, its
+  /// ``Configuration/promptTimeout`` passes, or the app launches or comes back to the foreground.
+  /// An answer with no prompt on screen is refused: nothing is recorded, the error is returned
+  /// and logged as a problem. For an answer given outside a prompt (a "Rate this app" row in
+  /// settings), use ``recordWithoutPrompt(_:)``.
+  @discardableResult
+  public func record(_ response: ReviewResponse) -> Result<Void, PromptAnswerError> {
+    var result: Result<Void, PromptAnswerError> = .success(())
+    _ = perform(.response, prompting: false) { tracker, now in result = tracker.record(response, at: now) }
+    if case .failure(let error) = result {
+      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: error.description))
+    }
+    return result
+  }
+
+  /// Records an answer the user gave outside any prompt, such as a "Rate this app" row in the
+  /// app's settings: `rated`, `declined` and the other answer facts are set as for a prompt's answer.
+  public func recordWithoutPrompt(_ response: ReviewResponse) {
+    _ = perform(.response, prompting: false) { tracker, now in tracker.recordWithoutPrompt(response, at: now) }
   }
 
   // MARK: - App facts and policy updates
@@ -420,7 +501,7 @@ public final class ReviewManager: @unchecked Sendable {
       // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
       let isForced = request.isForced || configuration.alwaysAsk
       presenter.present(request) { [weak self] response in
-        if !isForced { self?.record(response) }
+        if !isForced { _ = self?.record(response) }
       }
     }
     return request != nil

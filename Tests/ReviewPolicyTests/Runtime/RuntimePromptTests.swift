@@ -85,12 +85,12 @@ struct RuntimePromptTests {
   func answersUpdateOnlyPendingPrompt() throws {
     let clock = RuntimeTestClock()
     let manager = try F.manager(clock: clock)
-    manager.record(.declined)  // no prompt yet
+    manager.recordWithoutPrompt(.declined)  // no prompt yet
     #expect(manager.currentState.promptHistory.isEmpty)
     #expect(manager.currentState.declined)
     manager.promptIfAppropriate()
     manager.record(.remindLater)
-    manager.record(.rated)
+    manager.recordWithoutPrompt(.rated)
     let state = manager.currentState
     #expect(state.promptHistory.map(\.outcome) == [.remindLater])
     #expect(state.responses.map(\.response) == [.declined, .remindLater, .rated])
@@ -173,7 +173,7 @@ struct RuntimePromptTests {
     let log = RuntimeLogCollector()
     let manager = try F.manager(presenter: presenter, logger: log.logger)
     #expect(!manager.significantEvent("export", mayPrompt: false))
-    #expect(!manager.action(score: 3))
+    #expect(!manager.action(score: 3, mayPrompt: false))
     #expect(presenter.requests.isEmpty)
     #expect(manager.currentState.events == 1)
     #expect(manager.currentState.promptHistory.isEmpty)
@@ -192,7 +192,7 @@ struct RuntimePromptTests {
     manager.appEnteredForeground()
     manager.sessionStarted()
     manager.sessionEnded()
-    manager.record(.dismissed)
+    manager.recordWithoutPrompt(.dismissed)
     #expect(presenter.requests.isEmpty)
     #expect(manager.currentState.totalPrompts == 0)
     #expect(log.entries.isEmpty)
