@@ -74,6 +74,8 @@ public final class ReviewManager: @unchecked Sendable {
     /// What a prompt still on screen when the app left the foreground means, when the app reports
     /// it with ``ReviewManager/appLeftForegroundWithPromptShowing()``.
     public var promptLeftShowing: PromptLeftShowing
+    /// Delegate-style callbacks for analytics: a prompt shown, and each kind of answer.
+    public var events: ReviewEvents
 
     /// Creates a configuration.
     public init(
@@ -84,7 +86,7 @@ public final class ReviewManager: @unchecked Sendable {
       shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
       alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
       newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
-      promptLeftShowing: PromptLeftShowing = .dismissed
+      promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents()
     ) {
       self.appVersion = appVersion
       self.build = build
@@ -103,6 +105,7 @@ public final class ReviewManager: @unchecked Sendable {
       self.legacySources = legacySources
       self.promptTimeout = promptTimeout
       self.promptLeftShowing = promptLeftShowing
+      self.events = events
     }
   }
 
@@ -223,9 +226,13 @@ public final class ReviewManager: @unchecked Sendable {
 
   private func countUse(_ kind: UseKind) {
     let counts = configuration.shouldCountUse?(kind) ?? true
-    _ = perform(kind == .launch ? .launch : .foreground, prompting: false) { tracker, now in
-      tracker.appear(at: now, countingUse: counts)
+    var closed = false
+    _ = perform(
+      kind == .launch ? .launch : .foreground, prompting: false, note: "\(kind.rawValue)" + (counts ? " counted" : " not counted (vetoed)")
+    ) { tracker, now in
+      closed = tracker.appear(at: now, countingUse: counts)
     }
+    if closed { answered(.unknown, note: "prompt left unanswered: outcome unknown (closed by the \(kind.rawValue))") }
   }
 
   /// Reports that the app left the foreground with the prompt still on screen: it is recorded as
@@ -238,20 +245,21 @@ public final class ReviewManager: @unchecked Sendable {
   public func appLeftForegroundWithPromptShowing() -> Bool {
     var closed = false
     let meaning = configuration.promptLeftShowing.response
-    _ = perform(.response, prompting: false) { tracker, now in
+    _ = perform(.response, prompting: false, note: nil) { tracker, now in
       closed = tracker.leaveForegroundWithPromptShowing(at: now, meaning: meaning)
     }
+    if closed { answered(meaning, note: "prompt left showing when the app left the foreground: \(meaning.rawValue)") }
     return closed
   }
 
   /// Starts a session (ending the one in progress).
   public func sessionStarted() {
-    _ = perform(.sessionStart, prompting: false) { tracker, now in tracker.startSession(at: now) }
+    _ = perform(.sessionStart, prompting: false, note: "session started") { tracker, now in tracker.startSession(at: now) }
   }
 
   /// Ends the session in progress.
   public func sessionEnded() {
-    _ = perform(.sessionEnd, prompting: false) { tracker, now in tracker.endSession(at: now) }
+    _ = perform(.sessionEnd, prompting: false, note: "session ended") { tracker, now in tracker.endSession(at: now) }
   }
 
   /// Counts a significant event, by name if given, then prompts if the policy says so
@@ -264,7 +272,9 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func significantEvent(_ name: String? = nil, mayPrompt: Bool = true) -> Bool {
-    perform(.significantEvent, prompting: mayPrompt) { tracker, now in tracker.countEvent(named: name, at: now) }
+    perform(.significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? "")) {
+      tracker, now in tracker.countEvent(named: name, at: now)
+    }
   }
 
   /// Adds an action's score to the current session (starting one if needed); `isBad` marks
@@ -277,7 +287,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = true) -> Bool {
-    perform(.action, prompting: mayPrompt) { tracker, now in
+    perform(.action, prompting: mayPrompt, note: "action scored \(score)" + (isBad ? ", bad" : "")) { tracker, now in
       tracker.addAction(score: score, isBad: isBad, at: now)
     }
   }
@@ -287,7 +297,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func promptIfAppropriate() -> Bool {
-    perform(.promptCheck, prompting: true) { _, _ in }
+    perform(.promptCheck, prompting: true, note: "prompt check") { _, _ in }
   }
 
   /// Records the user's answer to the prompt on screen (the presenter's `respond` calls this).
@@ -300,9 +310,10 @@ public final class ReviewManager: @unchecked Sendable {
   @discardableResult
   public func record(_ response: ReviewResponse) -> Result<Void, PromptAnswerError> {
     var result: Result<Void, PromptAnswerError> = .success(())
-    _ = perform(.response, prompting: false) { tracker, now in result = tracker.record(response, at: now) }
-    if case .failure(let error) = result {
-      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: error.description))
+    _ = perform(.response, prompting: false, note: nil) { tracker, now in result = tracker.record(response, at: now) }
+    switch result {
+    case .success: answered(response, note: "answer: \(response.rawValue)")
+    case .failure(let error): log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: error.description))
     }
     return result
   }
@@ -310,7 +321,8 @@ public final class ReviewManager: @unchecked Sendable {
   /// Records an answer the user gave outside any prompt, such as a "Rate this app" row in the
   /// app's settings: `rated`, `declined` and the other answer facts are set as for a prompt's answer.
   public func recordWithoutPrompt(_ response: ReviewResponse) {
-    _ = perform(.response, prompting: false) { tracker, now in tracker.recordWithoutPrompt(response, at: now) }
+    _ = perform(.response, prompting: false, note: nil) { tracker, now in tracker.recordWithoutPrompt(response, at: now) }
+    answered(response, note: "answer outside a prompt: \(response.rawValue)")
   }
 
   // MARK: - App facts and policy updates
@@ -480,9 +492,19 @@ public final class ReviewManager: @unchecked Sendable {
 
   // MARK: - Core
 
-  /// Applies `change` under the lock, decides if `prompting`, saves, then presents and logs.
+  /// Logs an answer recorded (a `.response` entry) and calls its callback.
+  private func answered(_ response: ReviewResponse, note: String) {
+    log(ReviewLogEntry(event: .response, date: configuration.clock(), summary: note))
+    configuration.events.answered(response)
+  }
+
+  /// Applies `change` under the lock, decides if `prompting`, saves, then logs and presents.
+  ///
+  /// Every call reaches the logger: a deciding call with its decision, any other with `note`
+  /// (nil: the caller logs).
   private func perform(
-    _ trigger: ReviewLogEntry.Event, prompting: Bool, _ change: (inout ReviewTracker, Timestamp) -> Void
+    _ trigger: ReviewLogEntry.Event, prompting: Bool, note: @autoclosure () -> String?,
+    _ change: (inout ReviewTracker, Timestamp) -> Void
   ) -> Bool {
     let now = Timestamp(configuration.clock())
     var entry: ReviewLogEntry?
@@ -496,7 +518,17 @@ public final class ReviewManager: @unchecked Sendable {
     }
     lock.unlock()
     logProblems(problems)
-    if let entry { log(entry) }
+    if let entry {
+      log(entry)
+    } else if !prompting, configuration.logger != nil, let note = note() {
+      log(ReviewLogEntry(event: trigger, date: Date(now), summary: note))
+    }
+    if let request {
+      log(
+        ReviewLogEntry(
+          event: .promptShown, date: Date(now), summary: request.isForced ? "prompt shown (forced by alwaysAsk)" : "prompt shown"))
+      configuration.events.shown?(request)
+    }
     if let request, let presenter = configuration.presenter {
       // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
       let isForced = request.isForced || configuration.alwaysAsk
@@ -529,7 +561,7 @@ public final class ReviewManager: @unchecked Sendable {
     let asks = explanation.decision?.shouldAsk ?? false
     let entry = ReviewLogEntry(
       event: trigger, date: Date(now), summary: explanation.summary + (forced && !asks ? " (forced by alwaysAsk)" : ""),
-      details: explanation.text, decision: explanation.decision)
+      details: explanation.text, decision: explanation.decision, isDecision: true)
     guard asks || forced else { return (nil, wantsLog ? entry : nil) }
     if !forced { tracker.state.recordPrompt(at: now, outcome: .pending) }
     let request = PromptRequest(
@@ -759,8 +791,10 @@ public struct ReviewLogEntry: Sendable {
     case action
     /// An explicit prompt check.
     case promptCheck
-    /// A response was recorded.
+    /// A response was recorded (an answer, or a prompt closed as outcome unknown).
     case response
+    /// A prompt was shown (after the decision entry that asked).
+    case promptShown
     /// A policy update was accepted.
     case policyUpdated
     /// A policy update was rejected.
@@ -779,6 +813,52 @@ public struct ReviewLogEntry: Sendable {
   public var details: String = ""
   /// The decision, for decision entries.
   public var decision: Decision?
+  /// Whether this entry is a prompt check's decision (its ``decision`` is nil when the facts could
+  /// not be built); other entries record a call, an answer, a prompt shown or a problem.
+  public var isDecision = false
+}
+
+/// Delegate-style callbacks for analytics, called after the locks are released on the calling
+/// thread: a prompt shown, then its answer (a prompt closed unanswered calls ``unknown``).
+public struct ReviewEvents: Sendable {
+  /// A prompt is about to be presented.
+  public var shown: (@Sendable (PromptRequest) -> Void)?
+  /// The user chose to rate.
+  public var rated: (@Sendable () -> Void)?
+  /// The user chose "no thanks" (or the prompt was left showing, configured as declined).
+  public var declined: (@Sendable () -> Void)?
+  /// The user chose "remind me later".
+  public var remindLater: (@Sendable () -> Void)?
+  /// The user chose to give feedback.
+  public var feedback: (@Sendable () -> Void)?
+  /// Asked, outcome unknown: a system prompt's `.unknown`, a dismissal, or a prompt closed
+  /// unanswered by a launch or a return to the foreground.
+  public var unknown: (@Sendable () -> Void)?
+
+  /// Creates callbacks; each is optional.
+  public init(
+    shown: (@Sendable (PromptRequest) -> Void)? = nil, rated: (@Sendable () -> Void)? = nil,
+    declined: (@Sendable () -> Void)? = nil, remindLater: (@Sendable () -> Void)? = nil,
+    feedback: (@Sendable () -> Void)? = nil, unknown: (@Sendable () -> Void)? = nil
+  ) {
+    self.shown = shown
+    self.rated = rated
+    self.declined = declined
+    self.remindLater = remindLater
+    self.feedback = feedback
+    self.unknown = unknown
+  }
+
+  /// Calls the callback of `response`.
+  func answered(_ response: ReviewResponse) {
+    switch response {
+    case .rated: rated?()
+    case .declined: declined?()
+    case .remindLater: remindLater?()
+    case .feedback: feedback?()
+    case .dismissed, .unknown: unknown?()
+    }
+  }
 }
 
 extension Timestamp {

@@ -95,7 +95,7 @@ struct RuntimeConcurrencyTests {
     Self.check(state, totals)
     #expect(store.storedState == state)
     #expect(presented.value == totals.prompts)
-    #expect(log.entries.count == totals.prompts)
+    #expect(log.decisions.count == totals.prompts)
     #expect(log.entries(.problem).isEmpty)
   }
 
