@@ -26,6 +26,9 @@ public final class ReviewManager: @unchecked Sendable {
   /// Whether the last save failed: `tracker.state` is then ahead of the store, and the next call
   /// saves it (even one that changes nothing) instead of reading the store.
   private var isUnsaved = false
+  /// Whether the last transaction closed a prompt whose ``Configuration/promptTimeout`` passed
+  /// (read and cleared under `lock` by the call that ran it, to log it and call back).
+  private var closedTimedOutPrompt = false
   private let configuration: Configuration
   /// The policy update source the running policy was compiled from (nil: the bundled policy).
   private var compiledSource: String?
@@ -516,8 +519,11 @@ public final class ReviewManager: @unchecked Sendable {
         (request, entry) = decide(trigger, now, &tracker)
       }
     }
+    let timedOut = closedTimedOutPrompt
+    closedTimedOutPrompt = false
     lock.unlock()
     logProblems(problems)
+    if timedOut { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
     if let entry {
       log(entry)
     } else if !prompting, configuration.logger != nil, let note = note() {
@@ -603,7 +609,11 @@ public final class ReviewManager: @unchecked Sendable {
         needsSave = true
       }
       let before = tracker.state
-      if entering { tracker.enter(at: now) }
+      if entering {
+        let wasPending = tracker.state.promptHistory.last?.outcome == .pending
+        tracker.enter(at: now)
+        closedTimedOutPrompt = wasPending && tracker.state.promptHistory.last?.outcome == .unknown
+      }
       operation(&tracker)
       // A prompt check that asks nothing changes nothing: no write (the store already holds it).
       return needsSave || tracker.state != before ? tracker.state : nil

@@ -101,6 +101,24 @@ struct RuntimeObservabilityTests {
     }
   }
 
+  @Test("a prompt timed out is logged and called back as unknown by the next call, before its own entry")
+  func timedOut() throws {
+    let clock = RuntimeTestClock()
+    let log = RuntimeLogCollector()
+    let calls = Calls()
+    let manager = try ReviewManager(
+      configuration: .init(
+        appVersion: "1.0", bundledPolicy: F.alwaysPolicy, store: InMemoryReviewStore(), clock: clock.function,
+        texts: .english, logger: log.logger, promptTimeout: 60, events: calls.events))
+    #expect(manager.promptIfAppropriate())
+    clock.advance(seconds: 61)
+    manager.sessionStarted()
+    #expect(log.entries.map(\.summary).suffix(2) == ["prompt left unanswered: outcome unknown (timed out)", "session started"])
+    #expect(calls.all == ["shown", "unknown"])
+    manager.sessionEnded()
+    #expect(calls.all == ["shown", "unknown"])
+  }
+
   @Test("without a logger, calls build no log entry and still call back")
   func noLogger() throws {
     let calls = Calls()
