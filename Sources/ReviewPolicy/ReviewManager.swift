@@ -16,7 +16,7 @@ import PolicyCore
 ///   appVersion: "3.1", bundledPolicy: "days >= 30 and uses >= 20 and not declined", appName: "Darkroom"))
 /// manager.appLaunched()
 /// manager.significantEvent("export")          // may ask, if the policy says so
-/// manager.record(.rated)                      // the user's answer
+/// manager.record(.rated)                      // the user's answer to that prompt, if one is showing
 /// ```
 public final class ReviewManager: @unchecked Sendable {
   // @unchecked: `tracker` is only touched while holding `lock`;
@@ -761,7 +761,8 @@ public struct PromptRequest: Sendable {
 
 /// Shows review prompts: a custom alert, or a system prompt such as StoreKit's.
 ///
-/// Call `respond` once with the user's answer. A system prompt that never
+/// Call `respond` once with the user's answer, while the prompt is on screen (see
+/// ``ReviewManager/record(_:)``: a late answer is refused). A system prompt that never
 /// reports back responds ``ReviewResponse/unknown``: asked, outcome unknown.
 public protocol ReviewPresenter: Sendable {
   /// Shows the prompt described by `request`; called on the thread that triggered it.
