@@ -55,6 +55,7 @@ struct RuntimeReadOnlyDecisionTests {
     let manager = try F.manager(
       policy: source, store: store, clock: clock, presenter: RuntimeRecordingPresenter(answer: .remindLater))
     let policy = manager.currentPolicy
+    var seen: Set<Bool> = []
     for step in 0..<400 {
       clock.advance(seconds: Double(random.next() % 40_000))
       switch random.next() % 8 {
@@ -62,9 +63,11 @@ struct RuntimeReadOnlyDecisionTests {
       case 1: manager.appEnteredForeground()
       case 2: manager.sessionStarted()
       case 3: manager.sessionEnded()
-      case 4: manager.action(score: Double(random.next() % 60) - 20, mayPrompt: false)
+      case 4: manager.action(score: Double(random.next() % 160) - 10, mayPrompt: false)
       case 5: manager.significantEvent("export", mayPrompt: false)
-      case 6: manager.setFact("plan", .string(random.next() % 2 == 0 ? "pro" : "free"))
+      case 6:
+        manager.setFact("plan", .string(random.next() % 2 == 0 ? "pro" : "free"))
+        manager.setFact("crashed_this_session", .bool(false))
       default: manager.promptIfAppropriate()
       }
       let state = manager.currentState
@@ -75,6 +78,7 @@ struct RuntimeReadOnlyDecisionTests {
       #expect(current.decision == explained.decision, "step \(step)")
       #expect(asks == (explained.decision?.shouldAsk ?? false), "step \(step)")
       #expect(current.shouldAsk == asks, "step \(step)")
+      seen.insert(asks)
       if let decision = current.decision {
         // The summary names the same rules, in the same order.
         #expect(explained.summary == ExplanationRenderer().summary(decision, policy), "step \(step)")
@@ -84,6 +88,7 @@ struct RuntimeReadOnlyDecisionTests {
       #expect(store.accesses == accesses, "step \(step): a read-only call touched the store")
       #expect(manager.currentState == state, "step \(step): a read-only call changed the state")
     }
+    #expect(seen == [false, true], "the history should reach both decisions")
   }
 
   @Test("currentDecision names the deciding rules: named rules with their kind, others by label")
