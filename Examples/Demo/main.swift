@@ -214,7 +214,7 @@ for day in 0..<options.days {
     for _ in 0..<(1 + random.below(4)) {
       clock.advance(seconds: Double(60 + random.below(600)))
       let good = random.chance(85)
-      manager.action(score: good ? 30 : -40, isBad: !good && random.chance(30))
+      manager.action(score: good ? 30 : -40, isBad: !good && random.chance(30), mayPrompt: false)
       if random.chance(40) { manager.significantEvent("export") }
     }
     manager.sessionEnded()

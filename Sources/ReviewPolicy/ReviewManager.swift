@@ -16,7 +16,7 @@ import PolicyCore
 ///   appVersion: "3.1", bundledPolicy: "days >= 30 and uses >= 20 and not declined", appName: "Darkroom"))
 /// manager.appLaunched()
 /// manager.significantEvent("export")          // may ask, if the policy says so
-/// manager.record(.rated)                      // the user's answer
+/// manager.record(.rated)                      // the user's answer to that prompt, if one is showing
 /// ```
 public final class ReviewManager: @unchecked Sendable {
   // @unchecked: `tracker` is only touched while holding `lock`;
@@ -26,6 +26,9 @@ public final class ReviewManager: @unchecked Sendable {
   /// Whether the last save failed: `tracker.state` is then ahead of the store, and the next call
   /// saves it (even one that changes nothing) instead of reading the store.
   private var isUnsaved = false
+  /// Whether the last transaction closed a prompt whose ``Configuration/promptTimeout`` passed
+  /// (read and cleared under `lock` by the call that ran it, to log it and call back).
+  private var closedTimedOutPrompt = false
   private let configuration: Configuration
   /// The policy update source the running policy was compiled from (nil: the bundled policy).
   private var compiledSource: String?
@@ -67,6 +70,15 @@ public final class ReviewManager: @unchecked Sendable {
     /// Keys of other review managers to import, each once: on the first launch with this library,
     /// or the first launch after a source is added (see ``LegacyImport``; give ``build`` too).
     public var legacySources: [LegacyImport.Source]
+    /// How long, in seconds, a prompt may wait for its answer: after that, the next call records it
+    /// as "asked, outcome unknown" and a late answer is refused. Nil: no limit (the next launch or
+    /// foreground still closes it). Defaults to 10 minutes.
+    public var promptTimeout: TimeInterval?
+    /// What a prompt still on screen when the app left the foreground means, when the app reports
+    /// it with ``ReviewManager/appLeftForegroundWithPromptShowing()``.
+    public var promptLeftShowing: PromptLeftShowing
+    /// Delegate-style callbacks for analytics: a prompt shown, and each kind of answer.
+    public var events: ReviewEvents
 
     /// Creates a configuration.
     public init(
@@ -76,7 +88,8 @@ public final class ReviewManager: @unchecked Sendable {
       presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
       shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
       alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
-      newVersionOn: NewVersionTrigger = .appVersion
+      newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
+      promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents()
     ) {
       self.appVersion = appVersion
       self.build = build
@@ -93,6 +106,25 @@ public final class ReviewManager: @unchecked Sendable {
       self.scoreBounds = scoreBounds
       self.alwaysAsk = alwaysAsk
       self.legacySources = legacySources
+      self.promptTimeout = promptTimeout
+      self.promptLeftShowing = promptLeftShowing
+      self.events = events
+    }
+  }
+
+  /// What a prompt still on screen when the app left the foreground means.
+  public enum PromptLeftShowing: String, Sendable, Hashable {
+    /// Dismissed without an answer: asked, outcome unknown (``ReviewResponse/dismissed``).
+    case dismissed
+    /// Declined (``ReviewResponse/declined``), as Armchair records it on iOS.
+    case declined
+
+    /// The answer it records.
+    public var response: ReviewResponse {
+      switch self {
+      case .dismissed: .dismissed
+      case .declined: .declined
+      }
     }
   }
 
@@ -152,9 +184,18 @@ public final class ReviewManager: @unchecked Sendable {
       scoreBounds: ReviewTracker.numberBounds(configuration.scoreBounds))
     tracker.move(to: configuration.appVersion, build: configuration.build)
     tracker.newVersionOnBuild = configuration.newVersionOn == .build
+    tracker.promptTimeout = ReviewManager.timeSpan(configuration.promptTimeout)
     for problem in problems {
       log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
     }
+  }
+
+  /// `seconds` as a span of whole milliseconds; nil for nil, NaN or a negative span, and the
+  /// longest span for one too long to represent.
+  static func timeSpan(_ seconds: TimeInterval?) -> TimeSpan? {
+    guard let seconds, !seconds.isNaN, seconds >= 0 else { return nil }
+    let milliseconds = (seconds * 1000).rounded(.down)
+    return TimeSpan(milliseconds: milliseconds >= 9.2e18 ? .max : Int64(milliseconds))
   }
 
   /// Imports the configured legacy sources not yet imported into `state`; returns whether any was.
@@ -172,49 +213,84 @@ public final class ReviewManager: @unchecked Sendable {
 
   // MARK: - Tracking
 
-  /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts.
+  /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts. A prompt
+  /// still waiting for its answer (the app was killed with it on screen) is recorded as "asked,
+  /// outcome unknown".
   public func appLaunched() {
     countUse(.launch)
   }
 
-  /// Counts a return to the foreground (unless vetoed). Never prompts.
+  /// Counts a return to the foreground (unless vetoed). Never prompts. A prompt still waiting for
+  /// its answer is recorded as "asked, outcome unknown" (report a prompt left on screen first with
+  /// ``appLeftForegroundWithPromptShowing()`` to record what the configuration says instead).
   public func appEnteredForeground() {
     countUse(.foreground)
   }
 
   private func countUse(_ kind: UseKind) {
     let counts = configuration.shouldCountUse?(kind) ?? true
-    _ = perform(kind == .launch ? .launch : .foreground, prompting: false) { tracker, now in
-      if counts { tracker.countUse(at: now) }
+    var closed = false
+    _ = perform(
+      kind == .launch ? .launch : .foreground, prompting: false, note: "\(kind.rawValue)" + (counts ? " counted" : " not counted (vetoed)")
+    ) { tracker, now in
+      closed = tracker.appear(at: now, countingUse: counts)
     }
+    if closed { answered(.unknown, note: "prompt left unanswered: outcome unknown (closed by the \(kind.rawValue))") }
+  }
+
+  /// Reports that the app left the foreground with the prompt still on screen: it is recorded as
+  /// ``Configuration/promptLeftShowing`` says (dismissed by default, or declined as Armchair does
+  /// on iOS). Call it from the app's "did enter background" handler when its own alert was up; it
+  /// does nothing when no prompt is waiting for an answer.
+  ///
+  /// - Returns: Whether a prompt was showing.
+  @discardableResult
+  public func appLeftForegroundWithPromptShowing() -> Bool {
+    var closed = false
+    let meaning = configuration.promptLeftShowing.response
+    _ = perform(.response, prompting: false, note: nil) { tracker, now in
+      closed = tracker.leaveForegroundWithPromptShowing(at: now, meaning: meaning)
+    }
+    if closed { answered(meaning, note: "prompt left showing when the app left the foreground: \(meaning.rawValue)") }
+    return closed
   }
 
   /// Starts a session (ending the one in progress).
   public func sessionStarted() {
-    _ = perform(.sessionStart, prompting: false) { tracker, now in tracker.startSession(at: now) }
+    _ = perform(.sessionStart, prompting: false, note: "session started") { tracker, now in tracker.startSession(at: now) }
   }
 
   /// Ends the session in progress.
   public func sessionEnded() {
-    _ = perform(.sessionEnd, prompting: false) { tracker, now in tracker.endSession(at: now) }
+    _ = perform(.sessionEnd, prompting: false, note: "session ended") { tracker, now in tracker.endSession(at: now) }
   }
 
   /// Counts a significant event, by name if given, then prompts if the policy says so
   /// (pass `mayPrompt: false` to count it without prompting now).
   ///
+  /// `mayPrompt` defaults to true here and in ``action(score:isBad:mayPrompt:)`` alike: a call
+  /// that records what the policy reacts to checks it, as the integration snippets show; pass
+  /// false in the middle of a task, where a prompt would interrupt.
+  ///
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func significantEvent(_ name: String? = nil, mayPrompt: Bool = true) -> Bool {
-    perform(.significantEvent, prompting: mayPrompt) { tracker, now in tracker.countEvent(named: name, at: now) }
+    perform(.significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? "")) {
+      tracker, now in tracker.countEvent(named: name, at: now)
+    }
   }
 
   /// Adds an action's score to the current session (starting one if needed); `isBad` marks
   /// the session bad. Prompts if `mayPrompt` and the policy says so.
   ///
+  /// `mayPrompt` defaults to true, as in ``significantEvent(_:mayPrompt:)``: one rule for every
+  /// tracking call that can prompt (ReviewKit's score-driven policies ask right after the action
+  /// that crosses the threshold). Pass false where a prompt would interrupt a task.
+  ///
   /// - Returns: Whether a prompt was requested.
   @discardableResult
-  public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = false) -> Bool {
-    perform(.action, prompting: mayPrompt) { tracker, now in
+  public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = true) -> Bool {
+    perform(.action, prompting: mayPrompt, note: "action scored \(score)" + (isBad ? ", bad" : "")) { tracker, now in
       tracker.addAction(score: score, isBad: isBad, at: now)
     }
   }
@@ -224,12 +300,32 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func promptIfAppropriate() -> Bool {
-    perform(.promptCheck, prompting: true) { _, _ in }
+    perform(.promptCheck, prompting: true, note: "prompt check") { _, _ in }
   }
 
-  /// Records the user's answer to the latest prompt.
-  public func record(_ response: ReviewResponse) {
-    _ = perform(.response, prompting: false) { tracker, now in tracker.record(response, at: now) }
+  /// Records the user's answer to the prompt on screen (the presenter's `respond` calls this).
+  ///
+  /// A prompt is on screen from the call that asked until it is answered, its
+  /// ``Configuration/promptTimeout`` passes, or the app launches or comes back to the foreground.
+  /// An answer with no prompt on screen is refused: nothing is recorded, the error is returned
+  /// and logged as a problem. For an answer given outside a prompt (a "Rate this app" row in
+  /// settings), use ``recordWithoutPrompt(_:)``.
+  @discardableResult
+  public func record(_ response: ReviewResponse) -> Result<Void, PromptAnswerError> {
+    var result: Result<Void, PromptAnswerError> = .success(())
+    _ = perform(.response, prompting: false, note: nil) { tracker, now in result = tracker.record(response, at: now) }
+    switch result {
+    case .success: answered(response, note: "answer: \(response.rawValue)")
+    case .failure(let error): log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: error.description))
+    }
+    return result
+  }
+
+  /// Records an answer the user gave outside any prompt, such as a "Rate this app" row in the
+  /// app's settings: `rated`, `declined` and the other answer facts are set as for a prompt's answer.
+  public func recordWithoutPrompt(_ response: ReviewResponse) {
+    _ = perform(.response, prompting: false, note: nil) { tracker, now in tracker.recordWithoutPrompt(response, at: now) }
+    answered(response, note: "answer outside a prompt: \(response.rawValue)")
   }
 
   // MARK: - App facts and policy updates
@@ -367,6 +463,27 @@ public final class ReviewManager: @unchecked Sendable {
     return (snapshot.policy, built)
   }
 
+  /// Whether the policy would ask now: a cheap, read-only check that records nothing, writes
+  /// nothing to the store and builds no explanation (for example, to show a "Rate us" hint only
+  /// when a prompt would be welcome). A debug ``Configuration/alwaysAsk`` is not applied here.
+  public func wouldAsk() -> Bool {
+    let now = Timestamp(configuration.clock())
+    lock.lock()
+    let snapshot = tracker
+    lock.unlock()
+    return snapshot.decision(at: now)?.shouldAsk ?? false
+  }
+
+  /// The decision the policy would make now and the names of the rules that decided it, without
+  /// recording anything or building an explanation (see ``explainCurrentDecision()`` for that).
+  public func currentDecision() -> CurrentDecision {
+    let now = Timestamp(configuration.clock())
+    lock.lock()
+    let snapshot = tracker
+    lock.unlock()
+    return CurrentDecision(snapshot.decision(at: now), of: snapshot.policy)
+  }
+
   /// The decision the policy would make now, explained, without recording anything.
   public func explainCurrentDecision() -> ReviewExplanation {
     let now = Timestamp(configuration.clock())
@@ -378,9 +495,19 @@ public final class ReviewManager: @unchecked Sendable {
 
   // MARK: - Core
 
-  /// Applies `change` under the lock, decides if `prompting`, saves, then presents and logs.
+  /// Logs an answer recorded (a `.response` entry) and calls its callback.
+  private func answered(_ response: ReviewResponse, note: String) {
+    log(ReviewLogEntry(event: .response, date: configuration.clock(), summary: note))
+    configuration.events.answered(response)
+  }
+
+  /// Applies `change` under the lock, decides if `prompting`, saves, then logs and presents.
+  ///
+  /// Every call reaches the logger: a deciding call with its decision, any other with `note`
+  /// (nil: the caller logs).
   private func perform(
-    _ trigger: ReviewLogEntry.Event, prompting: Bool, _ change: (inout ReviewTracker, Timestamp) -> Void
+    _ trigger: ReviewLogEntry.Event, prompting: Bool, note: @autoclosure () -> String?,
+    _ change: (inout ReviewTracker, Timestamp) -> Void
   ) -> Bool {
     let now = Timestamp(configuration.clock())
     var entry: ReviewLogEntry?
@@ -392,14 +519,27 @@ public final class ReviewManager: @unchecked Sendable {
         (request, entry) = decide(trigger, now, &tracker)
       }
     }
+    let timedOut = closedTimedOutPrompt
+    closedTimedOutPrompt = false
     lock.unlock()
     logProblems(problems)
-    if let entry { log(entry) }
+    if timedOut { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
+    if let entry {
+      log(entry)
+    } else if !prompting, configuration.logger != nil, let note = note() {
+      log(ReviewLogEntry(event: trigger, date: Date(now), summary: note))
+    }
+    if let request {
+      log(
+        ReviewLogEntry(
+          event: .promptShown, date: Date(now), summary: request.isForced ? "prompt shown (forced by alwaysAsk)" : "prompt shown"))
+      configuration.events.shown?(request)
+    }
     if let request, let presenter = configuration.presenter {
       // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
       let isForced = request.isForced || configuration.alwaysAsk
       presenter.present(request) { [weak self] response in
-        if !isForced { self?.record(response) }
+        if !isForced { _ = self?.record(response) }
       }
     }
     return request != nil
@@ -427,7 +567,7 @@ public final class ReviewManager: @unchecked Sendable {
     let asks = explanation.decision?.shouldAsk ?? false
     let entry = ReviewLogEntry(
       event: trigger, date: Date(now), summary: explanation.summary + (forced && !asks ? " (forced by alwaysAsk)" : ""),
-      details: explanation.text, decision: explanation.decision)
+      details: explanation.text, decision: explanation.decision, isDecision: true)
     guard asks || forced else { return (nil, wantsLog ? entry : nil) }
     if !forced { tracker.state.recordPrompt(at: now, outcome: .pending) }
     let request = PromptRequest(
@@ -469,7 +609,11 @@ public final class ReviewManager: @unchecked Sendable {
         needsSave = true
       }
       let before = tracker.state
-      if entering { tracker.enter(at: now) }
+      if entering {
+        let wasPending = tracker.state.promptHistory.last?.outcome == .pending
+        tracker.enter(at: now)
+        closedTimedOutPrompt = wasPending && tracker.state.promptHistory.last?.outcome == .unknown
+      }
       operation(&tracker)
       // A prompt check that asks nothing changes nothing: no write (the store already holds it).
       return needsSave || tracker.state != before ? tracker.state : nil
@@ -580,6 +724,29 @@ public struct ReviewExplanation: Error, Sendable {
   public var text: String
 }
 
+/// A decision without its explanation: what ``ReviewManager/currentDecision()`` returns.
+public struct CurrentDecision: Sendable, Hashable {
+  /// The decision; nil when the facts could not be built (an app version that does not parse).
+  public var decision: Decision?
+  /// The rules that decided, named as in explanations: `ask loyal` for a named rule, otherwise
+  /// its label (for example `rule 2`); empty when no rule decided.
+  public var decidingRules: [String]
+
+  /// Whether the policy asks.
+  public var shouldAsk: Bool { decision?.shouldAsk ?? false }
+
+  /// The decision of `policy`, with its deciding rules named.
+  init(_ decision: Decision?, of policy: CompiledPolicy) {
+    self.decision = decision
+    decidingRules = (decision?.decidingRules).map { rules in
+      rules.map { index in
+        let rule = policy.rules[index]
+        return rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
+      }
+    } ?? []
+  }
+}
+
 /// What a presenter is asked to show.
 public struct PromptRequest: Sendable {
   /// The texts, with the app name filled in.
@@ -594,7 +761,8 @@ public struct PromptRequest: Sendable {
 
 /// Shows review prompts: a custom alert, or a system prompt such as StoreKit's.
 ///
-/// Call `respond` once with the user's answer. A system prompt that never
+/// Call `respond` once with the user's answer, while the prompt is on screen (see
+/// ``ReviewManager/record(_:)``: a late answer is refused). A system prompt that never
 /// reports back responds ``ReviewResponse/unknown``: asked, outcome unknown.
 public protocol ReviewPresenter: Sendable {
   /// Shows the prompt described by `request`; called on the thread that triggered it.
@@ -634,8 +802,10 @@ public struct ReviewLogEntry: Sendable {
     case action
     /// An explicit prompt check.
     case promptCheck
-    /// A response was recorded.
+    /// A response was recorded (an answer, or a prompt closed as outcome unknown).
     case response
+    /// A prompt was shown (after the decision entry that asked).
+    case promptShown
     /// A policy update was accepted.
     case policyUpdated
     /// A policy update was rejected.
@@ -654,6 +824,52 @@ public struct ReviewLogEntry: Sendable {
   public var details: String = ""
   /// The decision, for decision entries.
   public var decision: Decision?
+  /// Whether this entry is a prompt check's decision (its ``decision`` is nil when the facts could
+  /// not be built); other entries record a call, an answer, a prompt shown or a problem.
+  public var isDecision = false
+}
+
+/// Delegate-style callbacks for analytics, called after the locks are released on the calling
+/// thread: a prompt shown, then its answer (a prompt closed unanswered calls ``unknown``).
+public struct ReviewEvents: Sendable {
+  /// A prompt is about to be presented.
+  public var shown: (@Sendable (PromptRequest) -> Void)?
+  /// The user chose to rate.
+  public var rated: (@Sendable () -> Void)?
+  /// The user chose "no thanks" (or the prompt was left showing, configured as declined).
+  public var declined: (@Sendable () -> Void)?
+  /// The user chose "remind me later".
+  public var remindLater: (@Sendable () -> Void)?
+  /// The user chose to give feedback.
+  public var feedback: (@Sendable () -> Void)?
+  /// Asked, outcome unknown: a system prompt's `.unknown`, a dismissal, or a prompt closed
+  /// unanswered by a launch or a return to the foreground.
+  public var unknown: (@Sendable () -> Void)?
+
+  /// Creates callbacks; each is optional.
+  public init(
+    shown: (@Sendable (PromptRequest) -> Void)? = nil, rated: (@Sendable () -> Void)? = nil,
+    declined: (@Sendable () -> Void)? = nil, remindLater: (@Sendable () -> Void)? = nil,
+    feedback: (@Sendable () -> Void)? = nil, unknown: (@Sendable () -> Void)? = nil
+  ) {
+    self.shown = shown
+    self.rated = rated
+    self.declined = declined
+    self.remindLater = remindLater
+    self.feedback = feedback
+    self.unknown = unknown
+  }
+
+  /// Calls the callback of `response`.
+  func answered(_ response: ReviewResponse) {
+    switch response {
+    case .rated: rated?()
+    case .declined: declined?()
+    case .remindLater: remindLater?()
+    case .feedback: feedback?()
+    case .dismissed, .unknown: unknown?()
+    }
+  }
 }
 
 extension Timestamp {

@@ -123,7 +123,8 @@ public struct SessionRecord: Codable, Sendable, Hashable {
 public enum PromptOutcome: String, Codable, Sendable, Hashable {
   /// Shown; no answer yet.
   case pending
-  /// A system prompt (StoreKit, Play In-App Review) that never reports back: asked, outcome unknown.
+  /// Asked, outcome unknown: a system prompt (StoreKit, Play In-App Review) that never reports
+  /// back, or a prompt left unanswered until a launch, a return to the foreground or its timeout.
   case unknown
   /// The user chose to rate.
   case rated

@@ -31,6 +31,12 @@ public struct ReviewTracker: Sendable {
   private var versions = ParsedVersions()
   /// Action scores are clamped to these bounds per session; nil for no bounds.
   let scoreBounds: ClosedRange<Number>?
+  /// How long a prompt may stay unanswered: a prompt still pending after this span is recorded
+  /// as "asked, outcome unknown" (``ReviewResponse/unknown``) by the next call, as of its
+  /// deadline. Nil (the default for a tracker; a manager sets its
+  /// ``ReviewManager/Configuration/promptTimeout``) leaves it pending until the next launch or
+  /// foreground (``appear(at:countingUse:)``) or until it is answered.
+  public var promptTimeout: TimeSpan?
 
   /// A tracker running `policy` for `appVersion`, starting from `state`.
   ///
@@ -98,9 +104,61 @@ public struct ReviewTracker: Sendable {
     prepared = active.binder.prepared(appFacts: appFacts)
   }
 
-  /// Brings the state to ``appVersion`` at `now` (every call below does this first).
+  /// Brings the state to ``appVersion`` at `now` (every call below does this first), and records
+  /// a prompt left pending past ``promptTimeout`` as "asked, outcome unknown".
   public mutating func enter(at now: Timestamp) {
+    expireUnansweredPrompt(at: now)
     state.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
+  }
+
+  // MARK: - The prompt contract
+
+  /// Whether a prompt is on screen at `now`: the last prompt is pending and its
+  /// ``promptTimeout`` (if any) has not passed. Only then is an answer accepted.
+  public func isPromptShowing(at now: Timestamp) -> Bool {
+    guard let last = state.promptHistory.last, last.outcome == .pending else { return false }
+    guard let deadline = promptDeadline(of: last) else { return true }
+    return now < deadline
+  }
+
+  /// When `prompt` stops waiting for an answer; nil when it never does (no timeout, or out of range).
+  private func promptDeadline(of prompt: PromptRecord) -> Timestamp? {
+    promptTimeout.flatMap { prompt.date.adding($0) }
+  }
+
+  /// Records a pending prompt whose ``promptTimeout`` passed as outcome unknown, as of its deadline.
+  private mutating func expireUnansweredPrompt(at now: Timestamp) {
+    guard let last = state.promptHistory.last, last.outcome == .pending, let deadline = promptDeadline(of: last),
+      now >= deadline
+    else { return }
+    state.record(.unknown, at: deadline)
+  }
+
+  /// A launch or a return to the foreground at `now`: a prompt still pending (the app was killed
+  /// or left with it on screen, or its presenter never answered) is recorded as "asked, outcome
+  /// unknown"; then the use is counted when `countingUse` (see ``countUse(at:)``).
+  ///
+  /// - Returns: Whether a pending prompt was closed as outcome unknown.
+  @discardableResult
+  public mutating func appear(at now: Timestamp, countingUse: Bool) -> Bool {
+    enter(at: now)
+    let closed = isPromptShowing(at: now)
+    if closed { state.record(.unknown, at: now) }
+    if countingUse { state.countUse() }
+    return closed
+  }
+
+  /// The app left the foreground at `now` with the prompt still on screen: records it as
+  /// `meaning`. ``ReviewResponse/dismissed`` (outcome unknown, the default of a manager) or
+  /// ``ReviewResponse/declined``, as Armchair does on iOS.
+  ///
+  /// - Returns: Whether a prompt was showing (nothing is recorded otherwise).
+  @discardableResult
+  public mutating func leaveForegroundWithPromptShowing(at now: Timestamp, meaning: ReviewResponse) -> Bool {
+    enter(at: now)
+    guard isPromptShowing(at: now) else { return false }
+    state.record(meaning, at: now)
+    return true
   }
 
   /// Counts a use: a launch or a return to the foreground.
@@ -136,8 +194,23 @@ public struct ReviewTracker: Sendable {
     state.addAction(score: points, isBad: isBad, bounds: scoreBounds, at: now)
   }
 
-  /// Records the user's answer to the latest prompt.
-  public mutating func record(_ response: ReviewResponse, at now: Timestamp) {
+  /// Records the user's answer to the prompt on screen (see ``isPromptShowing(at:)``).
+  ///
+  /// - Returns: ``PromptAnswerError/noPromptShowing(_:)`` when no prompt is on screen (none was
+  ///   shown, it was answered already, or it was closed by a timeout, a launch or a foreground):
+  ///   the answer is then refused and nothing is recorded.
+  @discardableResult
+  public mutating func record(_ response: ReviewResponse, at now: Timestamp) -> Result<Void, PromptAnswerError> {
+    enter(at: now)
+    guard isPromptShowing(at: now) else { return .failure(.noPromptShowing(response)) }
+    state.record(response, at: now)
+    return .success(())
+  }
+
+  /// Records an answer given outside any prompt (for example a "Rate this app" row in the app's
+  /// settings): its facts are set (`rated`, `declined`, ...) and it joins the answers; a prompt
+  /// on screen, if any, takes it as its outcome.
+  public mutating func recordWithoutPrompt(_ response: ReviewResponse, at now: Timestamp) {
     enter(at: now)
     state.record(response, at: now)
   }
@@ -181,6 +254,15 @@ public struct ReviewTracker: Sendable {
     }
   }
 
+  /// The decision the policy makes on the current state at `now`, without building an explanation or
+  /// recording anything; nil when the app version does not parse (then nothing asks).
+  ///
+  /// Agrees with ``explanation(at:)``: the same decision, from the same facts.
+  public func decision(at now: Timestamp) -> Decision? {
+    guard case .success(let facts) = facts(at: now, complete: false) else { return nil }
+    return active.compiled.decide(facts)
+  }
+
   /// The decision the policy makes on the current state at `now`, explained (nothing is recorded).
   public func explanation(at now: Timestamp) -> ReviewExplanation {
     switch facts(at: now) {
@@ -196,6 +278,24 @@ public struct ReviewTracker: Sendable {
       }
       return ReviewExplanation(
         decision: explanation.decision, summary: renderer.summary(explanation.decision, policy), text: text)
+    }
+  }
+}
+
+/// Why an answer was refused.
+public enum PromptAnswerError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No prompt is on screen: none was shown, the prompt on screen was answered already, or it
+  /// was closed (its timeout passed, or the app launched or came back to the foreground since).
+  /// Use ``ReviewManager/recordWithoutPrompt(_:)`` for an answer given outside a prompt.
+  case noPromptShowing(ReviewResponse)
+
+  /// What was refused, and why.
+  public var description: String {
+    switch self {
+    case .noPromptShowing(let response):
+      "the answer `\(response.rawValue)` was refused: no review prompt is showing (none was shown, or it was "
+        + "answered, timed out or closed by a launch or a return to the foreground); use recordWithoutPrompt "
+        + "for an answer given outside a prompt"
     }
   }
 }

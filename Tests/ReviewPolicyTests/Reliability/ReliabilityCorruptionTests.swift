@@ -36,11 +36,11 @@ struct ReliabilityCorruptionTests {
         for use in 0..<4 {
           manager.appLaunched()
           manager.sessionStarted()
-          manager.action(score: Double(use * 10 + day), isBad: use == 3)
+          manager.action(score: Double(use * 10 + day), isBad: use == 3, mayPrompt: false)
           manager.significantEvent(use.isMultiple(of: 2) ? "export" : "ünïcödé \"quoted\" \\ ✓")
           clock.advance(days: 2)
         }
-        manager.record(.feedback)
+        manager.recordWithoutPrompt(.feedback)
       }
       _ = manager.updatePolicy(policy + "\nask loyal when total_uses >= 100")
     }
@@ -617,12 +617,12 @@ struct ReliabilityCorruptionTests {
         presenter: RuntimeRecordingPresenter(answer: .remindLater), logger: log.logger)
       manager.appLaunched()
       manager.sessionStarted()
-      manager.action(score: big ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude, isBad: false)
-      manager.action(score: .infinity, isBad: false)
-      manager.action(score: .nan, isBad: false)
+      manager.action(score: big ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude, isBad: false, mayPrompt: false)
+      manager.action(score: .infinity, isBad: false, mayPrompt: false)
+      manager.action(score: .nan, isBad: false, mayPrompt: false)
       manager.significantEvent("export")
       _ = manager.promptIfAppropriate()
-      manager.record(.declined)
+      manager.recordWithoutPrompt(.declined)
       let explanation = manager.explainCurrentDecision()
       #expect(explanation.decision?.shouldAsk == false, "\(explanation.text)")
       let state = manager.currentState

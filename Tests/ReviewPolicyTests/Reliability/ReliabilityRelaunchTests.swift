@@ -24,7 +24,7 @@ struct ReliabilityRelaunchTests {
     for _ in 0..<3 {
       manager.appLaunched()
       #expect(manager.promptIfAppropriate())
-      manager.record(.feedback)
+      manager.recordWithoutPrompt(.feedback)
       clock.advance(days: 3)
     }
     #expect(try F.manager(store: JSONFileStore(url: url), clock: clock).currentState == manager.currentState)

@@ -180,7 +180,7 @@ struct ReliabilitySharedStateTests {
       legacySources: [.appirater(DictionarySource(["kAppiraterUseCount": 40, "kAppiraterDeclinedToRate": true]))])
     manager.appLaunched()
     #expect(manager.updatePolicy("ask when uses >= 2").isAccepted)
-    manager.record(.declined)
+    manager.recordWithoutPrompt(.declined)
     manager.reset()
     var expected = ReviewState()
     expected.policySource = "ask when uses >= 2"

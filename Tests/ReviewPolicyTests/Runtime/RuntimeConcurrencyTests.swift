@@ -34,9 +34,9 @@ struct RuntimeConcurrencyTests {
         case 2: manager.significantEvent("e\(thread % 3)")
         case 3: manager.significantEvent(mayPrompt: false)
         case 4: manager.sessionStarted()
-        case 5: manager.action(score: thread.isMultiple(of: 2) ? 1 : -1, isBad: call % 100 == 5)
+        case 5: manager.action(score: thread.isMultiple(of: 2) ? 1 : -1, isBad: call % 100 == 5, mayPrompt: false)
         case 6: manager.promptIfAppropriate()
-        case 7: manager.record(call % 20 == 7 ? .remindLater : .dismissed)
+        case 7: manager.recordWithoutPrompt(call % 20 == 7 ? .remindLater : .dismissed)
         case 8: _ = manager.explainCurrentDecision()
         default: manager.significantEvent("shared")
         }
@@ -95,7 +95,7 @@ struct RuntimeConcurrencyTests {
     Self.check(state, totals)
     #expect(store.storedState == state)
     #expect(presented.value == totals.prompts)
-    #expect(log.entries.count == totals.prompts)
+    #expect(log.decisions.count == totals.prompts)
     #expect(log.entries(.problem).isEmpty)
   }
 

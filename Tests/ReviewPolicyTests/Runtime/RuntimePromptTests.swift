@@ -85,12 +85,12 @@ struct RuntimePromptTests {
   func answersUpdateOnlyPendingPrompt() throws {
     let clock = RuntimeTestClock()
     let manager = try F.manager(clock: clock)
-    manager.record(.declined)  // no prompt yet
+    manager.recordWithoutPrompt(.declined)  // no prompt yet
     #expect(manager.currentState.promptHistory.isEmpty)
     #expect(manager.currentState.declined)
     manager.promptIfAppropriate()
     manager.record(.remindLater)
-    manager.record(.rated)
+    manager.recordWithoutPrompt(.rated)
     let state = manager.currentState
     #expect(state.promptHistory.map(\.outcome) == [.remindLater])
     #expect(state.responses.map(\.response) == [.declined, .remindLater, .rated])
@@ -173,14 +173,14 @@ struct RuntimePromptTests {
     let log = RuntimeLogCollector()
     let manager = try F.manager(presenter: presenter, logger: log.logger)
     #expect(!manager.significantEvent("export", mayPrompt: false))
-    #expect(!manager.action(score: 3))
+    #expect(!manager.action(score: 3, mayPrompt: false))
     #expect(presenter.requests.isEmpty)
     #expect(manager.currentState.events == 1)
     #expect(manager.currentState.promptHistory.isEmpty)
-    #expect(log.entries.isEmpty)
+    #expect(log.decisions.isEmpty)
     #expect(manager.action(score: 3, mayPrompt: true))
     #expect(presenter.requests.count == 1)
-    #expect(log.entries.map(\.event) == [.action])
+    #expect(log.decisions.map(\.event) == [.action])
   }
 
   @Test("launches, foregrounds, sessions and answers never prompt, even with a policy that always asks")
@@ -192,10 +192,10 @@ struct RuntimePromptTests {
     manager.appEnteredForeground()
     manager.sessionStarted()
     manager.sessionEnded()
-    manager.record(.dismissed)
+    manager.recordWithoutPrompt(.dismissed)
     #expect(presenter.requests.isEmpty)
     #expect(manager.currentState.totalPrompts == 0)
-    #expect(log.entries.isEmpty)
+    #expect(log.decisions.isEmpty)
   }
 
   @Test("the logger receives each decision with its explanation text and decision")
@@ -208,7 +208,7 @@ struct RuntimePromptTests {
     manager.appLaunched()
     clock.advance(seconds: 2)
     #expect(manager.promptIfAppropriate())
-    let entries = log.entries
+    let entries = log.decisions
     #expect(entries.map(\.event) == [.significantEvent, .promptCheck])
     guard entries.count == 2 else { return }
     #expect(entries[0].summary == "don't ask: no ask rule held")
@@ -230,7 +230,7 @@ struct RuntimePromptTests {
       policy: "fact plan: string\nask pro when plan == \"pro\"", presenter: presenter, logger: log.logger)
     #expect(!manager.promptIfAppropriate())
     #expect(presenter.requests.isEmpty)
-    let entry = log.entries.last
+    let entry = log.decisions.last
     #expect(entry?.summary == "don't ask: the facts could not be evaluated")
     #expect(entry?.decision?.reason == .invalidFacts)
     #expect(entry?.details.contains("missing facts: `plan` (set them with `setFact`)") == true, "\(entry?.details ?? "")")
@@ -258,9 +258,9 @@ struct RuntimePromptTests {
     #expect(manager.currentState.totalPrompts == 0)
     #expect(manager.currentState.uses == 1)
     #expect(manager.currentState.events == 1)
-    let summaries = log.entries.map(\.summary)
+    let summaries = log.decisions.map(\.summary)
     #expect(summaries == Array(repeating: "don't ask: the app version `abc` does not start with a number", count: 2))
-    #expect(log.entries.allSatisfy { $0.decision == nil })
+    #expect(log.decisions.allSatisfy { $0.decision == nil })
     #expect(manager.explainCurrentDecision().summary == "don't ask: the app version `abc` does not start with a number")
   }
 

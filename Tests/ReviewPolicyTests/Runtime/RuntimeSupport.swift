@@ -63,6 +63,11 @@ final class RuntimeLogCollector: @unchecked Sendable {
     }
   }
 
+  /// The decision entries: what the logger received before every call was logged.
+  var decisions: [ReviewLogEntry] {
+    entries.filter(\.isDecision)
+  }
+
   func entries(_ event: ReviewLogEntry.Event) -> [ReviewLogEntry] {
     entries.filter { $0.event == event }
   }

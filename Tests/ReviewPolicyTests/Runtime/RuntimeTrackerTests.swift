@@ -75,7 +75,7 @@ struct RuntimeTrackerTests {
         if step != .quietEvent { trackerAsked = tracker.promptIfAppropriate(at: now) }
       case .goodAction, .badAction:
         let score = step == .badAction ? -150.0 : Double(40 + random.next() % 80)
-        manager.action(score: score, isBad: step == .badAction)
+        manager.action(score: score, isBad: step == .badAction, mayPrompt: false)
         tracker.addAction(score: score, isBad: step == .badAction, at: now)
       case .promptCheck:
         managerAsked = manager.promptIfAppropriate()

@@ -28,13 +28,13 @@ struct RuntimeTrackingTests {
     first.significantEvent(mayPrompt: false)
     first.sessionStarted()
     first.sessionStarted()
-    first.action(score: 10)
+    first.action(score: 10, mayPrompt: false)
     #expect(first.promptIfAppropriate())
     clock.advance(seconds: 60)
     first.record(.declined)
-    first.record(.rated)
-    first.record(.feedback)
-    first.record(.remindLater)
+    first.recordWithoutPrompt(.rated)
+    first.recordWithoutPrompt(.feedback)
+    first.recordWithoutPrompt(.remindLater)
     let answered = F.date(60_000)
 
     clock.advance(days: 2)
@@ -129,8 +129,8 @@ struct RuntimeTrackingTests {
     let clock = RuntimeTestClock()
     let manager = try F.manager(policy: Self.quietPolicy, clock: clock)
     manager.sessionStarted()
-    manager.action(score: 30)
-    manager.action(score: 20.25)
+    manager.action(score: 30, mayPrompt: false)
+    manager.action(score: 20.25, mayPrompt: false)
     expectRuntimeFacts(
       ["sessions == 1", "total_sessions == 1", "session_score == 50.25", "(average_score(1) ?? -1.0) == -1.0"],
       manager.currentState, now: clock.now)
@@ -155,7 +155,7 @@ struct RuntimeTrackingTests {
   @Test("an action before any session starts one")
   func actionStartsSession() throws {
     let manager = try F.manager(policy: Self.quietPolicy)
-    manager.action(score: 5)
+    manager.action(score: 5, mayPrompt: false)
     let state = manager.currentState
     #expect((state.sessions, state.totalSessions) == (1, 1))
     #expect(state.currentSession == SessionRecord(number: 1, start: F.at(0), version: "1.0", score: F.number("5")))
@@ -164,47 +164,47 @@ struct RuntimeTrackingTests {
   @Test("scores stay within the default bounds -200...200, applied after each action")
   func defaultScoreBounds() throws {
     let manager = try F.manager(policy: Self.quietPolicy)
-    manager.action(score: 150)
-    manager.action(score: 100)
+    manager.action(score: 150, mayPrompt: false)
+    manager.action(score: 100, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == F.number("200"))
-    manager.action(score: -50)
+    manager.action(score: -50, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == F.number("150"))
-    manager.action(score: -1000)
+    manager.action(score: -1000, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == F.number("-200"))
-    manager.action(score: 0.5)
+    manager.action(score: 0.5, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == F.number("-199.5"))
   }
 
   @Test("custom score bounds")
   func customScoreBounds() throws {
     let manager = try F.manager(policy: Self.quietPolicy, scoreBounds: 0...10)
-    manager.action(score: -5)
+    manager.action(score: -5, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == F.number("0"))
-    manager.action(score: 25)
+    manager.action(score: 25, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == F.number("10"))
-    manager.action(score: -2.5)
+    manager.action(score: -2.5, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == F.number("7.5"))
   }
 
   @Test("no score bounds: large totals, and infinite scores saturate instead of trapping")
   func noScoreBounds() throws {
     let manager = try F.manager(policy: Self.quietPolicy, scoreBounds: nil)
-    for _ in 0..<3 { manager.action(score: 1_000_000_000_000) }
+    for _ in 0..<3 { manager.action(score: 1_000_000_000_000, mayPrompt: false) }
     #expect(manager.currentState.currentSession?.score == F.number("3000000000000"))
-    manager.action(score: .infinity)
-    manager.action(score: 1)
+    manager.action(score: .infinity, mayPrompt: false)
+    manager.action(score: 1, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == Number(scaled: .max))
     manager.sessionStarted()
-    manager.action(score: -.infinity)
-    manager.action(score: -1e300)
+    manager.action(score: -.infinity, mayPrompt: false)
+    manager.action(score: -1e300, mayPrompt: false)
     #expect(manager.currentState.currentSession?.score == Number(scaled: .min))
   }
 
   @Test("a NaN score adds nothing to the session")
   func nanScore() throws {
     let manager = try F.manager(policy: Self.quietPolicy, scoreBounds: nil)
-    manager.action(score: 5)
-    manager.action(score: .nan)
+    manager.action(score: 5, mayPrompt: false)
+    manager.action(score: .nan, mayPrompt: false)
     #expect(manager.currentState.currentSession != nil)
     #expect(manager.currentState.currentSession?.score == F.number("5"))
   }
@@ -216,8 +216,8 @@ struct RuntimeTrackingTests {
     manager.sessionStarted()
     clock.advance(seconds: 5)
     manager.sessionStarted()
-    manager.action(score: 1, isBad: true)
-    manager.action(score: 2, isBad: false)
+    manager.action(score: 1, isBad: true, mayPrompt: false)
+    manager.action(score: 2, isBad: false, mayPrompt: false)
     expectRuntimeFacts(
       ["session_bad", "session_score == 3.0", "not has last_bad_session", "not has sessions_since_bad"],
       manager.currentState, now: clock.now)
@@ -227,7 +227,7 @@ struct RuntimeTrackingTests {
       ["not session_bad", "since(last_bad_session) == 1d", "(sessions_since_bad ?? -1) == 0"],
       manager.currentState, now: clock.now)
     manager.sessionStarted()
-    manager.action(score: 1)
+    manager.action(score: 1, mayPrompt: false)
     manager.sessionStarted()
     expectRuntimeFacts(
       ["not session_bad", "since(last_bad_session) == 1d", "(sessions_since_bad ?? -1) == 2"],
@@ -295,7 +295,7 @@ struct RuntimeTrackingTests {
     let manager = try F.manager(policy: Self.quietPolicy, clock: clock)
     for index in 1...60 {
       manager.sessionStarted()
-      manager.action(score: Double(index))
+      manager.action(score: Double(index), mayPrompt: false)
       clock.advance(seconds: 60)
     }
     manager.sessionEnded()
@@ -348,7 +348,7 @@ struct RuntimeTrackingTests {
     let clock = RuntimeTestClock()
     let manager = try F.manager(policy: Self.quietPolicy, clock: clock)
     for _ in 0..<30 {
-      manager.record(.remindLater)
+      manager.recordWithoutPrompt(.remindLater)
       clock.advance(seconds: 1)
     }
     let state = manager.currentState
@@ -386,7 +386,7 @@ struct RuntimeTrackingTests {
     manager.appLaunched()
     manager.significantEvent("x", mayPrompt: false)
     manager.significantEvent("y", mayPrompt: false)
-    manager.action(score: 1e9)
+    manager.action(score: 1e9, mayPrompt: false)
     #expect(manager.promptIfAppropriate())
     manager.record(.rated)
     manager.sessionStarted()

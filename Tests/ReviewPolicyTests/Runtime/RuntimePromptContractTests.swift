@@ -1,0 +1,223 @@
+import Foundation
+import PolicyCore
+import Testing
+
+@testable import ReviewPolicy
+
+/// The prompt contract: a prompt is never pending for ever, a prompt left on screen means what
+/// the app configures, an answer with no prompt on screen is refused, and `mayPrompt` has one default.
+@Suite("runtime: the prompt contract")
+struct RuntimePromptContractTests {
+  typealias F = RuntimeFixtures
+
+  static func manager(
+    store: any ReviewStore = InMemoryReviewStore(), clock: RuntimeTestClock, presenter: (any ReviewPresenter)? = nil,
+    logger: (@Sendable (ReviewLogEntry) -> Void)? = nil, promptTimeout: TimeInterval? = 600,
+    promptLeftShowing: ReviewManager.PromptLeftShowing = .dismissed
+  ) throws -> ReviewManager {
+    try ReviewManager(
+      configuration: .init(
+        appVersion: "1.0", bundledPolicy: F.alwaysPolicy, store: store, clock: clock.function, texts: .english,
+        presenter: presenter, logger: logger, promptTimeout: promptTimeout, promptLeftShowing: promptLeftShowing))
+  }
+
+  @Test("a prompt never answered is recorded as asked, outcome unknown, at the next launch")
+  func unansweredAtNextLaunch() throws {
+    let store = InMemoryReviewStore()
+    let clock = RuntimeTestClock()
+    let first = try Self.manager(store: store, clock: clock, presenter: RuntimeRecordingPresenter(answer: nil))
+    #expect(first.promptIfAppropriate())
+    #expect(store.storedState?.promptHistory.map(\.outcome) == [.pending])
+    // The app is killed with the prompt on screen; the next launch closes it.
+    clock.advance(seconds: 30)
+    let second = try Self.manager(store: store, clock: clock)
+    second.appLaunched()
+    let state = second.currentState
+    #expect(state.promptHistory.map(\.outcome) == [.unknown])
+    #expect(state.responses == [ResponseRecord(response: .unknown, date: F.at(30_000), version: "1.0")])
+    #expect(!state.rated && !state.declined && state.uses == 1)
+    #expect(store.storedState == state)
+    // A late answer from the old presenter is refused.
+    #expect(refusal(second.record(.rated)) == .noPromptShowing(.rated))
+    #expect(!second.currentState.rated)
+  }
+
+  @Test("a prompt never answered is recorded as outcome unknown at the next foreground, even when the use is vetoed")
+  func unansweredAtForeground() throws {
+    let clock = RuntimeTestClock()
+    let manager = try ReviewManager(
+      configuration: .init(
+        appVersion: "1.0", bundledPolicy: F.alwaysPolicy, store: InMemoryReviewStore(), clock: clock.function,
+        texts: .english, shouldCountUse: { _ in false }))
+    #expect(manager.promptIfAppropriate())
+    clock.advance(seconds: 5)
+    manager.appEnteredForeground()
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.unknown])
+    #expect(manager.currentState.uses == 0)
+  }
+
+  @Test("after the configured timeout, any later call records the prompt as outcome unknown, as of its deadline")
+  func timeout() throws {
+    let clock = RuntimeTestClock()
+    let log = RuntimeLogCollector()
+    let manager = try Self.manager(clock: clock, logger: log.logger, promptTimeout: 60)
+    #expect(manager.promptIfAppropriate())
+    clock.advance(seconds: 59)
+    #expect(manager.currentState.promptHistory.last?.outcome == .pending)
+    clock.advance(seconds: 2)
+    manager.significantEvent(mayPrompt: false)
+    let state = manager.currentState
+    #expect(state.promptHistory.map(\.outcome) == [.unknown])
+    #expect(state.responses == [ResponseRecord(response: .unknown, date: F.at(60_000), version: "1.0")])
+    #expect(refusal(manager.record(.rated)) == .noPromptShowing(.rated))
+    #expect(!manager.currentState.rated)
+    #expect(log.entries(.problem).map(\.summary) == [PromptAnswerError.noPromptShowing(.rated).description])
+  }
+
+  @Test("the default timeout is 10 minutes; an answer within it is accepted")
+  func defaultTimeout() throws {
+    #expect(ReviewManager.Configuration(appVersion: "1", bundledPolicy: "").promptTimeout == 600)
+    let clock = RuntimeTestClock()
+    let manager = try Self.manager(clock: clock)
+    #expect(manager.promptIfAppropriate())
+    clock.advance(seconds: 599)
+    #expect(refusal(manager.record(.rated)) == nil)
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.rated])
+    #expect(manager.currentState.rated)
+  }
+
+  @Test("no timeout: the prompt waits until the next launch or foreground")
+  func noTimeout() throws {
+    let clock = RuntimeTestClock()
+    let manager = try Self.manager(clock: clock, promptTimeout: nil)
+    #expect(manager.promptIfAppropriate())
+    clock.advance(days: 30)
+    manager.sessionStarted()
+    #expect(manager.currentState.promptHistory.last?.outcome == .pending)
+    #expect(refusal(manager.record(.declined)) == nil)
+    #expect(manager.currentState.declined)
+  }
+
+  @Test("a prompt left on screen when the app left the foreground means what the configuration says",
+    arguments: [(ReviewManager.PromptLeftShowing.dismissed, PromptOutcome.dismissed), (.declined, .declined)])
+  func leftShowing(meaning: ReviewManager.PromptLeftShowing, outcome: PromptOutcome) throws {
+    let clock = RuntimeTestClock()
+    let manager = try Self.manager(clock: clock, promptLeftShowing: meaning)
+    #expect(!manager.appLeftForegroundWithPromptShowing())  // nothing on screen: nothing recorded
+    #expect(manager.currentState.responses.isEmpty)
+    #expect(manager.promptIfAppropriate())
+    clock.advance(seconds: 3)
+    #expect(manager.appLeftForegroundWithPromptShowing())
+    let state = manager.currentState
+    #expect(state.promptHistory.map(\.outcome) == [outcome])
+    #expect(state.declined == (meaning == .declined))
+    #expect(state.lastDecline == (meaning == .declined ? F.at(3000) : nil))
+    #expect(!manager.appLeftForegroundWithPromptShowing())
+    // The next foreground finds nothing left to close.
+    manager.appEnteredForeground()
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [outcome])
+  }
+
+  @Test("an answer with no prompt on screen is refused with a typed error, logged, and writes nothing")
+  func answerWithoutPromptRefused() throws {
+    let store = RuntimeCountingStore()
+    let log = RuntimeLogCollector()
+    let clock = RuntimeTestClock()
+    let manager = try Self.manager(store: store, clock: clock, logger: log.logger)
+    manager.appLaunched()
+    let before = manager.currentState
+    let accesses = store.accesses
+    for response in ReviewResponse.allCases {
+      #expect(refusal(manager.record(response)) == .noPromptShowing(response))
+    }
+    #expect(manager.currentState == before)
+    #expect(store.accesses == accesses + ReviewResponse.allCases.count)  // one transaction each, nothing saved
+    #expect(log.entries(.problem).count == ReviewResponse.allCases.count)
+    #expect(log.entries(.problem).first?.summary.contains("no review prompt is showing") == true)
+    // Answered once, a prompt takes no second answer.
+    #expect(manager.promptIfAppropriate())
+    #expect(refusal(manager.record(.remindLater)) == nil)
+    #expect(refusal(manager.record(.rated)) == .noPromptShowing(.rated))
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.remindLater])
+    #expect(!manager.currentState.rated)
+    // An answer outside a prompt is the app's to record explicitly.
+    manager.recordWithoutPrompt(.rated)
+    #expect(manager.currentState.rated)
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.remindLater])
+  }
+
+  @Test("a presenter answering late, after the timeout, is refused and logged")
+  func lateAnswer() throws {
+    let clock = RuntimeTestClock()
+    let log = RuntimeLogCollector()
+    let held = RuntimeHeldAnswer()
+    let presenter = ClosurePresenter { _, respond in held.keep(respond) }
+    let manager = try Self.manager(clock: clock, presenter: presenter, logger: log.logger)
+    #expect(manager.significantEvent())
+    clock.advance(seconds: 601)
+    held.answer(.rated)
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.unknown])
+    #expect(!manager.currentState.rated)
+    #expect(log.entries(.problem).count == 1)
+  }
+
+  @Test("mayPrompt defaults to true for significant events and actions alike")
+  func mayPromptDefaults() throws {
+    let presenter = RuntimeRecordingPresenter(answer: .remindLater)
+    let manager = try F.manager(presenter: presenter)
+    #expect(manager.significantEvent())
+    #expect(manager.action(score: 1))
+    #expect(!manager.significantEvent(mayPrompt: false))
+    #expect(!manager.action(score: 1, mayPrompt: false))
+    #expect(presenter.requests.count == 2)
+  }
+
+  @Test("the tracker holds the contract: pure, with no timeout unless set")
+  func trackerContract() throws {
+    let compiled = try #require(PolicyCompiler.compile(F.alwaysPolicy, schema: ReviewSchema.standard).policy)
+    var tracker = ReviewTracker(policy: compiled, appVersion: "1.0")
+    #expect(tracker.promptTimeout == nil)
+    let refused = tracker.record(.rated, at: F.at(0))
+    #expect(refusal(refused) == .noPromptShowing(.rated))
+    let asked = tracker.promptIfAppropriate(at: F.at(0))
+    #expect(asked)
+    #expect(tracker.isPromptShowing(at: F.at(86_400_000)))
+    tracker.promptTimeout = TimeSpan(milliseconds: 1000)
+    #expect(tracker.isPromptShowing(at: F.at(999)))
+    #expect(!tracker.isPromptShowing(at: F.at(1000)))
+    tracker.promptTimeout = nil
+    let closed = tracker.appear(at: F.at(5000), countingUse: true)
+    #expect(closed)
+    #expect(tracker.state.promptHistory.map(\.outcome) == [.unknown])
+    #expect(tracker.state.uses == 1)
+    let closedAgain = tracker.appear(at: F.at(6000), countingUse: false)
+    #expect(!closedAgain)
+    #expect(tracker.state.uses == 1)
+  }
+}
+
+/// The error of a refused answer; nil when the answer was accepted.
+func refusal(_ result: Result<Void, PromptAnswerError>) -> PromptAnswerError? {
+  if case .failure(let error) = result { return error }
+  return nil
+}
+
+/// Keeps a presenter's `respond` to answer later.
+final class RuntimeHeldAnswer: @unchecked Sendable {
+  // @unchecked: `respond` is only touched under `lock`.
+  private let lock = NSLock()
+  private var respond: (@Sendable (ReviewResponse) -> Void)?
+
+  func keep(_ respond: @escaping @Sendable (ReviewResponse) -> Void) {
+    lock.lock()
+    self.respond = respond
+    lock.unlock()
+  }
+
+  func answer(_ response: ReviewResponse) {
+    lock.lock()
+    let respond = self.respond
+    lock.unlock()
+    respond?(response)
+  }
+}
