@@ -370,7 +370,8 @@ public struct JSONFileStore: ReviewStore {
     unlink(paths.journal)
     if movedAside { unlink(paths.previous) }
     if let generation, let snapshot = FileIdentity(path: paths.state) {
-      cache.entry = Cache.Entry(state: state, generation: generation, snapshot: snapshot, journal: nil, journalLength: 0)
+      cache.entry = Cache.Entry(
+        state: state, generation: generation, snapshot: snapshot, journal: nil, journalLength: 0)
     } else {
       cache.entry = nil
     }
@@ -399,7 +400,8 @@ public struct JSONFileStore: ReviewStore {
     var attempt = 0
     while FileManager.default.fileExists(atPath: aside.path) && attempt < 100 {
       attempt += 1
-      aside = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(suffix)-\(stamp)-\(attempt)")
+      aside = url.deletingLastPathComponent().appendingPathComponent(
+        "\(url.lastPathComponent).\(suffix)-\(stamp)-\(attempt)")
     }
     var report = problem
     if rename(url.path, aside.path) == 0 { report.keptAt = aside.path }

@@ -178,7 +178,9 @@ public enum LegacyImport {
       if isCurrent { state.declined = true }
       state.declinedAny = true
     }
-    if bool(values.value(forKey: key("RatedAnyVersion"))) == true || bool(values.value(forKey: key("PreviousVersionRated"))) == true {
+    if bool(values.value(forKey: key("RatedAnyVersion"))) == true
+      || bool(values.value(forKey: key("PreviousVersionRated"))) == true
+    {
       state.ratedAny = true
     }
     if bool(values.value(forKey: key("PreviousVersionDeclinedToRate"))) == true {
@@ -197,7 +199,9 @@ public enum LegacyImport {
 
   // MARK: - RateOurAppHelper
 
-  private static func importRateOurApp(_ values: any LegacyKeyValueSource, into state: inout ReviewState, at now: Timestamp) {
+  private static func importRateOurApp(
+    _ values: any LegacyKeyValueSource, into state: inout ReviewState, at now: Timestamp
+  ) {
     if state.version == nil, let version = values.value(forKey: "RateOurAppKeys_lastKnownAppVersion") as? String {
       state.version = version
     }
@@ -307,7 +311,8 @@ public enum LegacyImport {
       let sessionVersion = sessions.last { reviewKitDate($0.date) <= date }?.version.text
       let version = lastVersion ?? sessionVersion ?? running?.appVersion ?? state.version ?? ""
       let session = min(max(int(values.value(forKey: "ReviewRequestLastSession")) ?? count, 0), count)
-      state.promptHistory.append(PromptRecord(date: date, version: mapped(version), session: session, outcome: .unknown))
+      state.promptHistory.append(
+        PromptRecord(date: date, version: mapped(version), session: session, outcome: .unknown))
       state.totalPrompts = max(state.totalPrompts, 1)
     }
     if state.version == nil, let last = sessions.last {

@@ -20,42 +20,48 @@ extension PromptTexts {
     ),
     "bg": PromptTexts(
       title: "Харесва ли ви {app}?",
-      message: "Ако приложението ви харесва, бихте ли отделили минутка да напишете кратък отзив? Това много ни помага. Благодарим!",
+      message:
+        "Ако приложението ви харесва, бихте ли отделили минутка да напишете кратък отзив? Това много ни помага. Благодарим!",
       rateButton: "Оценете",
       remindButton: "Напомнете ми по-късно",
       declineButton: "Не, благодаря"
     ),
     "ca": PromptTexts(
       title: "T’agrada {app}?",
-      message: "Si t’agrada l’aplicació, pots dedicar un moment a escriure’n una ressenya breu? Ens ajuda molt. Gràcies!",
+      message:
+        "Si t’agrada l’aplicació, pots dedicar un moment a escriure’n una ressenya breu? Ens ajuda molt. Gràcies!",
       rateButton: "Valora-la",
       remindButton: "Recorda-m’ho més tard",
       declineButton: "No, gràcies"
     ),
     "cs": PromptTexts(
       title: "Líbí se vám {app}?",
-      message: "Pokud se vám aplikace líbí, mohli byste si najít chvilku a napsat krátké hodnocení? Moc nám tím pomůžete. Děkujeme!",
+      message:
+        "Pokud se vám aplikace líbí, mohli byste si najít chvilku a napsat krátké hodnocení? Moc nám tím pomůžete. Děkujeme!",
       rateButton: "Ohodnotit",
       remindButton: "Připomenout později",
       declineButton: "Ne, děkuji"
     ),
     "da": PromptTexts(
       title: "Kan du lide {app}?",
-      message: "Hvis du er glad for appen, vil du så bruge et øjeblik på at skrive en kort anmeldelse? Det hjælper os meget. Tak!",
+      message:
+        "Hvis du er glad for appen, vil du så bruge et øjeblik på at skrive en kort anmeldelse? Det hjælper os meget. Tak!",
       rateButton: "Bedøm",
       remindButton: "Mind mig om det senere",
       declineButton: "Nej tak"
     ),
     "de": PromptTexts(
       title: "Gefällt dir {app}?",
-      message: "Wenn dir die App gefällt, würdest du dir einen Moment für eine kurze Bewertung nehmen? Das hilft uns sehr. Danke!",
+      message:
+        "Wenn dir die App gefällt, würdest du dir einen Moment für eine kurze Bewertung nehmen? Das hilft uns sehr. Danke!",
       rateButton: "Bewerten",
       remindButton: "Später erinnern",
       declineButton: "Nein, danke"
     ),
     "el": PromptTexts(
       title: "Σας αρέσει η εφαρμογή {app};",
-      message: "Αν σας αρέσει η εφαρμογή, θα αφιερώνατε λίγο χρόνο για να γράψετε μια σύντομη κριτική; Μας βοηθά πολύ. Ευχαριστούμε!",
+      message:
+        "Αν σας αρέσει η εφαρμογή, θα αφιερώνατε λίγο χρόνο για να γράψετε μια σύντομη κριτική; Μας βοηθά πολύ. Ευχαριστούμε!",
       rateButton: "Βαθμολογήστε",
       remindButton: "Υπενθύμιση αργότερα",
       declineButton: "Όχι, ευχαριστώ"
@@ -69,28 +75,32 @@ extension PromptTexts {
     ),
     "es": PromptTexts(
       title: "¿Te gusta {app}?",
-      message: "Si te gusta la app, ¿podrías dedicar un momento a escribir una breve reseña? Nos ayuda mucho. ¡Gracias!",
+      message:
+        "Si te gusta la app, ¿podrías dedicar un momento a escribir una breve reseña? Nos ayuda mucho. ¡Gracias!",
       rateButton: "Valorar",
       remindButton: "Recordármelo más tarde",
       declineButton: "No, gracias"
     ),
     "fa": PromptTexts(
       title: "از {app} راضی هستید؟",
-      message: "اگر این برنامه را دوست دارید، لطفاً چند لحظه وقت بگذارید و نظری کوتاه بنویسید. این کار خیلی به ما کمک می‌کند. سپاسگزاریم!",
+      message:
+        "اگر این برنامه را دوست دارید، لطفاً چند لحظه وقت بگذارید و نظری کوتاه بنویسید. این کار خیلی به ما کمک می‌کند. سپاسگزاریم!",
       rateButton: "امتیاز بدهید",
       remindButton: "بعداً یادآوری کن",
       declineButton: "نه، ممنون"
     ),
     "fi": PromptTexts(
       title: "Pidätkö sovelluksesta {app}?",
-      message: "Jos pidät sovelluksesta, voisitko käyttää hetken lyhyen arvion kirjoittamiseen? Se auttaa meitä paljon. Kiitos!",
+      message:
+        "Jos pidät sovelluksesta, voisitko käyttää hetken lyhyen arvion kirjoittamiseen? Se auttaa meitä paljon. Kiitos!",
       rateButton: "Arvioi",
       remindButton: "Muistuta myöhemmin",
       declineButton: "Ei kiitos"
     ),
     "fr": PromptTexts(
       title: "Vous aimez {app}\u{00A0}?",
-      message: "Si l’app vous plaît, pourriez-vous prendre un instant pour écrire un court avis\u{00A0}? Cela nous aide beaucoup. Merci\u{00A0}!",
+      message:
+        "Si l’app vous plaît, pourriez-vous prendre un instant pour écrire un court avis\u{00A0}? Cela nous aide beaucoup. Merci\u{00A0}!",
       rateButton: "Noter",
       remindButton: "Me le rappeler plus tard",
       declineButton: "Non merci"
@@ -111,35 +121,40 @@ extension PromptTexts {
     ),
     "hr": PromptTexts(
       title: "Sviđa li vam se {app}?",
-      message: "Ako vam se aplikacija sviđa, možete li odvojiti trenutak i napisati kratku recenziju? Puno nam pomaže. Hvala!",
+      message:
+        "Ako vam se aplikacija sviđa, možete li odvojiti trenutak i napisati kratku recenziju? Puno nam pomaže. Hvala!",
       rateButton: "Ocijeni",
       remindButton: "Podsjeti me kasnije",
       declineButton: "Ne, hvala"
     ),
     "hu": PromptTexts(
       title: "Tetszik a(z) {app}?",
-      message: "Ha tetszik az alkalmazás, szánnál egy percet egy rövid értékelés megírására? Sokat segítesz vele. Köszönjük!",
+      message:
+        "Ha tetszik az alkalmazás, szánnál egy percet egy rövid értékelés megírására? Sokat segítesz vele. Köszönjük!",
       rateButton: "Értékelem",
       remindButton: "Emlékeztess később",
       declineButton: "Nem, köszönöm"
     ),
     "hy": PromptTexts(
       title: "Գնահատեք {app} հավելվածը",
-      message: "Եթե հավելվածը Ձեզ դուր է գալիս, խնդրում ենք մի պահ տրամադրել և գրել կարճ կարծիք։ Դա մեզ շատ է օգնում։ Շնորհակալություն։",
+      message:
+        "Եթե հավելվածը Ձեզ դուր է գալիս, խնդրում ենք մի պահ տրամադրել և գրել կարճ կարծիք։ Դա մեզ շատ է օգնում։ Շնորհակալություն։",
       rateButton: "Գնահատել",
       remindButton: "Հիշեցնել ավելի ուշ",
       declineButton: "Ոչ, շնորհակալություն"
     ),
     "id": PromptTexts(
       title: "Suka dengan {app}?",
-      message: "Jika Anda menyukai aplikasi ini, maukah Anda meluangkan waktu sejenak untuk menulis ulasan singkat? Itu sangat membantu kami. Terima kasih!",
+      message:
+        "Jika Anda menyukai aplikasi ini, maukah Anda meluangkan waktu sejenak untuk menulis ulasan singkat? Itu sangat membantu kami. Terima kasih!",
       rateButton: "Beri nilai",
       remindButton: "Ingatkan nanti",
       declineButton: "Tidak, terima kasih"
     ),
     "it": PromptTexts(
       title: "Ti piace {app}?",
-      message: "Se l’app ti piace, ti andrebbe di dedicare un momento a scrivere una breve recensione? Ci aiuta molto. Grazie!",
+      message:
+        "Se l’app ti piace, ti andrebbe di dedicare un momento a scrivere una breve recensione? Ci aiuta molto. Grazie!",
       rateButton: "Valuta",
       remindButton: "Ricordamelo più tardi",
       declineButton: "No, grazie"
@@ -160,63 +175,72 @@ extension PromptTexts {
     ),
     "ms": PromptTexts(
       title: "Seronok menggunakan {app}?",
-      message: "Jika anda suka aplikasi ini, sudikah anda meluangkan sedikit masa untuk menulis ulasan ringkas? Ia amat membantu kami. Terima kasih!",
+      message:
+        "Jika anda suka aplikasi ini, sudikah anda meluangkan sedikit masa untuk menulis ulasan ringkas? Ia amat membantu kami. Terima kasih!",
       rateButton: "Beri penilaian",
       remindButton: "Ingatkan saya nanti",
       declineButton: "Tidak, terima kasih"
     ),
     "nb": PromptTexts(
       title: "Liker du {app}?",
-      message: "Hvis du liker appen, kan du ta deg et øyeblikk til å skrive en kort anmeldelse? Det hjelper oss mye. Tusen takk!",
+      message:
+        "Hvis du liker appen, kan du ta deg et øyeblikk til å skrive en kort anmeldelse? Det hjelper oss mye. Tusen takk!",
       rateButton: "Vurder",
       remindButton: "Minn meg på det senere",
       declineButton: "Nei takk"
     ),
     "nl": PromptTexts(
       title: "Vind je {app} leuk?",
-      message: "Als je de app leuk vindt, wil je dan even de tijd nemen voor een korte review? Dat helpt ons enorm. Bedankt!",
+      message:
+        "Als je de app leuk vindt, wil je dan even de tijd nemen voor een korte review? Dat helpt ons enorm. Bedankt!",
       rateButton: "Beoordeel",
       remindButton: "Herinner me later",
       declineButton: "Nee, bedankt"
     ),
     "pl": PromptTexts(
       title: "Podoba Ci się {app}?",
-      message: "Jeśli aplikacja Ci się podoba, czy możesz poświęcić chwilę na napisanie krótkiej recenzji? To dla nas duża pomoc. Dziękujemy!",
+      message:
+        "Jeśli aplikacja Ci się podoba, czy możesz poświęcić chwilę na napisanie krótkiej recenzji? To dla nas duża pomoc. Dziękujemy!",
       rateButton: "Oceń",
       remindButton: "Przypomnij później",
       declineButton: "Nie, dziękuję"
     ),
     "pt-BR": PromptTexts(
       title: "Está curtindo o {app}?",
-      message: "Se você gosta do app, poderia tirar um momento para escrever uma avaliação curta? Isso nos ajuda muito. Obrigado!",
+      message:
+        "Se você gosta do app, poderia tirar um momento para escrever uma avaliação curta? Isso nos ajuda muito. Obrigado!",
       rateButton: "Avaliar",
       remindButton: "Lembrar mais tarde",
       declineButton: "Não, obrigado"
     ),
     "pt-PT": PromptTexts(
       title: "Está a gostar da aplicação {app}?",
-      message: "Se gosta da aplicação, poderia dedicar um momento a escrever uma breve avaliação? Ajuda-nos muito. Obrigado!",
+      message:
+        "Se gosta da aplicação, poderia dedicar um momento a escrever uma breve avaliação? Ajuda-nos muito. Obrigado!",
       rateButton: "Avaliar",
       remindButton: "Lembrar-me mais tarde",
       declineButton: "Não, obrigado"
     ),
     "ro": PromptTexts(
       title: "Îți place {app}?",
-      message: "Dacă îți place aplicația, ai putea să-ți faci puțin timp pentru o scurtă recenzie? Ne ajută foarte mult. Mulțumim!",
+      message:
+        "Dacă îți place aplicația, ai putea să-ți faci puțin timp pentru o scurtă recenzie? Ne ajută foarte mult. Mulțumim!",
       rateButton: "Evaluează",
       remindButton: "Amintește-mi mai târziu",
       declineButton: "Nu, mulțumesc"
     ),
     "ru": PromptTexts(
       title: "Нравится {app}?",
-      message: "Если вам нравится приложение, пожалуйста, уделите минутку и напишите короткий отзыв. Это очень нам помогает. Спасибо!",
+      message:
+        "Если вам нравится приложение, пожалуйста, уделите минутку и напишите короткий отзыв. Это очень нам помогает. Спасибо!",
       rateButton: "Оценить",
       remindButton: "Напомнить позже",
       declineButton: "Нет, спасибо"
     ),
     "sk": PromptTexts(
       title: "Páči sa vám {app}?",
-      message: "Ak sa vám aplikácia páči, mohli by ste si nájsť chvíľu a napísať krátke hodnotenie? Veľmi nám tým pomôžete. Ďakujeme!",
+      message:
+        "Ak sa vám aplikácia páči, mohli by ste si nájsť chvíľu a napísať krátke hodnotenie? Veľmi nám tým pomôžete. Ďakujeme!",
       rateButton: "Ohodnotiť",
       remindButton: "Pripomenúť neskôr",
       declineButton: "Nie, ďakujem"
@@ -237,21 +261,24 @@ extension PromptTexts {
     ),
     "tr": PromptTexts(
       title: "{app} uygulamasını beğendiniz mi?",
-      message: "Uygulamayı beğendiyseniz kısa bir değerlendirme yazmak için birkaç dakikanızı ayırır mısınız? Bu bize çok yardımcı olur. Teşekkürler!",
+      message:
+        "Uygulamayı beğendiyseniz kısa bir değerlendirme yazmak için birkaç dakikanızı ayırır mısınız? Bu bize çok yardımcı olur. Teşekkürler!",
       rateButton: "Değerlendir",
       remindButton: "Daha sonra hatırlat",
       declineButton: "Hayır, teşekkürler"
     ),
     "uk": PromptTexts(
       title: "Подобається {app}?",
-      message: "Якщо вам подобається застосунок, приділіть, будь ласка, хвилинку й напишіть короткий відгук. Це дуже нам допомагає. Дякуємо!",
+      message:
+        "Якщо вам подобається застосунок, приділіть, будь ласка, хвилинку й напишіть короткий відгук. Це дуже нам допомагає. Дякуємо!",
       rateButton: "Оцінити",
       remindButton: "Нагадати пізніше",
       declineButton: "Ні, дякую"
     ),
     "vi": PromptTexts(
       title: "Bạn có thích {app} không?",
-      message: "Nếu bạn thích ứng dụng này, bạn có thể dành chút thời gian viết một đánh giá ngắn không? Điều đó giúp chúng tôi rất nhiều. Cảm ơn bạn!",
+      message:
+        "Nếu bạn thích ứng dụng này, bạn có thể dành chút thời gian viết một đánh giá ngắn không? Điều đó giúp chúng tôi rất nhiều. Cảm ơn bạn!",
       rateButton: "Đánh giá",
       remindButton: "Nhắc tôi sau",
       declineButton: "Không, cảm ơn"

@@ -98,7 +98,9 @@ public struct PromptTexts: Sendable, Hashable, Codable {
     }
     let rest = subtags.dropFirst()
     let script = rest.first { $0.count == 4 && $0.allSatisfy(\.isLetter) }
-    let region = rest.first { ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }
+    let region = rest.first {
+      ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber))
+    }
 
     let language = languageAliases[first] ?? first
     switch language {

@@ -77,7 +77,8 @@ public enum ReviewEtiquette {
         var help = [
           "for example when \(example(witness, reading: readNames, then: "3 prompts were shown in 365 days, the last \(lastPromptAge(witness)) ago"))"
         ]
-        let counts = policyReads.contains("total_prompts") || policyReads.contains("prompts")
+        let counts =
+          policyReads.contains("total_prompts") || policyReads.contains("prompts")
           || policyReads.contains { $0.hasPrefix("prompts_within(") }
         if !counts { help.append("no condition of the policy bounds the number of prompts in 365 days") }
         help.append("cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does")
@@ -126,9 +127,11 @@ public enum ReviewEtiquette {
       default:
         guard case .family("prompts_within", .duration(let window)) = slot.origin else { continue }
         let need = window.milliseconds >= 365 * day ? prompts : 1
-        let within = AnalysisCondition.age(of: "last_prompt", atMost: window.milliseconds - 1)
+        let within =
+          AnalysisCondition.age(of: "last_prompt", atMost: window.milliseconds - 1)
           && .int(slot.name, atLeast: need)
-        let outside = AnalysisCondition.age(of: "last_prompt", atLeast: window.milliseconds)
+        let outside =
+          AnalysisCondition.age(of: "last_prompt", atLeast: window.milliseconds)
           && .int(slot.name, equals: 0)
         parts.append(within || outside)
       }

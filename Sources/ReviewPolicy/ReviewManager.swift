@@ -150,7 +150,8 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not compile.
   public init(configuration: Configuration) throws(ReviewManagerError) {
     self.configuration = configuration
-    let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+    let bundled = PolicyCompiler.compile(
+      configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
     guard let bundledPolicy = bundled.policy else {
       throw .invalidBundledPolicy(DiagnosticRenderer().render(bundled.diagnostics, in: bundled.source))
     }
@@ -231,7 +232,8 @@ public final class ReviewManager: @unchecked Sendable {
     let counts = configuration.shouldCountUse?(kind) ?? true
     var closed = false
     _ = perform(
-      kind == .launch ? .launch : .foreground, prompting: false, note: "\(kind.rawValue)" + (counts ? " counted" : " not counted (vetoed)")
+      kind == .launch ? .launch : .foreground, prompting: false,
+      note: "\(kind.rawValue)" + (counts ? " counted" : " not counted (vetoed)")
     ) { tracker, now in
       closed = tracker.appear(at: now, countingUse: counts)
     }
@@ -257,7 +259,9 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Starts a session (ending the one in progress).
   public func sessionStarted() {
-    _ = perform(.sessionStart, prompting: false, note: "session started") { tracker, now in tracker.startSession(at: now) }
+    _ = perform(.sessionStart, prompting: false, note: "session started") { tracker, now in
+      tracker.startSession(at: now)
+    }
   }
 
   /// Ends the session in progress.
@@ -316,7 +320,8 @@ public final class ReviewManager: @unchecked Sendable {
     _ = perform(.response, prompting: false, note: nil) { tracker, now in result = tracker.record(response, at: now) }
     switch result {
     case .success: answered(response, note: "answer: \(response.rawValue)")
-    case .failure(let error): log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: error.description))
+    case .failure(let error):
+      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: error.description))
     }
     return result
   }
@@ -324,7 +329,8 @@ public final class ReviewManager: @unchecked Sendable {
   /// Records an answer the user gave outside any prompt, such as a "Rate this app" row in the
   /// app's settings: `rated`, `declined` and the other answer facts are set as for a prompt's answer.
   public func recordWithoutPrompt(_ response: ReviewResponse) {
-    _ = perform(.response, prompting: false, note: nil) { tracker, now in tracker.recordWithoutPrompt(response, at: now) }
+    _ = perform(.response, prompting: false, note: nil) { tracker, now in tracker.recordWithoutPrompt(response, at: now)
+    }
     answered(response, note: "answer outside a prompt: \(response.rawValue)")
   }
 
@@ -348,7 +354,9 @@ public final class ReviewManager: @unchecked Sendable {
     let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
     let rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
     guard let compiled = compilation.policy else {
-      log(ReviewLogEntry(event: .policyRejected, date: configuration.clock(), summary: "policy update rejected", details: rendered))
+      log(
+        ReviewLogEntry(
+          event: .policyRejected, date: configuration.clock(), summary: "policy update rejected", details: rendered))
       return PolicyUpdateResult(isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
     }
     lock.lock()
@@ -359,13 +367,15 @@ public final class ReviewManager: @unchecked Sendable {
     compiledSource = source
     lock.unlock()
     logProblems(problems)
-    log(ReviewLogEntry(event: .policyUpdated, date: configuration.clock(), summary: "policy updated", details: rendered))
+    log(
+      ReviewLogEntry(event: .policyUpdated, date: configuration.clock(), summary: "policy updated", details: rendered))
     return PolicyUpdateResult(isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
   }
 
   /// Goes back to the bundled policy and forgets the stored update.
   public func resetPolicy() {
-    let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+    let bundled = PolicyCompiler.compile(
+      configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
     guard let compiled = bundled.policy else { return }
     lock.lock()
     let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
@@ -532,7 +542,8 @@ public final class ReviewManager: @unchecked Sendable {
     if let request {
       log(
         ReviewLogEntry(
-          event: .promptShown, date: Date(now), summary: request.isForced ? "prompt shown (forced by alwaysAsk)" : "prompt shown"))
+          event: .promptShown, date: Date(now),
+          summary: request.isForced ? "prompt shown (forced by alwaysAsk)" : "prompt shown"))
       configuration.events.shown?(request)
     }
     if let request, let presenter = configuration.presenter {
@@ -644,7 +655,8 @@ public final class ReviewManager: @unchecked Sendable {
       }
       problems.append("the stored policy update no longer compiles; using the bundled policy")
     }
-    let bundled = PolicyCompiler.compile(configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+    let bundled = PolicyCompiler.compile(
+      configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
     if let compiled = bundled.policy {
       tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: tracker.appVersion)
     }
@@ -738,12 +750,13 @@ public struct CurrentDecision: Sendable, Hashable {
   /// The decision of `policy`, with its deciding rules named.
   init(_ decision: Decision?, of policy: CompiledPolicy) {
     self.decision = decision
-    decidingRules = (decision?.decidingRules).map { rules in
-      rules.map { index in
-        let rule = policy.rules[index]
-        return rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
-      }
-    } ?? []
+    decidingRules =
+      (decision?.decidingRules).map { rules in
+        rules.map { index in
+          let rule = policy.rules[index]
+          return rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
+        }
+      } ?? []
   }
 }
 

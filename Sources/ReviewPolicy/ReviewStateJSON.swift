@@ -36,11 +36,14 @@ enum ReviewStateJSON {
     /// Writes `s`: every member, or with `old` only those that differ from it.
     mutating func state(_ s: ReviewState, changedFrom old: ReviewState?) {
       begin()
-      func member<T: Equatable>(_ name: StaticString, _ path: KeyPath<ReviewState, T>, _ value: (inout Writer) -> Void) {
+      func member<T: Equatable>(_ name: StaticString, _ path: KeyPath<ReviewState, T>, _ value: (inout Writer) -> Void)
+      {
         if let old, old[keyPath: path] == s[keyPath: path] { return }
         key(name, value)
       }
-      func optional<T: Equatable>(_ name: StaticString, _ path: KeyPath<ReviewState, T?>, _ value: ((inout Writer) -> Void)?) {
+      func optional<T: Equatable>(
+        _ name: StaticString, _ path: KeyPath<ReviewState, T?>, _ value: ((inout Writer) -> Void)?
+      ) {
         if let old, old[keyPath: path] == s[keyPath: path] { return }
         if let value {
           key(name, value)
@@ -87,7 +90,9 @@ enum ReviewStateJSON {
     }
 
     // Curried writers for optional values: `s.firstUse.map(instant)` is nil when absent.
-    private func instantWriter(_ value: Timestamp) -> (inout Writer) -> Void { { $0.int64(value.millisecondsSince1970) } }
+    private func instantWriter(_ value: Timestamp) -> (inout Writer) -> Void {
+      { $0.int64(value.millisecondsSince1970) }
+    }
     private func stringWriter(_ value: String) -> (inout Writer) -> Void { { $0.string(value) } }
     private func sessionWriter(_ value: SessionRecord) -> (inout Writer) -> Void { { $0.session(value) } }
 
@@ -452,7 +457,8 @@ enum ReviewStateJSON {
           position += 4
           var scalarValue = UInt32(unit)
           if (0xD800...0xDBFF).contains(unit) {
-            guard position + 6 <= raw.count, raw[position] == UInt8(ascii: "\\"), raw[position + 1] == UInt8(ascii: "u"),
+            guard position + 6 <= raw.count, raw[position] == UInt8(ascii: "\\"),
+              raw[position + 1] == UInt8(ascii: "u"),
               let low = hex4(raw, position + 2), (0xDC00...0xDFFF).contains(low)
             else { return nil }
             position += 6
@@ -560,7 +566,8 @@ enum ReviewStateJSON {
       var result: [String: Int] = [:]
       result.reserveCapacity(list.count)
       for (name, value) in list {
-        guard case .integer(let count) = value, let int = Int(exactly: count), result.updateValue(int, forKey: name) == nil
+        guard case .integer(let count) = value, let int = Int(exactly: count),
+          result.updateValue(int, forKey: name) == nil
         else {
           failed = true
           return [:]

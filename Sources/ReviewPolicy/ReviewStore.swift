@@ -115,7 +115,8 @@ public enum ReviewStateCoding {
   /// Decodes stored bytes: the state, or the kind of problem and a lowercase explanation.
   public static func decode(_ data: Data) -> Result<ReviewState, StoreProblem> {
     guard data.count <= maximumSize else {
-      return .failure(StoreProblem(kind: .corrupt, detail: "\(data.count) bytes is larger than any valid state", keptAt: nil))
+      return .failure(
+        StoreProblem(kind: .corrupt, detail: "\(data.count) bytes is larger than any valid state", keptAt: nil))
     }
     // The fast decoder takes every state this library writes; anything else goes to Foundation.
     if let state = data.withUnsafeBytes({ ReviewStateJSON.decode($0.bindMemory(to: UInt8.self)) }) {

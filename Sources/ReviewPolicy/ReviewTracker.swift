@@ -244,7 +244,8 @@ public struct ReviewTracker: Sendable {
   /// of ``appVersion`` (as after ``enter(at:)``), without recording anything.
   public func facts(at now: Timestamp, complete: Bool = true) -> Result<Facts, ReviewExplanation> {
     var current = state
-    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)  // writes nothing (and copies nothing) once entered
+    // Writes nothing (and copies nothing) once entered.
+    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
     switch active.binder.facts(from: prepared, state: current, now: now, complete: complete, versions: versions) {
     case .success(let facts):
       return .success(facts)

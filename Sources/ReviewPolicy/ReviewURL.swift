@@ -53,7 +53,8 @@ public struct ReviewURL: Sendable, Hashable, CustomStringConvertible {
     try apple(scheme: "macappstore", appID: appID, affiliateToken: affiliateToken)
   }
 
-  private static func apple(scheme: String, appID: String, affiliateToken: String?) throws(ReviewURLError) -> ReviewURL {
+  private static func apple(scheme: String, appID: String, affiliateToken: String?) throws(ReviewURLError) -> ReviewURL
+  {
     guard !appID.isEmpty else { throw .emptyAppStoreID }
     guard appID.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
       throw .nonNumericAppStoreID(appID)

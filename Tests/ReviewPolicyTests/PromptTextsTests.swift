@@ -7,7 +7,8 @@ import Testing
 struct PromptTextsTests {
   static let requiredLanguages = [
     "ar", "ca", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fr", "he", "hi", "hr", "hu", "hy", "id", "it", "ja",
-    "ko", "ms", "nb", "nl", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk", "sv", "th", "tr", "uk", "vi", "zh-Hans", "zh-Hant",
+    "ko", "ms", "nb", "nl", "pl", "pt-BR", "pt-PT", "ro", "ru", "sk", "sv", "th", "tr", "uk", "vi", "zh-Hans",
+    "zh-Hant",
   ]
 
   static let englishTitle = "Enjoying {app}?"
@@ -50,7 +51,9 @@ struct PromptTextsTests {
 
   @Test("every language has five non-empty, trimmed texts without format specifiers or direction marks")
   func everyLanguageIsComplete() {
-    let directionMarks: Set<UInt32> = [0x200E, 0x200F, 0x061C, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+    let directionMarks: Set<UInt32> = [
+      0x200E, 0x200F, 0x061C, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
     for language in PromptTexts.supportedLanguages {
       let texts = PromptTexts.defaults(for: language)
       for (name, keyPath) in Self.fields {
@@ -148,7 +151,8 @@ struct PromptTextsTests {
       // Regions, suffixes and extensions dropped
       ("en", "en"), ("en_US", "en"), ("en-GB", "en"), ("EN", "en"), ("de-AT", "de"), ("de_CH", "de"),
       ("fr_FR.UTF-8", "fr"), ("de_DE@calendar=gregorian", "de"), ("es-419", "es"), ("sr-Latn-RS", nil as String?),
-      ("en-u-ca-gregory", "en"), ("ja-JP-x-private", "ja"), ("pt-x-br", "pt-PT"), ("zh-u-ca-hant", "zh-Hans"), ("  ko-KR \n", "ko"), ("sv-", "sv"),
+      ("en-u-ca-gregory", "en"), ("ja-JP-x-private", "ja"), ("pt-x-br", "pt-PT"), ("zh-u-ca-hant", "zh-Hans"),
+      ("  ko-KR \n", "ko"), ("sv-", "sv"),
       // Unsupported
       ("xx", nil), ("", nil), ("   ", nil), ("-", nil), ("_", nil), ("123", nil), ("x-private", nil), ("und", nil),
       ("ptBR", nil), ("zz-ZZ", nil),
@@ -301,7 +305,8 @@ struct PromptTextsTests {
     let decoded = try JSONDecoder().decode(
       PromptTexts.self,
       from: Data(#"{"title":"Hi {app}","message":"M","rateButton":"R","remindButton":"L","declineButton":"D"}"#.utf8))
-    #expect(decoded == PromptTexts(title: "Hi {app}", message: "M", rateButton: "R", remindButton: "L", declineButton: "D"))
+    #expect(
+      decoded == PromptTexts(title: "Hi {app}", message: "M", rateButton: "R", remindButton: "L", declineButton: "D"))
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(PromptTexts.self, from: Data(#"{"title":"Hi"}"#.utf8))
     }

@@ -7,7 +7,9 @@ import Testing
 // The review-etiquette checks (PC320-PC322) run through the analyzer's hook.
 
 /// Compiles `text` against the standard schema and requires success.
-func etiquetteCompiled(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CompiledPolicy {
+func etiquetteCompiled(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+  -> CompiledPolicy
+{
   let compilation = PolicyCompiler.compile(text, path: "test.policy", schema: ReviewSchema.standard)
   let errors = compilation.diagnostics.filter { $0.severity == .error }
   #expect(errors.isEmpty, "unexpected errors: \(errors.map(\.message))", sourceLocation: sourceLocation)
@@ -49,7 +51,9 @@ let polite = """
 @Suite("analyzer: review etiquette")
 struct AnalyzerEtiquetteTests {
   /// Evaluates the witness of every etiquette finding: the policy must ask through the rule.
-  func expectVerifiedWitnesses(_ report: AnalysisReport, _ policy: CompiledPolicy, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+  func expectVerifiedWitnesses(
+    _ report: AnalysisReport, _ policy: CompiledPolicy, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
     for finding in report.findings where etiquetteCodes.contains(finding.diagnostic.code) {
       guard let witness = finding.witness else {
         Issue.record("\(finding.diagnostic.code.rawValue) has no witness", sourceLocation: sourceLocation)
@@ -64,15 +68,18 @@ struct AnalyzerEtiquetteTests {
 
   @Test("PC320: a policy that does not check `rated` can ask a user who rated; the example asks")
   func asksAfterRating() throws {
-    let text = "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30 and not declined\n"
+    let text =
+      "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30 and not declined\n"
     let (report, policy) = try analyzed(text)
-    #expect(report.warnings.map { describedWarning($0, in: policy) } == [
-      "PC320 3:1 ask rule `loyal` can ask a user who rated this version"
-    ])
-    #expect(report.warnings[0].help == [
-      "for example when `days` = 30, `declined` = false, `rated` = true",
-      "respect the answer, as `never answered when declined or rated` does",
-    ])
+    #expect(
+      report.warnings.map { describedWarning($0, in: policy) } == [
+        "PC320 3:1 ask rule `loyal` can ask a user who rated this version"
+      ])
+    #expect(
+      report.warnings[0].help == [
+        "for example when `days` = 30, `declined` = false, `rated` = true",
+        "respect the answer, as `never answered when declined or rated` does",
+      ])
     let witness = try #require(report.findings[0].witness)
     #expect(witness.fact(named: "rated")?.value == .bool(true))
     #expect(witness.fact(named: "rated_any")?.value == .bool(true))
@@ -81,69 +88,87 @@ struct AnalyzerEtiquetteTests {
 
   @Test("PC320: declined or rated; `declined_any` and `rated_any` also stop it")
   func declinedOrRated() throws {
-    let text = "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30\n"
-    #expect(try analyzerWarnings(text) == ["PC320 3:1 ask rule `loyal` can ask a user who declined or rated this version"])
-    let anyVersion = "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nnever answered when declined_any or rated_any\nask loyal when days >= 30\n"
+    let text =
+      "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30\n"
+    #expect(
+      try analyzerWarnings(text) == ["PC320 3:1 ask rule `loyal` can ask a user who declined or rated this version"])
+    let anyVersion =
+      "never too_soon when since(last_prompt) < 8w\nnever yearly_cap when prompts_within(365d) >= 3\nnever answered when declined_any or rated_any\nask loyal when days >= 30\n"
     #expect(try analyzerWarnings(anyVersion) == [])
   }
 
   @Test("PC321: asking again within 7 days; the example's last prompt is a day old")
   func asksTooSoon() throws {
-    let text = "never answered when declined or rated\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30\n"
+    let text =
+      "never answered when declined or rated\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30\n"
     let (report, policy) = try analyzed(text)
-    #expect(report.warnings.map { describedWarning($0, in: policy) } == [
-      "PC321 3:1 ask rule `loyal` can ask again within 7 days of the last prompt"
-    ])
-    #expect(report.warnings[0].help == [
-      "for example when `days` = 30, the last prompt was 1d ago",
-      "wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does",
-    ])
+    #expect(
+      report.warnings.map { describedWarning($0, in: policy) } == [
+        "PC321 3:1 ask rule `loyal` can ask again within 7 days of the last prompt"
+      ])
+    #expect(
+      report.warnings[0].help == [
+        "for example when `days` = 30, the last prompt was 1d ago",
+        "wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does",
+      ])
     expectVerifiedWitnesses(report, policy)
   }
 
   @Test("PC321: any wait of at least 7 days is enough; a shorter one is not")
   func waitLength() throws {
-    let base = "never answered when declined or rated\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30\n"
+    let base =
+      "never answered when declined or rated\nnever yearly_cap when prompts_within(365d) >= 3\nask loyal when days >= 30\n"
     #expect(try analyzerWarnings(base + "never too_soon when since(last_prompt) < 7d\n") == [])
     #expect(try analyzerWarnings(base + "never too_soon when since(last_prompt) < 1w\n") == [])
-    #expect(try analyzerWarnings(base + "never too_soon when since(last_prompt) <= 6d\n", codes: etiquetteCodes) == [
-      "PC321 3:1 ask rule `loyal` can ask again within 7 days of the last prompt"
-    ])
+    #expect(
+      try analyzerWarnings(base + "never too_soon when since(last_prompt) <= 6d\n", codes: etiquetteCodes) == [
+        "PC321 3:1 ask rule `loyal` can ask again within 7 days of the last prompt"
+      ])
     // Counting recent prompts works as well as measuring the time since the last one.
     #expect(try analyzerWarnings(base + "never too_soon when prompts_within(30d) > 0\n") == [])
-    #expect(try analyzerWarnings(base + "never too_soon when prompts_within(3d) > 0\n", codes: etiquetteCodes) == [
-      "PC321 3:1 ask rule `loyal` can ask again within 7 days of the last prompt"
-    ])
+    #expect(
+      try analyzerWarnings(base + "never too_soon when prompts_within(3d) > 0\n", codes: etiquetteCodes) == [
+        "PC321 3:1 ask rule `loyal` can ask again within 7 days of the last prompt"
+      ])
   }
 
   @Test("PC322: no cap on prompts in 365 days")
   func asksTooOften() throws {
-    let text = "never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\nask loyal when days >= 30\n"
+    let text =
+      "never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\nask loyal when days >= 30\n"
     let (report, policy) = try analyzed(text)
-    #expect(report.warnings.map { describedWarning($0, in: policy) } == [
-      "PC322 3:1 ask rule `loyal` can ask after 3 prompts in 365 days"
-    ])
-    #expect(report.warnings[0].help == [
-      "for example when `days` = 30, 3 prompts were shown in 365 days, the last 8w ago",
-      "no condition of the policy bounds the number of prompts in 365 days",
-      "cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does",
-    ])
+    #expect(
+      report.warnings.map { describedWarning($0, in: policy) } == [
+        "PC322 3:1 ask rule `loyal` can ask after 3 prompts in 365 days"
+      ])
+    #expect(
+      report.warnings[0].help == [
+        "for example when `days` = 30, 3 prompts were shown in 365 days, the last 8w ago",
+        "no condition of the policy bounds the number of prompts in 365 days",
+        "cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does",
+      ])
     expectVerifiedWitnesses(report, policy)
   }
 
   @Test("PC322: caps that work and caps that do not")
   func caps() throws {
-    let base = "never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\nask loyal when days >= 30\n"
+    let base =
+      "never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\nask loyal when days >= 30\n"
     for cap in [
       "never cap when prompts_within(365d) >= 3", "never cap when prompts_within(400d) > 2",
       "never cap when total_prompts >= 3", "never cap when since(last_prompt) < 366d",
     ] {
       #expect(try analyzerWarnings(base + cap) == [], "\(cap)")
     }
-    for cap in ["never cap when prompts_within(365d) >= 4", "never cap when prompts_within(30d) >= 3", "never cap when prompts >= 3"] {
+    for cap in [
+      "never cap when prompts_within(365d) >= 4", "never cap when prompts_within(30d) >= 3",
+      "never cap when prompts >= 3",
+    ] {
       let (report, policy) = try analyzed(base + cap)
       #expect(report.warnings.map(\.code) == [ReviewPolicyCode.asksTooOften.code], "\(cap)")
-      #expect(!report.warnings[0].help.contains("no condition of the policy bounds the number of prompts in 365 days"), "\(cap)")
+      #expect(
+        !report.warnings[0].help.contains("no condition of the policy bounds the number of prompts in 365 days"),
+        "\(cap)")
       expectVerifiedWitnesses(report, policy)
     }
   }
@@ -151,7 +176,8 @@ struct AnalyzerEtiquetteTests {
   @Test("a policy that never asks has no etiquette warnings; rules are checked one by one")
   func perRule() throws {
     #expect(try analyzerWarnings("never when declined") == [])
-    let text = polite.replacingOccurrences(of: "never answered when declined or rated\n", with: "")
+    let text =
+      polite.replacingOccurrences(of: "never answered when declined or rated\n", with: "")
       + "ask a when days >= 30 and not declined and not rated\nask b when uses >= 20\n"
     #expect(try analyzerWarnings(text) == ["PC320 4:1 ask rule `b` can ask a user who declined or rated this version"])
   }
@@ -213,18 +239,22 @@ struct EtiquetteSilencingTests {
   @Test("only the named codes, only for that rule")
   func onlyNamed() throws {
     let text = "# policyc: allow PC321\nask a when days >= 30\nask b when days >= 40\n"
-    #expect(try analyzerWarnings(text).map { String($0.prefix(9)) } == [
-      "PC320 2:1", "PC322 2:1", "PC320 3:1", "PC321 3:1", "PC322 3:1",
-    ])
+    #expect(
+      try analyzerWarnings(text).map { String($0.prefix(9)) } == [
+        "PC320 2:1", "PC322 2:1", "PC320 3:1", "PC321 3:1", "PC322 3:1",
+      ])
     #expect(try analyzerWarnings("ask a when days >= 30 # policyc: allow PC320, PC321 PC322\n") == [])
   }
 
   @Test("a comment trailing the previous rule, or two lines above, does not silence")
   func placement() throws {
-    let trailing = unpolite + "ask a when days >= 30 and not declined and not rated  # policyc: allow PC320\nask b when days >= 40\n"
-    #expect(try analyzerWarnings(trailing) == ["PC320 4:1 ask rule `b` can ask a user who declined or rated this version"])
+    let trailing =
+      unpolite + "ask a when days >= 30 and not declined and not rated  # policyc: allow PC320\nask b when days >= 40\n"
+    #expect(
+      try analyzerWarnings(trailing) == ["PC320 4:1 ask rule `b` can ask a user who declined or rated this version"])
     let twoAbove = unpolite + "# policyc: allow PC320\n\nask b when days >= 40\n"
-    #expect(try analyzerWarnings(twoAbove) == ["PC320 5:1 ask rule `b` can ask a user who declined or rated this version"])
+    #expect(
+      try analyzerWarnings(twoAbove) == ["PC320 5:1 ask rule `b` can ask a user who declined or rated this version"])
     let misspelt = unpolite + "# policyc allow PC320\nask b when days >= 40\n"
     #expect(try analyzerWarnings(misspelt).count == 1)
   }
@@ -234,7 +264,8 @@ struct EtiquetteSilencingTests {
     let (report, _) = try analyzed("ask loyal when days >= 30", options: AnalysisOptions(searchSteps: 3))
     #expect(report.warnings == [])
     #expect(report.notes.count == 1)
-    #expect(report.notes[0].hasSuffix("too complex to complete within the analysis limits; nothing is reported for them"))
+    #expect(
+      report.notes[0].hasSuffix("too complex to complete within the analysis limits; nothing is reported for them"))
   }
 
   @Test("`check` without the etiquette checks gives no etiquette warning")
@@ -281,9 +312,10 @@ struct ReviewPolicyCodeTests {
   func codes() throws {
     #expect(ReviewPolicyCode.allCases.map(\.rawValue) == ["PC320", "PC321", "PC322"])
     #expect(ReviewPolicyCode.allCases.allSatisfy { $0.severity == .warning && $0.code.domain == "ReviewPolicy" })
-    #expect(ReviewPolicyCode.allCases.map(\.summary) == [
-      "asks after a decline or rating", "asks again within 7 days", "asks more than 3 times in 365 days",
-    ])
+    #expect(
+      ReviewPolicyCode.allCases.map(\.summary) == [
+        "asks after a decline or rating", "asks again within 7 days", "asks more than 3 times in 365 days",
+      ])
     #expect(Set(ReviewPolicyCode.allCases.map(\.rawValue)).isDisjoint(with: PolicyCoreCode.allCases.map(\.rawValue)))
     let (report, _) = try analyzed("ask loyal when days >= 30\n")
     #expect(report.warnings.map(\.code) == ReviewPolicyCode.allCases.map(\.code))

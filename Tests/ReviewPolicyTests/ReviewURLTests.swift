@@ -21,9 +21,12 @@ struct ReviewURLTests {
 
   @Test("App Store links without a token")
   func appStoreWithoutToken() throws {
-    Self.check(try ReviewURL.appStore(appID: "1234567890"), "https://apps.apple.com/app/id1234567890?action=write-review")
-    Self.check(try ReviewURL.appStore(appID: "1", affiliateToken: nil), "https://apps.apple.com/app/id1?action=write-review")
-    Self.check(try ReviewURL.appStore(appID: "42", affiliateToken: ""), "https://apps.apple.com/app/id42?action=write-review")
+    Self.check(
+      try ReviewURL.appStore(appID: "1234567890"), "https://apps.apple.com/app/id1234567890?action=write-review")
+    Self.check(
+      try ReviewURL.appStore(appID: "1", affiliateToken: nil), "https://apps.apple.com/app/id1?action=write-review")
+    Self.check(
+      try ReviewURL.appStore(appID: "42", affiliateToken: ""), "https://apps.apple.com/app/id42?action=write-review")
     let link = try ReviewURL.appStore(appID: "1234567890")
     #expect(link.url.scheme == "https")
     #expect(link.url.host == "apps.apple.com")
@@ -41,12 +44,15 @@ struct ReviewURLTests {
 
   @Test("Mac App Store links with and without a token")
   func macAppStore() throws {
-    Self.check(try ReviewURL.macAppStore(appID: "1234567890"), "macappstore://apps.apple.com/app/id1234567890?action=write-review")
+    Self.check(
+      try ReviewURL.macAppStore(appID: "1234567890"),
+      "macappstore://apps.apple.com/app/id1234567890?action=write-review")
     Self.check(
       try ReviewURL.macAppStore(appID: "1234567890", affiliateToken: "11lmMS"),
       "macappstore://apps.apple.com/app/id1234567890?action=write-review&at=11lmMS")
     Self.check(
-      try ReviewURL.macAppStore(appID: "7", affiliateToken: "a b&c"), "macappstore://apps.apple.com/app/id7?action=write-review&at=a%20b%26c")
+      try ReviewURL.macAppStore(appID: "7", affiliateToken: "a b&c"),
+      "macappstore://apps.apple.com/app/id7?action=write-review&at=a%20b%26c")
     #expect(try ReviewURL.macAppStore(appID: "7").url.scheme == "macappstore")
   }
 
@@ -85,15 +91,22 @@ struct ReviewURLTests {
 
   @Test("Google Play links")
   func googlePlay() throws {
-    Self.check(try ReviewURL.googlePlay(packageName: "com.example.notes"), "https://play.google.com/store/apps/details?id=com.example.notes")
-    Self.check(try ReviewURL.googlePlayMarket(packageName: "com.example.notes"), "market://details?id=com.example.notes")
     Self.check(
-      try ReviewURL.googlePlay(packageName: "org.Example_2.app_v3"), "https://play.google.com/store/apps/details?id=org.Example_2.app_v3")
+      try ReviewURL.googlePlay(packageName: "com.example.notes"),
+      "https://play.google.com/store/apps/details?id=com.example.notes")
+    Self.check(
+      try ReviewURL.googlePlayMarket(packageName: "com.example.notes"), "market://details?id=com.example.notes")
+    Self.check(
+      try ReviewURL.googlePlay(packageName: "org.Example_2.app_v3"),
+      "https://play.google.com/store/apps/details?id=org.Example_2.app_v3")
     Self.check(try ReviewURL.googlePlayMarket(packageName: "a.b"), "market://details?id=a.b")
-    #expect(Self.queryValue("id", in: try ReviewURL.googlePlay(packageName: "com.example.notes")) == "com.example.notes")
+    #expect(
+      Self.queryValue("id", in: try ReviewURL.googlePlay(packageName: "com.example.notes")) == "com.example.notes")
   }
 
-  @Test("valid package names are accepted", arguments: ["a.b", "com.example.notes", "io.x1.y_2", "A.B.C", "com.example.app_"])
+  @Test(
+    "valid package names are accepted",
+    arguments: ["a.b", "com.example.notes", "io.x1.y_2", "A.B.C", "com.example.app_"])
   func validPackageNames(name: String) {
     #expect(ReviewURL.isValidPackageName(name))
   }
@@ -120,11 +133,15 @@ struct ReviewURLTests {
       try ReviewURL.custom(template: template, id: "com.example.notes", token: "spring"),
       "https://example.com/review?app=com.example.notes&ref=spring")
     Self.check(
-      try ReviewURL.custom(template: template, id: "123", token: "a b&c"), "https://example.com/review?app=123&ref=a%20b%26c")
+      try ReviewURL.custom(template: template, id: "123", token: "a b&c"),
+      "https://example.com/review?app=123&ref=a%20b%26c")
     Self.check(try ReviewURL.custom(template: template, id: "123"), "https://example.com/review?app=123&ref=")
-    Self.check(try ReviewURL.custom(template: template, id: "123", token: ""), "https://example.com/review?app=123&ref=")
+    Self.check(
+      try ReviewURL.custom(template: template, id: "123", token: ""), "https://example.com/review?app=123&ref=")
     Self.check(try ReviewURL.custom(template: "myapp://rate/{id}", id: "42", token: "ignored"), "myapp://rate/42")
-    Self.check(try ReviewURL.custom(template: "https://x.test/{id}/{id}?t={token}{token}", id: "7", token: "k"), "https://x.test/7/7?t=kk")
+    Self.check(
+      try ReviewURL.custom(template: "https://x.test/{id}/{id}?t={token}{token}", id: "7", token: "k"),
+      "https://x.test/7/7?t=kk")
   }
 
   @Test("custom values are encoded and never substituted again")
@@ -135,7 +152,9 @@ struct ReviewURLTests {
     Self.check(try ReviewURL.custom(template: "https://x.test/{id}", id: "a/b c"), "https://x.test/a%2Fb%20c")
   }
 
-  @Test("a template without `{id}` is rejected", arguments: ["https://example.com/review", "https://x.test/{ID}", "https://x.test/{token}", "", "{id"])
+  @Test(
+    "a template without `{id}` is rejected",
+    arguments: ["https://example.com/review", "https://x.test/{ID}", "https://x.test/{token}", "", "{id"])
   func templateWithoutID(template: String) {
     #expect(throws: ReviewURLError.templateMissingIDPlaceholder(template)) {
       try ReviewURL.custom(template: template, id: "123", token: "t")
@@ -150,11 +169,15 @@ struct ReviewURLTests {
   @Test("a template that does not make an absolute URL is rejected")
   func customMalformed() {
     #expect(throws: ReviewURLError.malformedURL("42")) { try ReviewURL.custom(template: "{id}", id: "42") }
-    #expect(throws: ReviewURLError.malformedURL("example.com/42")) { try ReviewURL.custom(template: "example.com/{id}", id: "42") }
+    #expect(throws: ReviewURLError.malformedURL("example.com/42")) {
+      try ReviewURL.custom(template: "example.com/{id}", id: "42")
+    }
     #expect(throws: ReviewURLError.malformedURL("https://x.test/a b/42")) {
       try ReviewURL.custom(template: "https://x.test/a b/{id}", id: "42")
     }
-    #expect(throws: ReviewURLError.malformedURL("http://[bad/42")) { try ReviewURL.custom(template: "http://[bad/{id}", id: "42") }
+    #expect(throws: ReviewURLError.malformedURL("http://[bad/42")) {
+      try ReviewURL.custom(template: "http://[bad/{id}", id: "42")
+    }
   }
 
   // MARK: Errors

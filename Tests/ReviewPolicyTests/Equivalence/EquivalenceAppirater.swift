@@ -213,7 +213,9 @@ enum AppiraterDriver: EquivDriver {
       case 0..<30: steps.append(.launch(mayPrompt: random.chance(0.7), answer: answer(&random)))
       case 30..<42: steps.append(.foreground(mayPrompt: random.chance(0.7), answer: answer(&random)))
       case 42..<55: steps.append(.wait(random.gap()))
-      case 55..<60: steps.append(.wait(random.exactGap([30 * EquivTime.day, EquivTime.day, 4 * EquivTime.day, 8 * EquivTime.week])))
+      case 55..<60:
+        steps.append(
+          .wait(random.exactGap([30 * EquivTime.day, EquivTime.day, 4 * EquivTime.day, 8 * EquivTime.week])))
       case 60..<68:
         switch random.int(0..<5) {
         case 0, 1: steps.append(.waitUntil(.firstUse, random.exactGap([30 * EquivTime.day])))
@@ -328,14 +330,18 @@ struct EquivalenceAppiraterTests {
     #expect(stats.originalPrompts > stats.histories / 2)
   }
 
-  @Test("as coded, random histories run into the documented difference (the 1970 first use of a version started by a significant event)")
+  @Test(
+    "as coded, random histories run into the documented difference (the 1970 first use of a version started by a significant event)"
+  )
   func codedDifferenceIsReached() throws {
     let found = try EquivProperty.firstDisagreement(
-      AppiraterDriver.self, seeds: (30_000..<30_000 + 1_000).map { UInt64($0) }, mode: AppiraterOriginal.Mode.asCoded, policy: Self.policy)
+      AppiraterDriver.self, seeds: (30_000..<30_000 + 1_000).map { UInt64($0) }, mode: AppiraterOriginal.Mode.asCoded,
+      policy: Self.policy)
     let report = try #require(found.report, "no disagreement in \(found.histories) histories as coded")
     print("Equivalence: Appirater as coded, first disagreement after \(found.histories) histories:\n\(report)")
     #expect(AppiraterDriver.isValid(found.minimised))
-    let replay = try AppiraterDriver.run(found.minimised, mode: AppiraterOriginal.Mode.asIntended, policy: Self.policy, explain: false)
+    let replay = try AppiraterDriver.run(
+      found.minimised, mode: AppiraterOriginal.Mode.asIntended, policy: Self.policy, explain: false)
     #expect(replay.mismatch == nil, "the minimised history also disagrees as intended")
   }
 
@@ -361,13 +367,16 @@ struct EquivalenceAppiraterTests {
   /// event. The manager's version started with the event: 30 days have passed and it prompts. Appirater's
   /// first use is 5 days later: only 25 days have passed.
   static let newVersionByEvent: [AppiraterStep] =
-    [.launch(mayPrompt: false, answer: .remind), .relaunch("1.0.1"), .event(mayPrompt: true, answer: .remind),
-     .wait(5 * EquivTime.day)]
+    [
+      .launch(mayPrompt: false, answer: .remind), .relaunch("1.0.1"), .event(mayPrompt: true, answer: .remind),
+      .wait(5 * EquivTime.day),
+    ]
     + Array(repeating: .launch(mayPrompt: false, answer: .remind), count: 20) + [
       .wait(25 * EquivTime.day), .event(mayPrompt: true, answer: .remind),
     ]
 
-  @Test("difference: Appirater's first use of a version started by a significant event is 1970, then the next increment")
+  @Test(
+    "difference: Appirater's first use of a version started by a significant event is 1970, then the next increment")
   func differenceFirstUse1970() throws {
     let history = Self.newVersionByEvent
     let coded = try AppiraterDriver.run(history, mode: .asCoded, policy: Self.policy, explain: false)

@@ -234,7 +234,9 @@ enum ArmchairDriver: EquivDriver {
       case 0..<27: steps.append(.launch)
       case 27..<37: steps.append(.foreground)
       case 37..<50: steps.append(.wait(random.gap()))
-      case 50..<55: steps.append(.wait(random.exactGap([30 * EquivTime.day, EquivTime.day, 4 * EquivTime.day, 8 * EquivTime.week])))
+      case 50..<55:
+        steps.append(
+          .wait(random.exactGap([30 * EquivTime.day, EquivTime.day, 4 * EquivTime.day, 8 * EquivTime.week])))
       case 55..<63:
         if random.chance(0.6) {
           steps.append(.waitUntil(.firstUse, random.exactGap([30 * EquivTime.day])))
@@ -357,14 +359,17 @@ struct EquivalenceArmchairTests {
     #expect(stats.originalPrompts > stats.histories / 2)
   }
 
-  @Test("as coded, random histories run into the documented difference (the new version started by a significant event)")
+  @Test(
+    "as coded, random histories run into the documented difference (the new version started by a significant event)")
   func codedDifferenceIsReached() throws {
     let found = try EquivProperty.firstDisagreement(
-      ArmchairDriver.self, seeds: (10_000..<10_000 + 1_000).map { UInt64($0) }, mode: ArmchairOriginal.Mode.asCoded, policy: Self.policy)
+      ArmchairDriver.self, seeds: (10_000..<10_000 + 1_000).map { UInt64($0) }, mode: ArmchairOriginal.Mode.asCoded,
+      policy: Self.policy)
     let report = try #require(found.report, "no disagreement in \(found.histories) histories as coded")
     print("Equivalence: Armchair as coded, first disagreement after \(found.histories) histories:\n\(report)")
     #expect(ArmchairDriver.isValid(found.minimised))
-    let replay = try ArmchairDriver.run(found.minimised, mode: ArmchairOriginal.Mode.asIntended, policy: Self.policy, explain: false)
+    let replay = try ArmchairDriver.run(
+      found.minimised, mode: ArmchairOriginal.Mode.asIntended, policy: Self.policy, explain: false)
     #expect(replay.mismatch == nil, "the minimised history also disagrees as intended")
   }
 

@@ -22,13 +22,17 @@ struct RateOurAppOriginal: CustomStringConvertible {
   }
 
   enum UserSelection: Int, CaseIterable, Sendable {
-    case noSelection = 0, writeReview, giveFeedback, maybeLater
+    case noSelection = 0
+    case writeReview, giveFeedback, maybeLater
   }
 
   /// What the user does with the app's dialog: one of its three choices, or nothing (the app never calls
   /// `saveUserSelection`).
   enum Answer: String, CaseIterable, Sendable {
-    case writeReview = "review", giveFeedback = "feedback", maybeLater = "later", none
+    case writeReview = "review"
+    case giveFeedback = "feedback"
+    case maybeLater = "later"
+    case none
 
     var selection: UserSelection? {
       switch self {
@@ -170,7 +174,8 @@ enum RateOurAppDriver: EquivDriver {
       case 8..<20: steps.append(.wait(random.gap()))
       case 20..<55: steps.append(.action)
       default:
-        steps.append(.trigger(random.pick([.writeReview, .giveFeedback, .giveFeedback, .maybeLater, .maybeLater, .none])))
+        steps.append(
+          .trigger(random.pick([.writeReview, .giveFeedback, .giveFeedback, .maybeLater, .maybeLater, .none])))
       }
     }
     return steps
@@ -258,11 +263,13 @@ struct EquivalenceRateOurAppTests {
   @Test("as coded, random histories run into the documented difference (the didSet bug)")
   func codedDifferenceIsReached() throws {
     let found = try EquivProperty.firstDisagreement(
-      RateOurAppDriver.self, seeds: (70_000..<70_000 + 1_000).map { UInt64($0) }, mode: RateOurAppOriginal.Mode.asCoded, policy: Self.policy)
+      RateOurAppDriver.self, seeds: (70_000..<70_000 + 1_000).map { UInt64($0) }, mode: RateOurAppOriginal.Mode.asCoded,
+      policy: Self.policy)
     let report = try #require(found.report, "no disagreement in \(found.histories) histories as coded")
     print("Equivalence: RateOurAppHelper as coded, first disagreement after \(found.histories) histories:\n\(report)")
     #expect(RateOurAppDriver.isValid(found.minimised))
-    let replay = try RateOurAppDriver.run(found.minimised, mode: RateOurAppOriginal.Mode.asIntended, policy: Self.policy, explain: false)
+    let replay = try RateOurAppDriver.run(
+      found.minimised, mode: RateOurAppOriginal.Mode.asIntended, policy: Self.policy, explain: false)
     #expect(replay.mismatch == nil, "the minimised history also disagrees as intended")
   }
 

@@ -306,7 +306,8 @@ enum ReviewKitDriver: EquivDriver {
         steps.append(.start)
       case 6..<18: steps.append(.start)
       case 18..<32: steps.append(.wait(random.gap()))
-      case 32..<38: steps.append(.wait(random.exactGap([4 * EquivTime.day, 2 * EquivTime.day, 8 * EquivTime.week, EquivTime.day])))
+      case 32..<38:
+        steps.append(.wait(random.exactGap([4 * EquivTime.day, 2 * EquivTime.day, 8 * EquivTime.week, EquivTime.day])))
       case 38..<46:
         switch random.int(0..<3) {
         case 0: steps.append(.waitUntil(.firstSession, random.exactGap([4 * EquivTime.day])))
@@ -412,14 +413,18 @@ struct EquivalenceReviewKitTests {
     #expect(stats.originalPrompts > stats.histories / 4)
   }
 
-  @Test("as coded, random histories run into the documented difference (the bad-session formula (no downgrades are generated))")
+  @Test(
+    "as coded, random histories run into the documented difference (the bad-session formula (no downgrades are generated))"
+  )
   func codedDifferenceIsReached() throws {
     let found = try EquivProperty.firstDisagreement(
-      ReviewKitDriver.self, seeds: (50_000..<50_000 + 1_000).map { UInt64($0) }, mode: ReviewKitOriginal.Mode.asCoded, policy: Self.policy)
+      ReviewKitDriver.self, seeds: (50_000..<50_000 + 1_000).map { UInt64($0) }, mode: ReviewKitOriginal.Mode.asCoded,
+      policy: Self.policy)
     let report = try #require(found.report, "no disagreement in \(found.histories) histories as coded")
     print("Equivalence: ReviewKit as coded, first disagreement after \(found.histories) histories:\n\(report)")
     #expect(ReviewKitDriver.isValid(found.minimised))
-    let replay = try ReviewKitDriver.run(found.minimised, mode: ReviewKitOriginal.Mode.asIntended, policy: Self.policy, explain: false)
+    let replay = try ReviewKitDriver.run(
+      found.minimised, mode: ReviewKitOriginal.Mode.asIntended, policy: Self.policy, explain: false)
     #expect(replay.mismatch == nil, "the minimised history also disagrees as intended")
   }
 
@@ -495,7 +500,8 @@ struct EquivalenceReviewKitTests {
     return true
   }
 
-  @Test("reference notes 3.5: ReviewKit's UserDefaults storage forgets the last version, so it asks twice in one version")
+  @Test(
+    "reference notes 3.5: ReviewKit's UserDefaults storage forgets the last version, so it asks twice in one version")
   func userDefaultsStorageBug() throws {
     let history = Self.sameVersion
     var userDefaults = ReviewKitOriginal.Mode.asIntended
@@ -549,7 +555,8 @@ struct EquivalenceReviewKitTests {
       #expect(outcome.decisions.last.map { $0.original && $0.manager } == true)
     }
     // Exactly 2 days after the bad session is not enough (strict), for both.
-    let exact = history + [.waitUntil(.lastBadSession, 2 * EquivTime.day), .action(score: 1, isBad: false, showReview: true)]
+    let exact =
+      history + [.waitUntil(.lastBadSession, 2 * EquivTime.day), .action(score: 1, isBad: false, showReview: true)]
     let outcome = try ReviewKitDriver.run(exact, mode: flipped, policy: Self.policy, explain: false)
     #expect(outcome.mismatch == nil)
     #expect(outcome.decisions.last.map { !$0.original && !$0.manager } == true)
@@ -560,10 +567,12 @@ struct EquivalenceReviewKitTests {
     // In the fourth session: +1000 gives 200 (not 1000), so -150 leaves 50 and does not prompt (850 would);
     // then -1000 gives -200 (not -950), so +301 reaches 101 and prompts (-649 would not).
     let history: [ReviewKitStep] = [
-      .start, .action(score: 1000, isBad: false, showReview: false), .action(score: 1000, isBad: false, showReview: false),
+      .start, .action(score: 1000, isBad: false, showReview: false),
+      .action(score: 1000, isBad: false, showReview: false),
       .wait(3 * EquivTime.day), .start, .action(score: 200, isBad: false, showReview: false),
       .wait(3 * EquivTime.day), .start, .action(score: 200, isBad: false, showReview: false),
-      .start, .action(score: 1000, isBad: false, showReview: false), .action(score: -150, isBad: false, showReview: true),
+      .start, .action(score: 1000, isBad: false, showReview: false),
+      .action(score: -150, isBad: false, showReview: true),
       .action(score: -1000, isBad: false, showReview: false), .action(score: 301, isBad: false, showReview: true),
     ]
     for mode in [ReviewKitOriginal.Mode.asCoded, .asIntended] {

@@ -57,7 +57,8 @@ enum EquivTime {
     }
     var rest = milliseconds
     var text = ""
-    for (unit, name) in [(day, "d"), (hour, "h"), (minute, "m"), (second, "s"), (millisecond, "ms")] where rest >= unit {
+    for (unit, name) in [(day, "d"), (hour, "h"), (minute, "m"), (second, "s"), (millisecond, "ms")] where rest >= unit
+    {
       text += "\(rest / unit)\(name)"
       rest %= unit
     }
@@ -244,8 +245,9 @@ final class EquivDecisionLog: @unchecked Sendable {
 
   var logger: @Sendable (ReviewLogEntry) -> Void {
     { [self] entry in
-      guard entry.decision != nil || entry.event == .promptCheck || entry.event == .significantEvent
-        || entry.event == .action
+      guard
+        entry.decision != nil || entry.event == .promptCheck || entry.event == .significantEvent
+          || entry.event == .action
       else { return }
       self.lock.lock()
       self.text = entry.details.isEmpty ? entry.summary : entry.details
@@ -378,7 +380,8 @@ struct EquivOutcome {
   /// Records a harness problem as a mismatch at `step`.
   mutating func fail(step: Int, _ note: String, state: String, explanation: String) {
     steps = step + 1
-    mismatch = EquivMismatch(step: step, original: false, manager: false, originalState: state, explanation: explanation, note: note)
+    mismatch = EquivMismatch(
+      step: step, original: false, manager: false, originalState: state, explanation: explanation, note: note)
   }
 }
 
@@ -459,7 +462,8 @@ enum EquivProperty {
       guard let mismatch = outcome.mismatch else { continue }
       let prefix = Array(history.prefix(mismatch.step + 1))
       let minimal = try minimise(driver, prefix, mode: mode, policy: policy)
-      let report = try EquivProperty.report(driver, seed: seed, history: history, mismatch: mismatch, mode: mode, policy: policy)
+      let report = try EquivProperty.report(
+        driver, seed: seed, history: history, mismatch: mismatch, mode: mode, policy: policy)
       return (histories, seed, minimal, report)
     }
     return (histories, nil, [], nil)

@@ -29,12 +29,13 @@ struct ReliabilityConcurrencyTests {
     // Every call that changes the state saves it before returning, and so does every answer.
     let expected = workload.expected
     let changing = (0..<Self.threads).reduce(0) { sum, thread in
-      sum + (0..<Self.calls).filter { index in
-        switch StressWorkload.call(thread: thread, index: index) {
-        case .readState, .facts, .explain, .setFact: false
-        default: true
-        }
-      }.count
+      sum
+        + (0..<Self.calls).filter { index in
+          switch StressWorkload.call(thread: thread, index: index) {
+          case .readState, .facts, .explain, .setFact: false
+          default: true
+          }
+        }.count
     }
     // An answer refused because a concurrent launch or foreground closed its prompt saves nothing.
     #expect(store.saveCount == 1 + changing + expected.prompts - observed.refusedAnswers)
@@ -73,16 +74,26 @@ struct ReliabilityConcurrencyTests {
     #expect(workload.failures(state: state, observed: observed, manager: manager).isEmpty)
     var lostEvent = state
     lostEvent.totalEvents -= 1
-    #expect(workload.failures(state: lostEvent, observed: observed, manager: manager).contains { $0.hasPrefix("totalEvents") })
+    #expect(
+      workload.failures(state: lostEvent, observed: observed, manager: manager).contains { $0.hasPrefix("totalEvents") }
+    )
     var lostName = state
     lostName.eventsByName["shared", default: 0] -= 1
-    #expect(workload.failures(state: lostName, observed: observed, manager: manager).contains { $0.hasPrefix("eventsByName") })
+    #expect(
+      workload.failures(state: lostName, observed: observed, manager: manager).contains { $0.hasPrefix("eventsByName") }
+    )
     var lostPrompt = observed
     lostPrompt.presented -= 1
-    #expect(workload.failures(state: state, observed: lostPrompt, manager: manager).contains { $0.hasPrefix("prompts presented") })
+    #expect(
+      workload.failures(state: state, observed: lostPrompt, manager: manager).contains {
+        $0.hasPrefix("prompts presented")
+      })
     var unanswered = state
     unanswered.promptHistory[unanswered.promptHistory.count - 1].outcome = .pending
-    #expect(workload.failures(state: unanswered, observed: observed, manager: manager).contains { $0.hasPrefix("the last prompt") })
+    #expect(
+      workload.failures(state: unanswered, observed: observed, manager: manager).contains {
+        $0.hasPrefix("the last prompt")
+      })
     var backwards = observed
     backwards.failures.append("thread 1 call 10: totals went backwards")
     #expect(!workload.failures(state: state, observed: backwards, manager: manager).isEmpty)

@@ -145,7 +145,9 @@ struct ReliabilityCorruptionTests {
     case .futureFormat: start = "review state written by a newer version of the library: "
     case .unreadable: start = "unreadable review state: "
     }
-    #expect(problems.count == 1 && problems.first?.hasPrefix(start) == true, "\(name): \(problems)", sourceLocation: sourceLocation)
+    #expect(
+      problems.count == 1 && problems.first?.hasPrefix(start) == true, "\(name): \(problems)",
+      sourceLocation: sourceLocation)
     #expect(problems.first?.contains("; kept at `") == true, "\(name)", sourceLocation: sourceLocation)
     #expect(manager.currentState == ReviewState(), "\(name)", sourceLocation: sourceLocation)
     manager.appLaunched()
@@ -185,7 +187,9 @@ struct ReliabilityCorruptionTests {
     length < 16 || length.isMultiple(of: 16)
   }
 
-  @Test("JSONFileStore: truncations of a real state file are recovered as corrupt and kept byte for byte; a manager over them keeps working")
+  @Test(
+    "JSONFileStore: truncations of a real state file are recovered as corrupt and kept byte for byte; a manager over them keeps working"
+  )
   func everyTruncationJSONFile() throws {
     let bytes = Self.realStateBytes
     let directory = try RuntimeTemporaryDirectory()
@@ -212,7 +216,9 @@ struct ReliabilityCorruptionTests {
         + "recovered and kept (JSONFileStore); a manager started over \(managers) of them")
   }
 
-  @Test("UserDefaultsStore: truncations of a real state are recovered as corrupt and kept byte for byte; a manager over them keeps working")
+  @Test(
+    "UserDefaultsStore: truncations of a real state are recovered as corrupt and kept byte for byte; a manager over them keeps working"
+  )
   func everyTruncationDefaults() throws {
     let bytes = Self.realStateBytes
     var managers = 0
@@ -329,59 +335,139 @@ struct ReliabilityCorruptionTests {
     add("uses = 1e400", base(replacing: "\"uses\":7", with: "\"uses\":1e400"))
     add("uses = 2^64", base(replacing: "\"uses\":7", with: "\"uses\":18446744073709551616"))
     add("totalEvents = Int.max + 1", base(replacing: "\"totalEvents\":40", with: "\"totalEvents\":9223372036854775808"))
-    add("uses = a 400-digit number", base(replacing: "\"uses\":7", with: "\"uses\":" + String(repeating: "9", count: 400)))
+    add(
+      "uses = a 400-digit number", base(replacing: "\"uses\":7", with: "\"uses\":" + String(repeating: "9", count: 400))
+    )
     add("firstUse = Int64.min - 1", base(replacing: "\"firstUse\":", with: "\"firstUse\":-9223372036854775809,\"_\":"))
     add("firstUse = 1e19", base(replacing: "\"firstUse\":", with: "\"firstUse\":1e19,\"_\":"))
     add("uses = 7.5", base(replacing: "\"uses\":7", with: "\"uses\":7.5"))
-    add("session number = 1e300", base(replacing: current, with: "\"currentSession\":{\"isBad\":true,\"number\":1e300,"))
+    add(
+      "session number = 1e300", base(replacing: current, with: "\"currentSession\":{\"isBad\":true,\"number\":1e300,"))
     add("session score = \"1e400\"", base(replacing: "\"score\":\"-12.345678\"", with: "\"score\":\"1e400\""))
-    add("session score = 30 digits", base(replacing: "\"score\":\"-12.345678\"", with: "\"score\":\"" + String(repeating: "9", count: 30) + "\""))
+    add(
+      "session score = 30 digits",
+      base(replacing: "\"score\":\"-12.345678\"", with: "\"score\":\"" + String(repeating: "9", count: 30) + "\""))
     add("format = 1e400", base(replacing: "\"format\":1", with: "\"format\":1e400"))
     add("a number of 1,000,000 digits", Array(("{\"uses\":" + String(repeating: "7", count: 1_000_000) + "}").utf8))
     // NaN-like strings and non-finite numbers.
     for text in ["NaN", "nan", "Infinity", "-Infinity", "inf", "1e999", "", "0x10", "١٢", "1,5", "12.3.4", "--1"] {
-      add("session score = \"\(text)\"", base(replacing: "\"score\":\"-12.345678\"", with: "\"score\":\"\(text)\""), .corrupt, "currentSession")
+      add(
+        "session score = \"\(text)\"", base(replacing: "\"score\":\"-12.345678\"", with: "\"score\":\"\(text)\""),
+        .corrupt, "currentSession")
     }
     add("uses = \"NaN\"", base(replacing: "\"uses\":7", with: "\"uses\":\"NaN\""), .corrupt, "`uses`")
     add("uses = NaN (bare)", base(replacing: "\"uses\":7", with: "\"uses\":NaN"))
     add("uses = Infinity (bare)", base(replacing: "\"uses\":7", with: "\"uses\":Infinity"))
     add("uses = -0x1p3", base(replacing: "\"uses\":7", with: "\"uses\":-0x1p3"))
     // Deep nesting.
-    add("policySource nested 100,000 arrays deep", base(replacing: "\"policySource\":\"", with: "\"policySource\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + ",\"_\":\""))
-    add("an unknown key nested 100,000 objects deep", base(newField: "zz", raw: String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000)))
+    add(
+      "policySource nested 100,000 arrays deep",
+      base(
+        replacing: "\"policySource\":\"",
+        with: "\"policySource\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+          + ",\"_\":\""))
+    add(
+      "an unknown key nested 100,000 objects deep",
+      base(
+        newField: "zz", raw: String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000)
+      ))
     add("a megabyte of [", Array(repeating: UInt8(ascii: "["), count: 1 << 20))
     add("a megabyte of {\"a\":", Array(String(repeating: "{\"a\":", count: (1 << 20) / 5).utf8))
     // 10^6-element arrays, under the size limit.
     let million = 1_000_000
-    add("recentSessions = 10^6 zeros", base(replacing: "\"recentSessions\":[", with: "\"recentSessions\":[" + String(repeating: "0,", count: million)), .corrupt, "recentSessions")
-    add("promptHistory = 10^6 empty objects", base(replacing: "\"promptHistory\":[", with: "\"promptHistory\":[" + String(repeating: "{},", count: million)), .corrupt, "promptHistory")
-    add("responses = 10^6 empty arrays", base(replacing: "\"responses\":[", with: "\"responses\":[" + String(repeating: "[],", count: million)), .corrupt, "responses")
-    add("importedLegacy = 10^6 numbers", base(replacing: "\"importedLegacy\":[", with: "\"importedLegacy\":[" + String(repeating: "1,", count: million)), .corrupt, "importedLegacy")
-    add("eventsByName = 250,000 wrong-typed entries", base(replacing: "\"eventsByName\":{", with: "\"eventsByName\":{" + (0..<250_000).map { "\"\($0)\":[]," }.joined()), .corrupt, "eventsByName")
+    add(
+      "recentSessions = 10^6 zeros",
+      base(replacing: "\"recentSessions\":[", with: "\"recentSessions\":[" + String(repeating: "0,", count: million)),
+      .corrupt, "recentSessions")
+    add(
+      "promptHistory = 10^6 empty objects",
+      base(replacing: "\"promptHistory\":[", with: "\"promptHistory\":[" + String(repeating: "{},", count: million)),
+      .corrupt, "promptHistory")
+    add(
+      "responses = 10^6 empty arrays",
+      base(replacing: "\"responses\":[", with: "\"responses\":[" + String(repeating: "[],", count: million)), .corrupt,
+      "responses")
+    add(
+      "importedLegacy = 10^6 numbers",
+      base(replacing: "\"importedLegacy\":[", with: "\"importedLegacy\":[" + String(repeating: "1,", count: million)),
+      .corrupt, "importedLegacy")
+    add(
+      "eventsByName = 250,000 wrong-typed entries",
+      base(
+        replacing: "\"eventsByName\":{", with: "\"eventsByName\":{" + (0..<250_000).map { "\"\($0)\":[]," }.joined()),
+      .corrupt, "eventsByName")
     add("a top-level array of 10^6 numbers", Array(("[" + String(repeating: "1,", count: million - 1) + "1]").utf8))
     // Wrong-typed nested session, prompt and answer records.
-    add("currentSession.number = \"30\"", base(replacing: current, with: "\"currentSession\":{\"isBad\":true,\"number\":\"30\","), .corrupt, "currentSession.number")
-    add("currentSession.isBad = \"yes\"", base(replacing: current, with: "\"currentSession\":{\"isBad\":\"yes\",\"number\":30,"), .corrupt, "currentSession.isBad")
-    add("currentSession.score = 12.5 (a number, not text)", base(replacing: "\"score\":\"-12.345678\"", with: "\"score\":12.5"), .corrupt, "currentSession.score")
-    add("currentSession.start = \"yesterday\"", base(replacing: "\"start\":1700000000005", with: "\"start\":\"yesterday\""), .corrupt, "currentSession.start")
-    add("currentSession = []", base(replacing: current, with: "\"currentSession\":[],\"_\":{\"isBad\":true,\"number\":30,"), .corrupt, "currentSession")
-    add("currentSession without number", base(replacing: current, with: "\"currentSession\":{\"isBad\":true,"), .corrupt, "number")
-    add("recentSessions[0] = []", base(replacing: "\"recentSessions\":[", with: "\"recentSessions\":[[],"), .corrupt, "recentSessions[0]")
-    add("recentSessions = {}", base(replacing: "\"recentSessions\":[", with: "\"recentSessions\":{},\"_\":["), .corrupt, "recentSessions")
-    add("recentSessions[1].version = 1.2", base(replacing: "\"recentSessions\":[", with: "\"recentSessions\":[{\"isBad\":false,\"number\":1,\"score\":\"0\",\"start\":0,\"version\":\"1\"},{\"isBad\":false,\"number\":2,\"score\":\"0\",\"start\":0,\"version\":1.2},"), .corrupt, "recentSessions[1].version")
-    add("lastBadSession = \"bad\"", base(replacing: "\"lastBadSession\":{", with: "\"lastBadSession\":\"bad\",\"_\":{"), .corrupt, "lastBadSession")
-    add("promptHistory[0].outcome = \"maybe\"", base(replacing: "\"outcome\":\"remindLater\"", with: "\"outcome\":\"maybe\""), .corrupt, "promptHistory[0].outcome")
-    add("promptHistory[0].session = null", base(replacing: "\"session\":20", with: "\"session\":null"), .corrupt, "promptHistory[0].session")
-    add("responses[0].response = 3", base(replacing: "\"response\":\"remindLater\"", with: "\"response\":3"), .corrupt, "responses[0].response")
-    add("eventsByName = {\"export\": \"3\"}", base(replacing: "\"eventsByName\":{\"export\":3", with: "\"eventsByName\":{\"export\":\"3\""), .corrupt, "eventsByName")
-    add("eventsByName = [\"export\", 3]", base(replacing: "\"eventsByName\":{", with: "\"eventsByName\":[\"export\",3],\"_\":{"), .corrupt, "eventsByName")
-    add("importedLegacy = \"appirater\"", base(replacing: "\"importedLegacy\":[\"appirater\"]", with: "\"importedLegacy\":\"appirater\""), .corrupt, "importedLegacy")
-    add("previousVersion = 1.0", base(replacing: "\"previousVersion\":\"1.0\"", with: "\"previousVersion\":1.0"), .corrupt, "previousVersion")
-    for (name, text) in [("true", "true"), ("1", "1"), ("a string", "\"state\""), ("[]", "[]"), ("{}", "{}"), ("null", "null")] {
+    add(
+      "currentSession.number = \"30\"",
+      base(replacing: current, with: "\"currentSession\":{\"isBad\":true,\"number\":\"30\","), .corrupt,
+      "currentSession.number")
+    add(
+      "currentSession.isBad = \"yes\"",
+      base(replacing: current, with: "\"currentSession\":{\"isBad\":\"yes\",\"number\":30,"), .corrupt,
+      "currentSession.isBad")
+    add(
+      "currentSession.score = 12.5 (a number, not text)",
+      base(replacing: "\"score\":\"-12.345678\"", with: "\"score\":12.5"), .corrupt, "currentSession.score")
+    add(
+      "currentSession.start = \"yesterday\"",
+      base(replacing: "\"start\":1700000000005", with: "\"start\":\"yesterday\""), .corrupt, "currentSession.start")
+    add(
+      "currentSession = []",
+      base(replacing: current, with: "\"currentSession\":[],\"_\":{\"isBad\":true,\"number\":30,"), .corrupt,
+      "currentSession")
+    add(
+      "currentSession without number", base(replacing: current, with: "\"currentSession\":{\"isBad\":true,"), .corrupt,
+      "number")
+    add(
+      "recentSessions[0] = []", base(replacing: "\"recentSessions\":[", with: "\"recentSessions\":[[],"), .corrupt,
+      "recentSessions[0]")
+    add(
+      "recentSessions = {}", base(replacing: "\"recentSessions\":[", with: "\"recentSessions\":{},\"_\":["), .corrupt,
+      "recentSessions")
+    add(
+      "recentSessions[1].version = 1.2",
+      base(
+        replacing: "\"recentSessions\":[",
+        with:
+          "\"recentSessions\":[{\"isBad\":false,\"number\":1,\"score\":\"0\",\"start\":0,\"version\":\"1\"},{\"isBad\":false,\"number\":2,\"score\":\"0\",\"start\":0,\"version\":1.2},"
+      ), .corrupt, "recentSessions[1].version")
+    add(
+      "lastBadSession = \"bad\"", base(replacing: "\"lastBadSession\":{", with: "\"lastBadSession\":\"bad\",\"_\":{"),
+      .corrupt, "lastBadSession")
+    add(
+      "promptHistory[0].outcome = \"maybe\"",
+      base(replacing: "\"outcome\":\"remindLater\"", with: "\"outcome\":\"maybe\""), .corrupt,
+      "promptHistory[0].outcome")
+    add(
+      "promptHistory[0].session = null", base(replacing: "\"session\":20", with: "\"session\":null"), .corrupt,
+      "promptHistory[0].session")
+    add(
+      "responses[0].response = 3", base(replacing: "\"response\":\"remindLater\"", with: "\"response\":3"), .corrupt,
+      "responses[0].response")
+    add(
+      "eventsByName = {\"export\": \"3\"}",
+      base(replacing: "\"eventsByName\":{\"export\":3", with: "\"eventsByName\":{\"export\":\"3\""), .corrupt,
+      "eventsByName")
+    add(
+      "eventsByName = [\"export\", 3]",
+      base(replacing: "\"eventsByName\":{", with: "\"eventsByName\":[\"export\",3],\"_\":{"), .corrupt, "eventsByName")
+    add(
+      "importedLegacy = \"appirater\"",
+      base(replacing: "\"importedLegacy\":[\"appirater\"]", with: "\"importedLegacy\":\"appirater\""), .corrupt,
+      "importedLegacy")
+    add(
+      "previousVersion = 1.0", base(replacing: "\"previousVersion\":\"1.0\"", with: "\"previousVersion\":1.0"),
+      .corrupt, "previousVersion")
+    for (name, text) in [
+      ("true", "true"), ("1", "1"), ("a string", "\"state\""), ("[]", "[]"), ("{}", "{}"), ("null", "null"),
+    ] {
       add("a top level of \(name)", Array(text.utf8))
     }
     // Broken text.
-    add("invalid UTF-8 in a string", base(replacing: "\"1.2.3-beta\"", withBytes: Array("\"1.2.3-beta".utf8) + [0xFF, 0xFE, 0x22]))
+    add(
+      "invalid UTF-8 in a string",
+      base(replacing: "\"1.2.3-beta\"", withBytes: Array("\"1.2.3-beta".utf8) + [0xFF, 0xFE, 0x22]))
     add("an unpaired surrogate escape", base(replacing: "\"1.2.3-beta\"", with: "\"1.2.3\\ud800-beta\""))
     add("a NUL byte in the middle", Array(baseJSON.utf8.prefix(40)) + [0] + Array(baseJSON.utf8.dropFirst(40)))
     add("trailing garbage", Array((baseJSON + " garbage").utf8))
@@ -394,12 +480,18 @@ struct ReliabilityCorruptionTests {
     add("a full state of format 2", Array((try? ReviewStateCoding.encode(future)) ?? Data()), .futureFormat, "format 2")
     add("format 2, nothing else", Array("{\"format\":2}".utf8), .futureFormat, "format 2")
     add("format Int.max", Array("{\"format\":9223372036854775807}".utf8), .futureFormat, "format 9223372036854775807")
-    add("format 2 with every other field of another type", Array("{\"uses\":\"lots\",\"format\":2,\"currentSession\":[],\"version\":{}}".utf8), .futureFormat)
-    add("format 2 with new fields", base(replacing: "\"format\":1", with: "\"format\":2,\"sessionsV2\":[{\"id\":\"x\"}]"), .futureFormat)
+    add(
+      "format 2 with every other field of another type",
+      Array("{\"uses\":\"lots\",\"format\":2,\"currentSession\":[],\"version\":{}}".utf8), .futureFormat)
+    add(
+      "format 2 with new fields", base(replacing: "\"format\":1", with: "\"format\":2,\"sessionsV2\":[{\"id\":\"x\"}]"),
+      .futureFormat)
     return inputs
   }()
 
-  @Test("JSONFileStore: hostile JSON is recovered with the right kind and kept byte for byte; a manager over it keeps working", arguments: ReliabilityCorruptionTests.hostileInputs)
+  @Test(
+    "JSONFileStore: hostile JSON is recovered with the right kind and kept byte for byte; a manager over it keeps working",
+    arguments: ReliabilityCorruptionTests.hostileInputs)
   func hostileJSONFile(_ input: Hostile) throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -418,7 +510,9 @@ struct ReliabilityCorruptionTests {
     $0.bytes.count <= 64 * 1024 || $0.bytes.count == ReviewStateCoding.maximumSize
   }
 
-  @Test("UserDefaultsStore: hostile JSON is recovered with the right kind and kept byte for byte; a manager over it keeps working", arguments: ReliabilityCorruptionTests.hostileDefaultsInputs)
+  @Test(
+    "UserDefaultsStore: hostile JSON is recovered with the right kind and kept byte for byte; a manager over it keeps working",
+    arguments: ReliabilityCorruptionTests.hostileDefaultsInputs)
   func hostileJSONDefaults(_ input: Hostile) throws {
     try Self.withDefaults { defaults in
       try Self.expectDefaultsRecovery(input.bytes, input.kind, in: defaults, input.name, detail: input.detail)
@@ -456,7 +550,9 @@ struct ReliabilityCorruptionTests {
     }
   }
 
-  @Test("JSONFileStore: a directory where the state file should be is unreadable: moved aside intact, and a manager keeps working")
+  @Test(
+    "JSONFileStore: a directory where the state file should be is unreadable: moved aside intact, and a manager keeps working"
+  )
   func directoryInsteadOfFile() throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -478,7 +574,9 @@ struct ReliabilityCorruptionTests {
 
   // MARK: - Duplicate keys and other encodings
 
-  @Test("duplicate keys (which JSONEncoder never writes) are resolved one way, the same way by the format check and the decoder", arguments: ["json", "defaults"])
+  @Test(
+    "duplicate keys (which JSONEncoder never writes) are resolved one way, the same way by the format check and the decoder",
+    arguments: ["json", "defaults"])
   func duplicateKeys(store kind: String) throws {
     // Which occurrence the platform's JSON parser keeps.
     let parsed = try JSONDecoder().decode([String: Int].self, from: Data("{\"a\":1,\"a\":2}".utf8))
@@ -487,9 +585,15 @@ struct ReliabilityCorruptionTests {
     defer { withExtendedLifetime(directory) {} }
     try Self.withDefaults { defaults in
       let store: any ReviewStore =
-        kind == "json" ? JSONFileStore(url: directory.file("review-state.json")) : UserDefaultsStore(defaults: defaults, keyPrefix: "D.")
+        kind == "json"
+        ? JSONFileStore(url: directory.file("review-state.json"))
+        : UserDefaultsStore(defaults: defaults, keyPrefix: "D.")
       func put(_ bytes: [UInt8]) throws {
-        if kind == "json" { try Data(bytes).write(to: directory.file("review-state.json")) } else { defaults.set(Data(bytes), forKey: "D.state") }
+        if kind == "json" {
+          try Data(bytes).write(to: directory.file("review-state.json"))
+        } else {
+          defaults.set(Data(bytes), forKey: "D.state")
+        }
       }
       for (first, second) in [(1, 2), (2, 1), (1, 1), (2, 3)] {
         try put(Self.base(replacing: "\"format\":1", with: "\"format\":\(first),\"format\":\(second)"))
@@ -498,7 +602,9 @@ struct ReliabilityCorruptionTests {
         case .loaded(let state):
           #expect(format <= ReviewState.currentFormat && state.format == format, "format \(first) then \(second)")
         case .recovered(_, let problem):
-          #expect(format > ReviewState.currentFormat && problem.kind == .futureFormat, "format \(first) then \(second): \(problem)")
+          #expect(
+            format > ReviewState.currentFormat && problem.kind == .futureFormat,
+            "format \(first) then \(second): \(problem)")
         case .empty:
           Issue.record("format \(first) then \(second): nothing loaded")
         }
@@ -581,11 +687,14 @@ struct ReliabilityCorruptionTests {
     state.currentSession = SessionRecord(
       number: count, start: instant, version: "1.0", score: Number(scaled: big ? .max : .min), isBad: false)
     state.recentSessions = [
-      SessionRecord(number: count, start: instant, version: "9" + String(repeating: ".9", count: 200), score: Number(scaled: .max)),
+      SessionRecord(
+        number: count, start: instant, version: "9" + String(repeating: ".9", count: 200), score: Number(scaled: .max)),
       SessionRecord(number: 0, start: instant, version: "", score: Number(scaled: .min)),
     ]
     state.lastBadSession = SessionRecord(number: count, start: instant, version: "1.0", isBad: true)
-    state.promptHistory = [PromptRecord(date: instant, version: "999999999999999999999.0", session: count, outcome: .pending)]
+    state.promptHistory = [
+      PromptRecord(date: instant, version: "999999999999999999999.0", session: count, outcome: .pending)
+    ]
     state.responses = [ResponseRecord(response: .rated, date: instant, version: "1.0")]
     state.declined = false
     state.rated = false
@@ -596,7 +705,9 @@ struct ReliabilityCorruptionTests {
     return state
   }
 
-  @Test("extreme but valid values (counters at Int.max or Int.min, instants at the ends of time) load, decide and saturate without trapping", arguments: [true, false])
+  @Test(
+    "extreme but valid values (counters at Int.max or Int.min, instants at the ends of time) load, decide and saturate without trapping",
+    arguments: [true, false])
   func extremeValues(big: Bool) throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -645,8 +756,11 @@ struct ReliabilityCorruptionTests {
     for index in 0..<100_000 { names += "\"name\(index)\":\(index)," }
     names.removeLast()
     names += "}"
-    let answers = "[" + (0..<40_000).map { "{\"date\":\($0),\"response\":\"rated\",\"version\":\"1\"}" }.joined(separator: ",") + "]"
-    let bytes = Self.base(replacing: "\"eventsByName\":{\"export\":3,", with: "\"eventsByName\":\(names),\"_\":{\"export\":3,")
+    let answers =
+      "[" + (0..<40_000).map { "{\"date\":\($0),\"response\":\"rated\",\"version\":\"1\"}" }.joined(separator: ",")
+      + "]"
+    let bytes = Self.base(
+      replacing: "\"eventsByName\":{\"export\":3,", with: "\"eventsByName\":\(names),\"_\":{\"export\":3,")
     let json = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
       of: "\"responses\":[", with: "\"responses\":\(answers),\"__\":[")
     #expect(json.utf8.count < ReviewStateCoding.maximumSize)
@@ -663,18 +777,24 @@ struct ReliabilityCorruptionTests {
   static let unboundedInputs: [Hostile] = [
     Hostile(
       name: "importedLegacy = 10^6 strings",
-      bytes: base(replacing: "\"importedLegacy\":[", with: "\"importedLegacy\":[" + String(repeating: "\"x\",", count: 1_000_000)),
+      bytes: base(
+        replacing: "\"importedLegacy\":[", with: "\"importedLegacy\":[" + String(repeating: "\"x\",", count: 1_000_000)),
       kind: .corrupt),
     Hostile(
       name: "policySource = 3 MB of text",
-      bytes: base(replacing: "\"policySource\":\"", with: "\"policySource\":\"" + String(repeating: "#", count: 3_000_000)), kind: .corrupt),
+      bytes: base(
+        replacing: "\"policySource\":\"", with: "\"policySource\":\"" + String(repeating: "#", count: 3_000_000)),
+      kind: .corrupt),
     Hostile(
       name: "previousVersion = 3 MB of text",
-      bytes: base(replacing: "\"previousVersion\":\"", with: "\"previousVersion\":\"" + String(repeating: "9", count: 3_000_000)),
+      bytes: base(
+        replacing: "\"previousVersion\":\"", with: "\"previousVersion\":\"" + String(repeating: "9", count: 3_000_000)),
       kind: .corrupt),
   ]
 
-  @Test("a valid-shaped state of megabytes (10^6 legacy names, a 3 MB policy or version) does not stay megabytes after loading", arguments: ReliabilityCorruptionTests.unboundedInputs)
+  @Test(
+    "a valid-shaped state of megabytes (10^6 legacy names, a 3 MB policy or version) does not stay megabytes after loading",
+    arguments: ReliabilityCorruptionTests.unboundedInputs)
   func unboundedFieldsAreBounded(_ input: Hostile) throws {
     #expect(input.bytes.count < ReviewStateCoding.maximumSize)
     let directory = try RuntimeTemporaryDirectory()
@@ -698,14 +818,18 @@ struct ReliabilityCorruptionTests {
     state.previousVersion = long
     state.currentSession?.version = long
     state.recentSessions = [SessionRecord(number: 1, start: Timestamp(millisecondsSince1970: 0), version: long)]
-    state.lastBadSession = SessionRecord(number: 1, start: Timestamp(millisecondsSince1970: 0), version: long, isBad: true)
-    state.promptHistory = [PromptRecord(date: Timestamp(millisecondsSince1970: 0), version: long, session: 1, outcome: .rated)]
+    state.lastBadSession = SessionRecord(
+      number: 1, start: Timestamp(millisecondsSince1970: 0), version: long, isBad: true)
+    state.promptHistory = [
+      PromptRecord(date: Timestamp(millisecondsSince1970: 0), version: long, session: 1, outcome: .rated)
+    ]
     state.responses = [ResponseRecord(response: .rated, date: Timestamp(millisecondsSince1970: 0), version: long)]
     state.policySource = String(repeating: "#", count: Limits.maximumFileSize + 1)
     state.importedLegacy = ["appirater", "appirater", String(repeating: "n", count: 65)] + (0..<100).map { "m\($0)" }
     let loaded = state.sanitized()
     let cut = "1." + String(repeating: "9", count: ReviewLimits.versionLength - 2)
-    let versions = [loaded.version, loaded.previousVersion, loaded.currentSession?.version, loaded.lastBadSession?.version]
+    let versions =
+      [loaded.version, loaded.previousVersion, loaded.currentSession?.version, loaded.lastBadSession?.version]
       + loaded.recentSessions.map(\.version) + loaded.promptHistory.map(\.version) + loaded.responses.map(\.version)
     #expect(versions == Array(repeating: cut, count: 7))
     #expect(loaded.policySource == nil)

@@ -49,7 +49,9 @@ struct ReliabilityKillTests {
     #expect(output.contains("kill test passed"))
     #expect(output.contains("kills: 25,"))
     #expect(output.contains("kills after the child had recorded at least one event: "))
-    #expect(output.contains("max in-flight difference (file total - last printed total): 0") || output.contains("max in-flight difference (file total - last printed total): 1"))
+    #expect(
+      output.contains("max in-flight difference (file total - last printed total): 0")
+        || output.contains("max in-flight difference (file total - last printed total): 1"))
   }
 
   @Test("a load removes the temporary files that killed saves left, once they are a minute old")

@@ -58,9 +58,13 @@ struct ReliabilityPolicyUpdateTests {
       #expect(!result.isAccepted, "\(name)")
       #expect(result.diagnostics.hasErrors, "\(name)")
       if let code = hostile.code {
-        #expect(result.diagnostics.contains { $0.code == code }, "\(name): \(Set(result.diagnostics.map(\.code.rawValue)).sorted())")
+        #expect(
+          result.diagnostics.contains { $0.code == code },
+          "\(name): \(Set(result.diagnostics.map(\.code.rawValue)).sorted())")
       }
-      #expect(result.renderedDiagnostics.contains("update.policy:") && result.renderedDiagnostics.contains(" error: "), "\(name)")
+      #expect(
+        result.renderedDiagnostics.contains("update.policy:") && result.renderedDiagnostics.contains(" error: "),
+        "\(name)")
       #expect(result.diagnostics.filter { $0.severity == .error }.count <= Limits.maximumErrors + 1, "\(name)")
       // The running policy, its decision on the same facts, and what is stored are unchanged.
       #expect(manager.policyOrigin == .update, "\(name)")
@@ -89,20 +93,25 @@ struct ReliabilityPolicyUpdateTests {
       print("  (a debug build: release is several times faster)")
     #endif
     print(
-      String(format: "  total %.2f s, mean %.1f ms, worst %.1f ms", total, total * 1000 / Double(measured.count),
+      String(
+        format: "  total %.2f s, mean %.1f ms, worst %.1f ms", total, total * 1000 / Double(measured.count),
         (worst?.seconds ?? 0) * 1000) + " (\(worst?.name ?? "-"))")
     print(
-      String(format: "  meanwhile another thread made %d calls; the slowest took %.1f ms", probed.calls, probed.worstSeconds * 1000))
+      String(
+        format: "  meanwhile another thread made %d calls; the slowest took %.1f ms", probed.calls,
+        probed.worstSeconds * 1000))
     for entry in measured.sorted(by: { $0.seconds > $1.seconds }) {
       print(
-        String(format: "  %9.1f ms  %10d bytes in  %4d diagnostics  %9d bytes out  ", entry.seconds * 1000, entry.bytes,
+        String(
+          format: "  %9.1f ms  %10d bytes in  %4d diagnostics  %9d bytes out  ", entry.seconds * 1000, entry.bytes,
           entry.diagnostics, entry.renderedBytes) + entry.name)
     }
   }
 
   @Test("the hostile corpus is what it says: sizes and shapes")
   func corpusShape() {
-    let byName = Dictionary(HostileUpdateCorpus.all.map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
+    let byName = Dictionary(
+      HostileUpdateCorpus.all.map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
     #expect(byName.count == HostileUpdateCorpus.all.count, "names are unique")
     #expect(byName["a megabyte of `(`"]?.utf8.count == 1 << 20)
     #expect((byName["10 MB of comment"]?.utf8.count ?? 0) > 10 << 20)
@@ -113,7 +122,9 @@ struct ReliabilityPolicyUpdateTests {
     #expect(byName["a NUL inside a name"]?.utf8.contains(0) == true)
     #expect(byName["invalid UTF-8 before a rule"]?.unicodeScalars.contains("\u{FFFD}") == true)
     // Each valid piece they are built from does compile: the corpus fails for its hostile part.
-    for valid in [Self.goodUpdate, "ask when uses>0", "ask x when uses>0", "let a = 1\nask when uses > 0", "ask when uses > 1"] {
+    for valid in [
+      Self.goodUpdate, "ask when uses>0", "ask x when uses>0", "let a = 1\nask when uses > 0", "ask when uses > 1",
+    ] {
       #expect(PolicyCompiler.compile(valid, schema: ReviewSchema.standard).policy != nil, "\(valid)")
     }
   }

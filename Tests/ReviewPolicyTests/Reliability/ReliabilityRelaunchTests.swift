@@ -64,7 +64,8 @@ struct ReliabilityRelaunchTests {
     #expect(relaunched.currentState.uses == 2 && relaunched.currentState.events == 1)
     #expect(relaunched.currentState.previousVersion == nil)
   }
-  @Test("a new version first used after the clock went back before the install: the relaunch sees the same install date")
+  @Test(
+    "a new version first used after the clock went back before the install: the relaunch sees the same install date")
   func newVersionBeforeInstallDate() throws {
     // Found by `trackedStatesAreFixedPointsOfLoading`: the new version's first use is before the
     // install date, and loading moved the install date back to the first use in the relaunched
@@ -86,7 +87,9 @@ struct ReliabilityRelaunchTests {
     #expect(relaunched.explainCurrentDecision().summary == manager.explainCurrentDecision().summary)
   }
 
-  @Test("every state the tracking operations produce, with the clock jumping back and forth, loads back unchanged", arguments: [1, 2, 3, 4])
+  @Test(
+    "every state the tracking operations produce, with the clock jumping back and forth, loads back unchanged",
+    arguments: [1, 2, 3, 4])
   func trackedStatesAreFixedPointsOfLoading(seed: UInt64) throws {
     var random = SeededGenerator(seed: seed)
     var state = ReviewState()
@@ -102,19 +105,24 @@ struct ReliabilityRelaunchTests {
       case 2: now = F.startMilliseconds - Int64.random(in: 0...(2 * 365 * 86_400_000), using: &random)
       default: now += Int64.random(in: 0...(14 * 86_400_000), using: &random)
       }
-      if Int.random(in: 0..<200, using: &random) == 0 { version = versions[Int.random(in: 0..<versions.count, using: &random)] }
+      if Int.random(in: 0..<200, using: &random) == 0 {
+        version = versions[Int.random(in: 0..<versions.count, using: &random)]
+      }
       let at = F.at(now - F.startMilliseconds)
       state.enter(version: version, at: at)
       switch Int.random(in: 0..<8, using: &random) {
       case 0: state.countUse()
-      case 1: state.countEvent(named: ["export", "share", nil, String(repeating: "é", count: 100)][Int.random(in: 0..<4, using: &random)])
+      case 1:
+        state.countEvent(
+          named: ["export", "share", nil, String(repeating: "é", count: 100)][Int.random(in: 0..<4, using: &random)])
       case 2: state.startSession(at: at)
       case 3:
         let score = Number(Double(Int.random(in: -50...50, using: &random))) ?? Number(scaled: 0)
         let bounds = (Number(-200.0) ?? Number(scaled: 0))...(Number(200.0) ?? Number(scaled: 0))
         state.addAction(score: score, isBad: Int.random(in: 0..<10, using: &random) == 0, bounds: bounds, at: at)
       case 4: state.recordPrompt(at: at, outcome: .pending)
-      case 5: state.record(ReviewResponse.allCases[Int.random(in: 0..<ReviewResponse.allCases.count, using: &random)], at: at)
+      case 5:
+        state.record(ReviewResponse.allCases[Int.random(in: 0..<ReviewResponse.allCases.count, using: &random)], at: at)
       case 6: state.endSession()
       default: state.countUse()
       }

@@ -96,7 +96,9 @@ struct ReliabilitySharedStateTests {
     let url = directory.file("review-state.json")
     let store = JSONFileStore(url: url)
     var seen: [Int] = []
-    try store.update { _ in var state = ReviewState(); state.uses = 1; return state }
+    try store.update { _ in
+      var state = ReviewState(); state.uses = 1; return state
+    }
     try store.update { loaded in
       if case .loaded(let state) = loaded { seen.append(state.uses) }
       return nil
@@ -120,7 +122,9 @@ struct ReliabilitySharedStateTests {
     #expect(try directory.storeFiles() == [".review-state.json.lock"])
   }
 
-  @Test("the journal: a line cut short by a kill is ignored and dropped by the next save; a state file moved aside by a killed save is taken back")
+  @Test(
+    "the journal: a line cut short by a kill is ignored and dropped by the next save; a state file moved aside by a killed save is taken back"
+  )
   func journalAfterKills() throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -203,7 +207,8 @@ struct ReliabilitySharedStateTests {
     #expect((store.storedState?.uses, store.storedState?.build) == (3, "101"))
     manager.setAppVersion("3.1", build: "102")
     manager.appLaunched()
-    #expect((store.storedState?.version, store.storedState?.previousVersion, store.storedState?.uses) == ("3.1", "3.0", 1))
+    #expect(
+      (store.storedState?.version, store.storedState?.previousVersion, store.storedState?.uses) == ("3.1", "3.0", 1))
     #expect(manager.appVersion == "3.1")
     let byBuild = try F.manager(
       policy: "ask when uses >= 1000", appVersion: "3.1", store: store, build: "103", newVersionOn: .build)

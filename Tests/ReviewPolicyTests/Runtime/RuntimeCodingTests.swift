@@ -20,7 +20,8 @@ struct RuntimeCodingTests {
       state.countUse()
       state.startSession(at: now)
       for event in 0..<(launch % 4) { state.countEvent(named: names[(launch + event) % names.count]) }
-      state.addAction(score: Number(scaled: Int64(launch % 7) * -15_123_456), isBad: launch % 23 == 0, bounds: nil, at: now)
+      state.addAction(
+        score: Number(scaled: Int64(launch % 7) * -15_123_456), isBad: launch % 23 == 0, bounds: nil, at: now)
       if launch % 4 == 1 {
         state.recordPrompt(at: now, outcome: .pending)
         state.record(answers[(launch / 4) % answers.count], at: now)

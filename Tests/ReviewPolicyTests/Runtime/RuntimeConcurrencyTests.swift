@@ -73,8 +73,11 @@ struct RuntimeConcurrencyTests {
     #expect((state.sessions, state.totalSessions) == (totals.sessions, totals.sessions), sourceLocation: sourceLocation)
     #expect(state.currentSession?.number == totals.sessions, sourceLocation: sourceLocation)
     #expect((state.prompts, state.totalPrompts) == (totals.prompts, totals.prompts), sourceLocation: sourceLocation)
-    #expect(state.promptHistory.count == min(totals.prompts, ReviewLimits.promptHistory), sourceLocation: sourceLocation)
-    #expect(state.recentSessions.count == min(totals.sessions - 1, ReviewLimits.sessionHistory), sourceLocation: sourceLocation)
+    #expect(
+      state.promptHistory.count == min(totals.prompts, ReviewLimits.promptHistory), sourceLocation: sourceLocation)
+    #expect(
+      state.recentSessions.count == min(totals.sessions - 1, ReviewLimits.sessionHistory),
+      sourceLocation: sourceLocation)
     #expect(state.responses.count == ReviewLimits.responseHistory, sourceLocation: sourceLocation)
   }
 

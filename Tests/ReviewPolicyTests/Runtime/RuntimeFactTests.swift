@@ -278,7 +278,8 @@ struct RuntimeFactTests {
     state.firstUse = F.at(-day)
     let manager = try ReviewManager(
       configuration: .init(
-        appVersion: "1.0", bundledPolicy: "fact plan: string\nfact seats: int\nask when plan == \"pro\" and seats == 4 and uses == 3",
+        appVersion: "1.0",
+        bundledPolicy: "fact plan: string\nfact seats: int\nask when plan == \"pro\" and seats == 4 and uses == 3",
         store: InMemoryReviewStore(state), clock: { Self.now }, texts: .english))
     manager.setFact("plan", .string("pro"))
     manager.setFact("seats", .int(4))
@@ -296,7 +297,8 @@ struct RuntimeFactTests {
   func appFactTypesAndOptionals() throws {
     let manager = try ReviewManager(
       configuration: .init(
-        appVersion: "1.0", bundledPolicy: "fact plan: string\nfact trial_end: instant?\nask when plan == \"pro\" and not has trial_end",
+        appVersion: "1.0",
+        bundledPolicy: "fact plan: string\nfact trial_end: instant?\nask when plan == \"pro\" and not has trial_end",
         store: InMemoryReviewStore(), clock: { Self.now }, texts: .english))
     manager.setFact("plan", .int(3))
     let wrongType = manager.explainCurrentDecision()

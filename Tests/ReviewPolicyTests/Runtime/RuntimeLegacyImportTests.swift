@@ -86,7 +86,9 @@ struct RuntimeLegacyImportTests {
     #expect(manager.currentState == Self.appiraterExpected)
   }
 
-  @Test("a source configured after this library's state exists is imported once, into the running version, without counting twice")
+  @Test(
+    "a source configured after this library's state exists is imported once, into the running version, without counting twice"
+  )
   func importIntoExistingState() throws {
     var existing = ReviewState()
     existing.version = "1.0"
@@ -146,7 +148,9 @@ struct RuntimeLegacyImportTests {
     ]
   }
 
-  @Test("a library's stored build is the running build: uses, events, first use and declined stay the running version's, and the one-liner does not ask", arguments: [0, 1, 2])
+  @Test(
+    "a library's stored build is the running build: uses, events, first use and declined stay the running version's, and the one-liner does not ask",
+    arguments: [0, 1, 2])
   func buildMapsToRunningVersion(_ index: Int) throws {
     let (name, source) = Self.buildKeyedSources[index]
     let store = InMemoryReviewStore()
@@ -236,7 +240,9 @@ struct RuntimeLegacyImportTests {
     let manager = try F.manager(
       appVersion: "2.1",
       legacySources: [
-        .armchair(DictionarySource(["9_ArmchairKeyRatedAnyVersion": true, "9_ArmchairKeyCurrentVersion": "2.1"]), keyPrefix: "9_")
+        .armchair(
+          DictionarySource(["9_ArmchairKeyRatedAnyVersion": true, "9_ArmchairKeyCurrentVersion": "2.1"]),
+          keyPrefix: "9_")
       ])
     #expect((manager.currentState.rated, manager.currentState.ratedAny) == (false, true))
   }
@@ -314,12 +320,15 @@ struct RuntimeLegacyImportTests {
       state.lastReminder = expected.lastReminder
     }
     #expect(state == expected)
-    expectRuntimeFacts(["events == 4", "total_events == 4", "uses == 0", "days == 0"], state, now: clock.now, appVersion: "3.0")
+    expectRuntimeFacts(
+      ["events == 4", "total_events == 4", "uses == 0", "days == 0"], state, now: clock.now, appVersion: "3.0")
   }
 
   // MARK: - ReviewKit
 
-  static func reviewKitSession(_ date: Double, _ score: Double, _ isBad: Bool, version: (Int, Int, Int) = (1, 2, 0)) -> String {
+  static func reviewKitSession(_ date: Double, _ score: Double, _ isBad: Bool, version: (Int, Int, Int) = (1, 2, 0))
+    -> String
+  {
     "{\"date\":\(date),\"version\":{\"major\":\(version.0),\"minor\":\(version.1),\"patch\":\(version.2)},\"score\":\(score),\"isBad\":\(isBad)}"
   }
 
@@ -327,7 +336,8 @@ struct RuntimeLegacyImportTests {
   func reviewKit() throws {
     // JSONEncoder's default date encoding: seconds since 2001-01-01 (978,307,200 s after 1970).
     let sessions =
-      "[" + [
+      "["
+      + [
         Self.reviewKitSession(700_086_400, 20.5, true), Self.reviewKitSession(700_000_000, 10, false),
         Self.reviewKitSession(700_172_800, 30, false),
       ].joined(separator: ",") + "]"
@@ -341,7 +351,8 @@ struct RuntimeLegacyImportTests {
     ]
     let clock = RuntimeTestClock()
     let manager = try F.manager(
-      policy: "ask when uses < 0", appVersion: "1.2.0", clock: clock, legacySources: [.reviewKit(DictionarySource(values))])
+      policy: "ask when uses < 0", appVersion: "1.2.0", clock: clock,
+      legacySources: [.reviewKit(DictionarySource(values))])
     var expected = ReviewState()
     expected.version = "1.2.0"
     expected.firstUse = Self.ms(1_670_000_000)
@@ -353,7 +364,9 @@ struct RuntimeLegacyImportTests {
       SessionRecord(number: 5, start: Self.ms(1_678_480_000), version: "1.2.0", score: F.number("30")),
     ]
     expected.lastBadSession = expected.recentSessions[1]
-    expected.promptHistory = [PromptRecord(date: Self.ms(1_690_000_000), version: "1.1.0", session: 4, outcome: .unknown)]
+    expected.promptHistory = [
+      PromptRecord(date: Self.ms(1_690_000_000), version: "1.1.0", session: 4, outcome: .unknown)
+    ]
     expected.totalPrompts = 1
     expected.importedLegacy = ["reviewkit"]
     #expect(manager.currentState == expected)
@@ -383,7 +396,9 @@ struct RuntimeLegacyImportTests {
     #expect(state.lastBadSession == nil)
     // The version ReviewKit wrote over its sessions is the last prompt's version.
     #expect(
-      state.promptHistory == [PromptRecord(date: Self.ms(1_690_000_000), version: "1.2.0", session: 11, outcome: .unknown)])
+      state.promptHistory == [
+        PromptRecord(date: Self.ms(1_690_000_000), version: "1.2.0", session: 11, outcome: .unknown)
+      ])
     #expect(state.version == nil)
     expectRuntimeFacts(
       [
@@ -393,7 +408,9 @@ struct RuntimeLegacyImportTests {
       state, now: F.start, appVersion: "1.2.0")
   }
 
-  @Test("ReviewKit after a request and a later session: the lost prompt version is the running version; a session count from before 1.2.1 is read")
+  @Test(
+    "ReviewKit after a request and a later session: the lost prompt version is the running version; a session count from before 1.2.1 is read"
+  )
   func reviewKitLostVersion() throws {
     // After a request ReviewKit wrote the version over its sessions; the next session's save found
     // no sessions there and wrote a list of one. The request's version is gone.
@@ -428,7 +445,8 @@ struct RuntimeLegacyImportTests {
     }
     let sessions: String = "[" + items.joined(separator: ",") + "]"
     let values: [String: Any] = ["ReviewRequestSessions": sessions, "ReviewRequestSessionsNumber": 70]
-    let state = LegacyImport.importing(.reviewKit(DictionarySource(values)), into: ReviewState(), at: Timestamp(millisecondsSince1970: 0))
+    let state = LegacyImport.importing(
+      .reviewKit(DictionarySource(values)), into: ReviewState(), at: Timestamp(millisecondsSince1970: 0))
     #expect(state.totalSessions == 70)
     #expect(state.recentSessions.map(\.number) == Array(21...70))
     #expect(state.recentSessions.first?.score == F.number("20"))
@@ -457,14 +475,16 @@ struct RuntimeLegacyImportTests {
     #expect(state.importedLegacy == ["appirater", "armchair"])
   }
 
-  @Test("an imported version other than the app's is a version change at the first use: totals and previous_version stay")
+  @Test(
+    "an imported version other than the app's is a version change at the first use: totals and previous_version stay")
   func importedVersionDiffers() throws {
     // Appirater tracks CFBundleVersion (a build number); the app reports its short version.
     var values = Self.appiraterValues
     values["kAppiraterCurrentVersion"] = "45"
     // The app's build is 46: Appirater's facts belong to an earlier build.
     let manager = try F.manager(
-      policy: "ask when uses < 0", appVersion: "1.0", legacySources: [.appirater(DictionarySource(values))], build: "46")
+      policy: "ask when uses < 0", appVersion: "1.0", legacySources: [.appirater(DictionarySource(values))], build: "46"
+    )
     manager.appLaunched()
     let state = manager.currentState
     #expect((state.version, state.previousVersion) == ("1.0", "45"))
@@ -517,14 +537,18 @@ struct RuntimeLegacyImportTests {
   @Test("numeric text is read as a number")
   func numericText() {
     let state = LegacyImport.importing(
-      .appirater(DictionarySource(["kAppiraterUseCount": "12", "kAppiraterFirstUseDate": "1600000000", "kAppiraterDeclinedToRate": "YES"])),
+      .appirater(
+        DictionarySource([
+          "kAppiraterUseCount": "12", "kAppiraterFirstUseDate": "1600000000", "kAppiraterDeclinedToRate": "YES",
+        ])),
       into: ReviewState(), at: Timestamp(millisecondsSince1970: 0))
     #expect((state.uses, state.firstUse, state.declined) == (12, Self.ms(1_600_000_000), true))
   }
 
   @Test("ReviewKit sessions with extreme dates and scores import without trapping")
   func reviewKitExtremeSessions() {
-    let sessions = "[" + Self.reviewKitSession(1e300, 1e300, false) + "," + Self.reviewKitSession(-1e300, -1e300, true) + "]"
+    let sessions =
+      "[" + Self.reviewKitSession(1e300, 1e300, false) + "," + Self.reviewKitSession(-1e300, -1e300, true) + "]"
     let state = LegacyImport.importing(
       .reviewKit(DictionarySource(["ReviewRequestSessions": Data(sessions.utf8), "ReviewRequestSessionsNumber": -3])),
       into: ReviewState(), at: Timestamp(millisecondsSince1970: 0))
@@ -551,7 +575,8 @@ struct RuntimeLegacyImportTests {
   func reviewKitHugeSessionCount() async {
     await #expect(processExitsWith: .success) {
       let state = LegacyImport.importing(
-        .reviewKit(DictionarySource(["ReviewRequestSessionsNumber": Int.max])), into: ReviewState(), at: Timestamp(millisecondsSince1970: 0))
+        .reviewKit(DictionarySource(["ReviewRequestSessionsNumber": Int.max])), into: ReviewState(),
+        at: Timestamp(millisecondsSince1970: 0))
       // Counts are bounded at a billion sessions.
       precondition(state.totalSessions == 1_000_000_000)
     }

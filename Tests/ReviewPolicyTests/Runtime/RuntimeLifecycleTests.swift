@@ -19,7 +19,8 @@ struct RuntimeLifecycleTests {
     let presenter = RuntimeRecordingPresenter()
     let kinds = RuntimeCounter()
     let manager = try F.manager(
-      presenter: presenter, shouldCountUse: { kind in
+      presenter: presenter,
+      shouldCountUse: { kind in
         if kind == .foreground { kinds.increment() }
         return true
       })

@@ -113,7 +113,10 @@ struct RuntimeObservabilityTests {
     #expect(manager.promptIfAppropriate())
     clock.advance(seconds: 61)
     manager.sessionStarted()
-    #expect(log.entries.map(\.summary).suffix(2) == ["prompt left unanswered: outcome unknown (timed out)", "session started"])
+    #expect(
+      log.entries.map(\.summary).suffix(2) == [
+        "prompt left unanswered: outcome unknown (timed out)", "session started",
+      ])
     #expect(calls.all == ["shown", "unknown"])
     manager.sessionEnded()
     #expect(calls.all == ["shown", "unknown"])

@@ -55,7 +55,11 @@ struct RuntimePolicyUpdateTests {
     ("a type error", "ask when since(last_prompt) >= 30", .incomparableTypes),
     ("a syntax error", "ask when uses >=", .expectedExpression),
     ("an unguarded absent value", "ask when last_prompt_version < v2.0", .unguardedAbsentValue),
-    ("deep nesting", "ask when " + String(repeating: "(", count: 500) + "uses > 1" + String(repeating: ")", count: 500), .nestingTooDeep),
+    (
+      "deep nesting",
+      "ask when " + String(repeating: "(", count: 500) + "uses > 1" + String(repeating: ")", count: 500),
+      .nestingTooDeep
+    ),
     ("a 10 MB string", "ask when uses > 1 # " + String(repeating: "x", count: 10 * 1024 * 1024), .fileTooLarge),
     ("a non-ASCII operator", "ask when uses ≥ 3", .unexpectedCharacter),
   ]

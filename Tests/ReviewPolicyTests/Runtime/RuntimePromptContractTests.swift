@@ -98,7 +98,8 @@ struct RuntimePromptContractTests {
     #expect(manager.currentState.declined)
   }
 
-  @Test("a prompt left on screen when the app left the foreground means what the configuration says",
+  @Test(
+    "a prompt left on screen when the app left the foreground means what the configuration says",
     arguments: [(ReviewManager.PromptLeftShowing.dismissed, PromptOutcome.dismissed), (.declined, .declined)])
   func leftShowing(meaning: ReviewManager.PromptLeftShowing, outcome: PromptOutcome) throws {
     let clock = RuntimeTestClock()

@@ -45,7 +45,9 @@ struct RuntimePromptTests {
     (.dismissed, .dismissed), (.unknown, .unknown),
   ]
 
-  @Test("each presenter response sets the prompt's outcome and exactly its facts", arguments: RuntimePromptTests.responseCases)
+  @Test(
+    "each presenter response sets the prompt's outcome and exactly its facts",
+    arguments: RuntimePromptTests.responseCases)
   func responses(response: ReviewResponse, outcome: PromptOutcome) throws {
     let clock = RuntimeTestClock()
     let presenter = RuntimeRecordingPresenter(answer: response)
@@ -131,7 +133,8 @@ struct RuntimePromptTests {
   func customTexts() throws {
     let presenter = RuntimeRecordingPresenter()
     let texts = PromptTexts(
-      title: "{app}!", message: "Love {app}? {app} loves you", rateButton: "Rate", remindButton: "Later", declineButton: "No")
+      title: "{app}!", message: "Love {app}? {app} loves you", rateButton: "Rate", remindButton: "Later",
+      declineButton: "No")
     let manager = try ReviewManager(
       configuration: .init(
         appVersion: "1.0", bundledPolicy: F.alwaysPolicy, appName: "{app} Pro", store: InMemoryReviewStore(),
@@ -212,17 +215,23 @@ struct RuntimePromptTests {
     #expect(entries.map(\.event) == [.significantEvent, .promptCheck])
     guard entries.count == 2 else { return }
     #expect(entries[0].summary == "don't ask: no ask rule held")
-    #expect(entries[0].details == "decision: don't ask: no ask rule held\nask loyal (line 1): not held\n  failed      uses >= 2  uses = 1\n")
+    #expect(
+      entries[0].details
+        == "decision: don't ask: no ask rule held\nask loyal (line 1): not held\n  failed      uses >= 2  uses = 1\n")
     #expect(entries[0].decision?.shouldAsk == false)
     #expect(entries[0].decision?.reason == .noAskRuleHeld)
     #expect(entries[0].date == F.start)
     #expect(entries[1].summary == "ask: `ask loyal` held")
-    #expect(entries[1].details == "decision: ask: `ask loyal` held\nask loyal (line 1): held, decided\n  held        uses >= 2  uses = 2\n")
+    #expect(
+      entries[1].details
+        == "decision: ask: `ask loyal` held\nask loyal (line 1): held, decided\n  held        uses >= 2  uses = 2\n")
     #expect(entries[1].decision?.shouldAsk == true)
     #expect(entries[1].date == F.date(2000))
   }
 
-  @Test("a policy with an app fact that was never set does not ask, and the explanation names the fact; setFact makes it ask")
+  @Test(
+    "a policy with an app fact that was never set does not ask, and the explanation names the fact; setFact makes it ask"
+  )
   func missingAppFact() throws {
     let presenter = RuntimeRecordingPresenter()
     let log = RuntimeLogCollector()
@@ -233,7 +242,8 @@ struct RuntimePromptTests {
     let entry = log.decisions.last
     #expect(entry?.summary == "don't ask: the facts could not be evaluated")
     #expect(entry?.decision?.reason == .invalidFacts)
-    #expect(entry?.details.contains("missing facts: `plan` (set them with `setFact`)") == true, "\(entry?.details ?? "")")
+    #expect(
+      entry?.details.contains("missing facts: `plan` (set them with `setFact`)") == true, "\(entry?.details ?? "")")
     let explanation = manager.explainCurrentDecision()
     #expect(explanation.decision?.shouldAsk == false)
     #expect(explanation.text.contains("missing facts: `plan`"))

@@ -45,7 +45,8 @@ final class RuntimeCountingStore: ReviewStore, @unchecked Sendable {
 struct RuntimeReadOnlyDecisionTests {
   typealias F = RuntimeFixtures
 
-  @Test("wouldAsk and currentDecision agree with explainCurrentDecision over random histories, and change nothing",
+  @Test(
+    "wouldAsk and currentDecision agree with explainCurrentDecision over random histories, and change nothing",
     arguments: ["review", "armchair", "appirater", "reviewkit"])
   func agreeWithExplanation(policyName: String) throws {
     let source = try EquivPolicies.example(policyName)
@@ -94,7 +95,8 @@ struct RuntimeReadOnlyDecisionTests {
   @Test("currentDecision names the deciding rules: named rules with their kind, others by label")
   func decidingRuleNames() throws {
     let clock = RuntimeTestClock()
-    let manager = try F.manager(policy: "never tired when uses > 3\nask loyal when uses >= 2\nask when uses >= 1", clock: clock)
+    let manager = try F.manager(
+      policy: "never tired when uses > 3\nask loyal when uses >= 2\nask when uses >= 1", clock: clock)
     #expect(manager.currentDecision().decidingRules.isEmpty)
     #expect(!manager.wouldAsk())
     manager.appLaunched()

@@ -34,8 +34,11 @@ struct RuntimeStoreTests {
     state.ratedAny = true
     state.lastDecline = F.at(3)
     state.lastRating = F.at(4)
-    state.currentSession = SessionRecord(number: 30, start: F.at(5), version: "1.2.3-beta", score: F.number("-12.345678"), isBad: true)
-    state.recentSessions = [SessionRecord(number: 29, start: F.at(0), version: "1.2.3-beta", score: F.number("0.000001"))]
+    state.currentSession = SessionRecord(
+      number: 30, start: F.at(5), version: "1.2.3-beta", score: F.number("-12.345678"), isBad: true)
+    state.recentSessions = [
+      SessionRecord(number: 29, start: F.at(0), version: "1.2.3-beta", score: F.number("0.000001"))
+    ]
     state.lastBadSession = SessionRecord(number: 20, start: F.at(-3), version: "1.0", isBad: true)
     state.promptHistory = [PromptRecord(date: F.at(-2), version: "1.0", session: 20, outcome: .remindLater)]
     state.responses = [ResponseRecord(response: .remindLater, date: F.at(-1), version: "1.0")]
@@ -145,7 +148,8 @@ struct RuntimeStoreTests {
     #expect(store.storedState == manager.currentState)
   }
 
-  @Test("a state not loaded from the store (fresh or imported) is written by the first call, even one that changes nothing")
+  @Test(
+    "a state not loaded from the store (fresh or imported) is written by the first call, even one that changes nothing")
   func firstCallSavesFreshState() throws {
     let seeded = InMemoryReviewStore()
     let clock = RuntimeTestClock()
@@ -201,7 +205,8 @@ struct RuntimeStoreTests {
     var future = fullState
     future.format = ReviewState.currentFormat + 1
     let futureBytes = (try? ReviewStateCoding.encode(future)) ?? Data()
-    let wrongType = String(decoding: valid, as: UTF8.self).replacingOccurrences(of: "\"uses\":7", with: "\"uses\":\"seven\"")
+    let wrongType = String(decoding: valid, as: UTF8.self).replacingOccurrences(
+      of: "\"uses\":7", with: "\"uses\":\"seven\"")
     return [
       ("an empty file", [], .corrupt),
       ("truncated JSON", Array(valid.prefix(valid.count / 2)), .corrupt),
@@ -210,13 +215,21 @@ struct RuntimeStoreTests {
       ("a JSON object of another shape", Array("{\"hello\":\"world\"}".utf8), .corrupt),
       ("null", Array("null".utf8), .corrupt),
       ("a field of the wrong type", Array(wrongType.utf8), .corrupt),
-      ("a timestamp as text", Array(String(decoding: valid, as: UTF8.self).replacingOccurrences(of: "\"firstUse\":", with: "\"firstUse\":\"x\",\"_\":").utf8), .corrupt),
+      (
+        "a timestamp as text",
+        Array(
+          String(decoding: valid, as: UTF8.self).replacingOccurrences(
+            of: "\"firstUse\":", with: "\"firstUse\":\"x\",\"_\":"
+          ).utf8), .corrupt
+      ),
       ("a newer format", Array(futureBytes), .futureFormat),
       ("a newer format of another shape", Array("{\"format\":99}".utf8), .futureFormat),
     ]
   }
 
-  @Test("JSONFileStore: unusable data loads as recovered with a fresh state, the bytes kept aside", arguments: RuntimeStoreTests.unusableInputs)
+  @Test(
+    "JSONFileStore: unusable data loads as recovered with a fresh state, the bytes kept aside",
+    arguments: RuntimeStoreTests.unusableInputs)
   func jsonRecovery(name: String, bytes: [UInt8], kind: StoreProblem.Kind) throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -231,8 +244,11 @@ struct RuntimeStoreTests {
     let keptAt = try #require(problem.keptAt, "\(name)")
     #expect(F.bytes(at: keptAt) == Data(bytes), "\(name)")
     let keptName = URL(fileURLWithPath: keptAt).lastPathComponent
-    #expect(keptName.hasPrefix("review-state.json." + (kind == .futureFormat ? "unsupported-" : "corrupt-")), "\(keptName)")
-    #expect(URL(fileURLWithPath: keptAt).deletingLastPathComponent().standardizedFileURL.path == directory.url.standardizedFileURL.path)
+    #expect(
+      keptName.hasPrefix("review-state.json." + (kind == .futureFormat ? "unsupported-" : "corrupt-")), "\(keptName)")
+    #expect(
+      URL(fileURLWithPath: keptAt).deletingLastPathComponent().standardizedFileURL.path
+        == directory.url.standardizedFileURL.path)
     #expect(!FileManager.default.fileExists(atPath: url.path))
     #expect(problem.description.hasSuffix("; kept at `\(keptAt)`"))
     // Nothing stored any more: the next load is a fresh install.
@@ -242,7 +258,9 @@ struct RuntimeStoreTests {
     }
   }
 
-  @Test("a manager over an unusable file starts fresh, logs a problem and keeps working", arguments: RuntimeStoreTests.unusableInputs)
+  @Test(
+    "a manager over an unusable file starts fresh, logs a problem and keeps working",
+    arguments: RuntimeStoreTests.unusableInputs)
   func managerOverUnusableFile(name: String, bytes: [UInt8], kind: StoreProblem.Kind) throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -363,7 +381,9 @@ struct RuntimeStoreTests {
     ("a newer format", "data:{\"format\":2}", .futureFormat),
   ]
 
-  @Test("UserDefaultsStore: an unusable value is kept aside under another key", arguments: RuntimeStoreTests.unusableDefaults)
+  @Test(
+    "UserDefaultsStore: an unusable value is kept aside under another key",
+    arguments: RuntimeStoreTests.unusableDefaults)
   func defaultsRecovery(name: String, value: String, kind: StoreProblem.Kind) throws {
     try Self.withDefaults { defaults, _ in
       let store = UserDefaultsStore(defaults: defaults, keyPrefix: "App.")

@@ -201,7 +201,8 @@ enum RuntimeFixtures {
   ) throws -> ReviewManager {
     try ReviewManager(
       configuration: .init(
-        appVersion: appVersion, build: build, bundledPolicy: policy, appName: appName, store: store, clock: clock.function,
+        appVersion: appVersion, build: build, bundledPolicy: policy, appName: appName, store: store,
+        clock: clock.function,
         texts: .english, presenter: presenter, logger: logger, shouldCountUse: shouldCountUse,
         scoreBounds: scoreBounds, alwaysAsk: alwaysAsk, legacySources: legacySources,
         newVersionOn: newVersionOn))

@@ -110,7 +110,8 @@ struct RuntimeTrackerTests {
     return (prompts, updates)
   }
 
-  @Test("random histories: a tracker and a manager agree at every step", arguments: ["review", "armchair", "reviewkit"])
+  @Test(
+    "random histories: a tracker and a manager agree at every step", arguments: ["review", "armchair", "reviewkit"])
   func agreesWithManager(policy: String) throws {
     var prompts = 0
     var updates = 0

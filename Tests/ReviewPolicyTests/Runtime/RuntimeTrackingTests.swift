@@ -139,7 +139,8 @@ struct RuntimeTrackingTests {
     manager.sessionEnded()  // nothing in progress: no effect
     var state = manager.currentState
     #expect(state.currentSession == nil)
-    #expect(state.recentSessions == [SessionRecord(number: 1, start: F.at(0), version: "1.0", score: F.number("50.25"))])
+    #expect(
+      state.recentSessions == [SessionRecord(number: 1, start: F.at(0), version: "1.0", score: F.number("50.25"))])
     expectRuntimeFacts(["session_score == 0.0", "(average_score(1) ?? -1.0) == 50.25"], state, now: clock.now)
 
     manager.sessionStarted()
@@ -232,7 +233,9 @@ struct RuntimeTrackingTests {
     expectRuntimeFacts(
       ["not session_bad", "since(last_bad_session) == 1d", "(sessions_since_bad ?? -1) == 2"],
       manager.currentState, now: clock.now)
-    #expect(manager.currentState.lastBadSession == SessionRecord(number: 2, start: F.at(5000), version: "1.0", score: F.number("3"), isBad: true))
+    #expect(
+      manager.currentState.lastBadSession
+        == SessionRecord(number: 2, start: F.at(5000), version: "1.0", score: F.number("3"), isBad: true))
   }
 
   // MARK: - Events
@@ -304,7 +307,8 @@ struct RuntimeTrackingTests {
     #expect(state.recentSessions.map(\.number) == Array(11...60))
     #expect((state.sessions, state.totalSessions) == (60, 60))
     // average of sessions 51...60
-    expectRuntimeFacts(["(average_score(10) ?? 0.0) == 55.5", "(average_score(100) ?? 0.0) == 35.5"], state, now: clock.now)
+    expectRuntimeFacts(
+      ["(average_score(10) ?? 0.0) == 55.5", "(average_score(100) ?? 0.0) == 35.5"], state, now: clock.now)
   }
 
   @Test("after many prompts at most ReviewLimits.promptHistory are kept; counts go on; the last prompt is kept")
@@ -335,7 +339,8 @@ struct RuntimeTrackingTests {
     var state = manager.currentState
     #expect(state.promptHistory.map(\.date) == [F.at(100 * day), F.at(800 * day)])
     #expect(state.totalPrompts == 3)
-    expectRuntimeFacts(["prompts_within(730d) == 2", "prompts_within(1w) == 1", "total_prompts == 3"], state, now: clock.now)
+    expectRuntimeFacts(
+      ["prompts_within(730d) == 2", "prompts_within(1w) == 1", "total_prompts == 3"], state, now: clock.now)
     clock.advance(days: 2000)
     manager.promptIfAppropriate()
     state = manager.currentState
