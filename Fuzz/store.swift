@@ -168,7 +168,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     default: _ = manager.explainCurrentDecision()
     }
   }
-  manager.record(.declined)
+  manager.recordWithoutPrompt(.declined)
   if !manager.currentState.declined { fuzzFail("a \"no thanks\" was not recorded") }
   let asked = prompt()
   // A stored policy update (`policySource`) that compiles runs instead of the bundled policy, and
