@@ -29,7 +29,9 @@ public final class ReviewManager: @unchecked Sendable {
   /// Whether the last transaction closed a prompt whose ``Configuration/promptTimeout`` passed
   /// (read and cleared under `lock` by the call that ran it, to log it and call back).
   private var closedTimedOutPrompt = false
-  private let configuration: Configuration
+  let configuration: Configuration
+  /// The app's phases as the lifecycle hookups report them (see ``ScenePhaseTracker``).
+  let phases = LockedScenePhaseTracker()
   /// The policy update source the running policy was compiled from (nil: the bundled policy).
   private var compiledSource: String?
 
@@ -515,9 +517,10 @@ public final class ReviewManager: @unchecked Sendable {
   ///
   /// Every call reaches the logger: a deciding call with its decision, any other with `note`
   /// (nil: the caller logs).
-  private func perform(
+  /// `present`, if given, receives the request (and whether its answer is recorded) instead of the presenter.
+  func perform(
     _ trigger: ReviewLogEntry.Event, prompting: Bool, note: @autoclosure () -> String?,
-    _ change: (inout ReviewTracker, Timestamp) -> Void
+    presenting present: ((PromptRequest, Bool) -> Void)? = nil, _ change: (inout ReviewTracker, Timestamp) -> Void
   ) -> Bool {
     let now = Timestamp(configuration.clock())
     var entry: ReviewLogEntry?
@@ -546,8 +549,10 @@ public final class ReviewManager: @unchecked Sendable {
           summary: request.isForced ? "prompt shown (forced by alwaysAsk)" : "prompt shown"))
       configuration.events.shown?(request)
     }
-    if let request, let presenter = configuration.presenter {
-      // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
+    // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
+    if let request, let present {
+      present(request, !(request.isForced || configuration.alwaysAsk))
+    } else if let request, let presenter = configuration.presenter {
       let isForced = request.isForced || configuration.alwaysAsk
       presenter.present(request) { [weak self] response in
         if !isForced { _ = self?.record(response) }
