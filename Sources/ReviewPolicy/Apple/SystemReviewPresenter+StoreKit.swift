@@ -13,10 +13,13 @@
       /// With no foreground-active scene it requests nothing (and still answers unknown).
       ///
       /// Built only where StoreKit and UIKit exist: CI (Linux) does not compile it.
-      public static let storeKit = SystemReviewPresenter {
-        let scene = UIApplication.shared.connectedScenes.lazy.compactMap { $0 as? UIWindowScene }
-          .first { $0.activationState == .foregroundActive }
-        if let scene { AppStore.requestReview(in: scene) }
+      public static var storeKit: SystemReviewPresenter {
+        SystemReviewPresenter {
+          let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
+          if let scene = scenes.first(where: { $0.activationState == .foregroundActive }) {
+            AppStore.requestReview(in: scene)
+          }
+        }
       }
     }
   #elseif os(macOS)
@@ -27,8 +30,8 @@
       /// ``ReviewResponse/unknown``. SwiftUI apps can use ``requestReviewAction`` instead.
       ///
       /// Built only where StoreKit exists on macOS: CI (Linux) does not compile it.
-      public static let storeKit = SystemReviewPresenter {
-        SKStoreReviewController.requestReview()
+      public static var storeKit: SystemReviewPresenter {
+        SystemReviewPresenter { SKStoreReviewController.requestReview() }
       }
     }
   #endif
