@@ -636,7 +636,7 @@ public final class ReviewManager: @unchecked Sendable {
     }
     let timedOut = closedTimedOutPrompt
     closedTimedOutPrompt = false
-    if prompting {
+    if prompting, configuration.logger != nil {
       policy = tracker.active.identity
       // Reported once per fact: a policy that reads an app fact nobody sets never asks.
       unset = tracker.unsetAppFacts.filter { reportedUnsetFacts.insert($0.name).inserted }

@@ -222,6 +222,38 @@ struct RuntimeRemotePolicyTests {
     #expect(unset.promptIfAppropriate())
   }
 
+  @Test("a tracker with guardrails decides as a manager does, and keeps them across versions and app facts")
+  func trackerGuardrails() throws {
+    let policy = try #require(
+      PolicyCompiler.compile("ask when uses >= 0", schema: ReviewSchema.standard).policy)
+    let guardrails = try #require(
+      PolicyCompiler.compile(
+        "fact paying: bool\nnever answered when declined_any\nnever paying when paying", schema: ReviewSchema.standard
+      ).policy)
+    var tracker = ReviewTracker(policy: policy, appVersion: "1.0")
+    tracker.guardrailPolicy = guardrails
+    #expect(tracker.unsetAppFacts.map(\.name) == ["paying"])
+    let askedUnset = tracker.promptIfAppropriate(at: F.at(0))
+    #expect(!askedUnset)  // `paying` is not set: fails closed
+    tracker.setFact("paying", .bool(false))
+    #expect(tracker.unsetAppFacts.isEmpty)
+    #expect(tracker.decision(at: F.at(1))?.shouldAsk == true)
+    tracker.recordWithoutPrompt(.declined, at: F.at(2))
+    #expect(tracker.guardedDecision(at: F.at(3)).guardrail?.name == "never answered")
+    let askedDeclined = tracker.promptIfAppropriate(at: F.at(3))
+    #expect(!askedDeclined)
+    var moved = tracker.moving(to: "2.0")
+    #expect(moved.guardrailPolicy != nil)
+    let askedMoved = moved.promptIfAppropriate(at: F.at(4))
+    #expect(!askedMoved)
+    moved.move(to: "3.0", build: nil)
+    moved.setFact("paying", .bool(true))
+    #expect(moved.explanation(at: F.at(5)).decision?.shouldAsk == false)
+    moved.guardrailPolicy = nil
+    let askedFree = moved.promptIfAppropriate(at: F.at(6))
+    #expect(askedFree)
+  }
+
   @Test("guardrails with an error or an `ask` rule make init throw")
   func invalidGuardrails() {
     for (source, expected) in [
