@@ -421,10 +421,11 @@ public final class ReviewManager: @unchecked Sendable {
   ///
   /// On any error the running policy stays and the diagnostics are returned; on success the
   /// source is stored with the fingerprint of the bundled policy it was received under, and runs
-  /// in later launches as long as the app ships that bundled policy. Either way the result carries
-  /// the analyzer's warnings too (``PolicyUpdateResult/warnings``: rules that never hold, and the
-  /// review etiquette of ``ReviewEtiquette``, such as asking a user who declined); an accepted
-  /// update with warnings is logged with them. The ``Configuration/guardrails`` hold whatever it says.
+  /// in later launches as long as the app ships that bundled policy. The result carries every
+  /// warning (``PolicyUpdateResult/warnings``): the compiler's and, for an update that compiles,
+  /// the analyzer's (rules that never hold, and the review etiquette of ``ReviewEtiquette``, such
+  /// as asking a user who declined); an accepted update is logged with them. The
+  /// ``Configuration/guardrails`` hold whatever it says.
   @discardableResult
   public func updatePolicy(_ source: String) -> PolicyUpdateResult {
     let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
