@@ -32,8 +32,13 @@ public final class ReviewManager: @unchecked Sendable {
   let configuration: Configuration
   /// The app's phases as the lifecycle hookups report them (see ``ScenePhaseTracker``).
   let phases = LockedScenePhaseTracker()
-  /// The policy update source the running policy was compiled from (nil: the bundled policy).
-  private var compiledSource: String?
+  /// The stored update (its source and the fingerprint of the bundled policy it was received
+  /// under) last looked at: a change in the store makes the manager look again.
+  private var compiledUpdate: StoredUpdate?
+  /// The bundled policy's identity: updates received under another bundled policy are stale.
+  private let bundledIdentity: PolicyIdentity
+  /// The app facts reported as unset (each once per manager).
+  private var reportedUnsetFacts: Set<String> = []
 
   /// Everything a manager is configured with. Only `appVersion` and `bundledPolicy` are required.
   public struct Configuration: Sendable {
@@ -81,6 +86,13 @@ public final class ReviewManager: @unchecked Sendable {
     public var promptLeftShowing: PromptLeftShowing
     /// Delegate-style callbacks for analytics: a prompt shown, and each kind of answer.
     public var events: ReviewEvents
+    /// Guardrails: policy source text with `never` rules only (for example
+    /// `never answered when declined_any or rated_any` and `never yearly_cap when prompts_within(365d) >= 3`),
+    /// checked after the running policy, whatever a policy update says: when one holds, nothing
+    /// asks. Fails closed: a guardrail that faults, or that cannot be evaluated, forbids asking.
+    /// Nil (the default): no guardrails. Compiled at init; an error throws
+    /// ``ReviewManagerError/invalidGuardrails(_:)``.
+    public var guardrails: String?
 
     /// Creates a configuration.
     public init(
@@ -91,7 +103,8 @@ public final class ReviewManager: @unchecked Sendable {
       shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
       alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
       newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
-      promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents()
+      promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents(),
+      guardrails: String? = nil
     ) {
       self.appVersion = appVersion
       self.build = build
@@ -111,6 +124,7 @@ public final class ReviewManager: @unchecked Sendable {
       self.promptTimeout = promptTimeout
       self.promptLeftShowing = promptLeftShowing
       self.events = events
+      self.guardrails = guardrails
     }
   }
 
@@ -147,9 +161,11 @@ public final class ReviewManager: @unchecked Sendable {
   }
 
   /// Creates a manager: loads the state, imports the legacy sources not imported yet (stored by the
-  /// first call), and compiles the last good policy update, or else the bundled policy.
+  /// first call), compiles the guardrails, and compiles the last good policy update received under
+  /// this bundled policy, or else the bundled policy.
   ///
-  /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not compile.
+  /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not
+  ///   compile, ``ReviewManagerError/invalidGuardrails(_:)`` when the guardrails do not.
   public init(configuration: Configuration) throws(ReviewManagerError) {
     self.configuration = configuration
     let bundled = PolicyCompiler.compile(
@@ -157,7 +173,9 @@ public final class ReviewManager: @unchecked Sendable {
     guard let bundledPolicy = bundled.policy else {
       throw .invalidBundledPolicy(DiagnosticRenderer().render(bundled.diagnostics, in: bundled.source))
     }
-    var problems: [String] = []
+    let guardrails = try ReviewManager.compileGuardrails(configuration.guardrails)
+    bundledIdentity = PolicyIdentity(origin: .bundled, source: configuration.bundledPolicy)
+    var problems: [ReviewLogEntry] = []
     var state: ReviewState
     switch configuration.store.load() {
     case .empty:
@@ -166,31 +184,79 @@ public final class ReviewManager: @unchecked Sendable {
       state = loaded
     case .recovered(let fresh, let problem):
       state = fresh
-      problems.append(problem.description)
+      problems.append(ReviewLogEntry(problem: problem.description, date: configuration.clock()))
     }
     // Shown at once; stored by the first call, which imports again into the state stored then.
     _ = ReviewManager.importLegacy(
       configuration.legacySources, into: &state, at: Timestamp(configuration.clock()),
       appVersion: configuration.appVersion, build: configuration.build)
-    var policy = ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
-    if let source = state.policySource {
-      let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
-      if let compiled = update.policy {
-        policy = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
-      } else {
-        problems.append("the stored policy update no longer compiles; using the bundled policy")
-      }
-    }
-    compiledSource = state.policySource
+    let update = ReviewManager.storedUpdate(
+      of: state, bundled: bundledIdentity, appVersion: configuration.appVersion, date: configuration.clock(),
+      notes: &problems)
+    let policy = update ?? ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
+    compiledUpdate = StoredUpdate(state)
     tracker = ReviewTracker(
       active: policy, appVersion: configuration.appVersion, state: state,
       scoreBounds: ReviewTracker.numberBounds(configuration.scoreBounds))
+    tracker.guardrails = guardrails.map {
+      ActivePolicy($0, origin: .guardrails, appVersion: configuration.appVersion)
+    }
     tracker.move(to: configuration.appVersion, build: configuration.build)
     tracker.newVersionOnBuild = configuration.newVersionOn == .build
     tracker.promptTimeout = ReviewManager.timeSpan(configuration.promptTimeout)
-    for problem in problems {
-      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
+    for problem in problems { log(problem) }
+  }
+
+  /// The guardrails compiled; nil for none.
+  private static func compileGuardrails(_ source: String?) throws(ReviewManagerError) -> CompiledPolicy? {
+    guard let source else { return nil }
+    let compilation = PolicyCompiler.compile(source, path: "guardrails.policy", schema: ReviewSchema.standard)
+    guard let compiled = compilation.policy else {
+      throw .invalidGuardrails(DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source))
     }
+    var askRules: [String] = []
+    for rule in compiled.rules {
+      switch rule.kind {
+      case .ask: askRules.append(rule.name.map { "`ask \($0)`" } ?? rule.label)
+      case .never: continue
+      }
+    }
+    guard askRules.isEmpty else {
+      throw .invalidGuardrails(
+        "guardrails.policy: guardrails take only `never` rules; remove "
+          + askRules.joined(separator: ", "))
+    }
+    return compiled
+  }
+
+  /// The stored update of `state` compiled, if there is one, it compiles and it was received under
+  /// the `bundled` policy; otherwise nil, with a note in `notes` saying why (nothing for no update).
+  private static func storedUpdate(
+    of state: ReviewState, bundled: PolicyIdentity, appVersion: String, date: Date, notes: inout [ReviewLogEntry]
+  ) -> ActivePolicy? {
+    guard let source = state.policySource else { return nil }
+    // An update stored before fingerprints were kept (nil) keeps applying.
+    if let receivedUnder = state.policyReceivedUnder, receivedUnder != bundled.fingerprint {
+      let update = PolicyIdentity(origin: .update, source: source)
+      var entry = ReviewLogEntry(
+        event: .policyStale, date: date,
+        summary: "the stored policy update \(update.fingerprint) was received under bundled policy "
+          + "\(receivedUnder); this app ships bundled policy \(bundled.fingerprint): using the bundled policy "
+          + "until a new update arrives")
+      entry.policy = bundled
+      entry.staleUpdate = StalePolicyUpdate(
+        update: update.fingerprint, receivedUnder: receivedUnder, bundled: bundled.fingerprint)
+      notes.append(entry)
+      return nil
+    }
+    let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
+    guard let compiled = update.policy else {
+      notes.append(
+        ReviewLogEntry(
+          problem: "the stored policy update no longer compiles; using the bundled policy", date: date))
+      return nil
+    }
+    return ActivePolicy(compiled, origin: .update, appVersion: appVersion)
   }
 
   /// `seconds` as a span of whole milliseconds; nil for nil, NaN or a negative span, and the
@@ -345,33 +411,59 @@ public final class ReviewManager: @unchecked Sendable {
     lock.lock()
     tracker.setFact(name, value)
     lock.unlock()
+    guard configuration.logger != nil else { return }
+    var entry = ReviewLogEntry(
+      event: .factSet, date: configuration.clock(),
+      summary: value.map { "app fact `\(name)` set to \($0)" } ?? "app fact `\(name)` removed")
+    entry.name = name
+    log(entry)
   }
 
   /// Replaces the running policy with `source` if it compiles against the review schema.
   ///
-  /// On any error the running policy stays and the diagnostics are returned; on
-  /// success the source is stored and survives launches.
+  /// On any error the running policy stays and the diagnostics are returned; on success the
+  /// source is stored with the fingerprint of the bundled policy it was received under, and runs
+  /// in later launches as long as the app ships that bundled policy. The result carries every
+  /// warning (``PolicyUpdateResult/warnings``): the compiler's and, for an update that compiles,
+  /// the analyzer's (rules that never hold, and the review etiquette of ``ReviewEtiquette``, such
+  /// as asking a user who declined); an accepted update is logged with them. The
+  /// ``Configuration/guardrails`` hold whatever it says.
   @discardableResult
   public func updatePolicy(_ source: String) -> PolicyUpdateResult {
     let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
-    let rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
     guard let compiled = compilation.policy else {
-      log(
-        ReviewLogEntry(
-          event: .policyRejected, date: configuration.clock(), summary: "policy update rejected", details: rendered))
-      return PolicyUpdateResult(isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
+      let rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
+      var entry = ReviewLogEntry(
+        event: .policyRejected, date: configuration.clock(), summary: "policy update rejected", details: rendered)
+      entry.diagnostics = compilation.diagnostics
+      log(entry)
+      return PolicyUpdateResult(
+        isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered,
+        warnings: compilation.diagnostics.filter { $0.severity == .warning })
     }
+    let analysis = PolicyAnalyzer.warnings(for: compiled, checks: ReviewEtiquette.checks)
+    let all = PolicyAnalyzer.merge(compilation.diagnostics, analysis)
+    let rendered = DiagnosticRenderer().render(all, in: compilation.source)
+    let received = StoredUpdate(source: source, receivedUnder: bundledIdentity.fingerprint)
+    let active = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
     lock.lock()
     let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
-      tracker.active = ActivePolicy(compiled, origin: .update, appVersion: tracker.appVersion)
-      tracker.state.policySource = source
+      tracker.active = active.with(appVersion: tracker.appVersion)
+      tracker.state.policySource = received.source
+      tracker.state.policyReceivedUnder = received.receivedUnder
     }
-    compiledSource = source
+    compiledUpdate = received
     lock.unlock()
     logProblems(problems)
-    log(
-      ReviewLogEntry(event: .policyUpdated, date: configuration.clock(), summary: "policy updated", details: rendered))
-    return PolicyUpdateResult(isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered)
+    let warnings = all.filter { $0.severity == .warning }
+    var entry = ReviewLogEntry(
+      event: .policyUpdated, date: configuration.clock(),
+      summary: "policy updated", details: rendered)
+    entry.policy = active.identity
+    entry.diagnostics = all
+    log(entry)
+    return PolicyUpdateResult(
+      isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered, warnings: warnings)
   }
 
   /// Goes back to the bundled policy and forgets the stored update.
@@ -383,10 +475,15 @@ public final class ReviewManager: @unchecked Sendable {
     let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
       tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: tracker.appVersion)
       tracker.state.policySource = nil
+      tracker.state.policyReceivedUnder = nil
     }
-    compiledSource = nil
+    compiledUpdate = nil
     lock.unlock()
     logProblems(problems)
+    var entry = ReviewLogEntry(
+      event: .policyReset, date: configuration.clock(), summary: "policy reset to the bundled policy")
+    entry.policy = bundledIdentity
+    log(entry)
   }
 
   // MARK: - Versions and reset
@@ -410,12 +507,14 @@ public final class ReviewManager: @unchecked Sendable {
   /// testing, and for a user's "forget me". The stored policy update stays, and legacy managers
   /// already imported are not imported again (their own keys are the app's to delete).
   public func reset() {
+    let now = Timestamp(configuration.clock())
     lock.lock()
-    let problems = transaction(at: Timestamp(configuration.clock()), entering: false, mustSave: true) { tracker in
+    let problems = transaction(at: now, entering: false, mustSave: true) { tracker in
       tracker.state.reset()
     }
     lock.unlock()
     logProblems(problems)
+    log(ReviewLogEntry(event: .reset, date: Date(now), summary: "state reset: everything tracked was forgotten"))
   }
 
   // MARK: - Lifecycle
@@ -493,7 +592,8 @@ public final class ReviewManager: @unchecked Sendable {
     lock.lock()
     let snapshot = tracker
     lock.unlock()
-    return CurrentDecision(snapshot.decision(at: now), of: snapshot.policy)
+    let (decision, guardrail) = snapshot.guardedDecision(at: now)
+    return CurrentDecision(decision, of: snapshot.policy, guardrail: guardrail)
   }
 
   /// The decision the policy would make now, explained, without recording anything.
@@ -509,7 +609,11 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Logs an answer recorded (a `.response` entry) and calls its callback.
   private func answered(_ response: ReviewResponse, note: String) {
-    log(ReviewLogEntry(event: .response, date: configuration.clock(), summary: note))
+    if configuration.logger != nil {
+      var entry = ReviewLogEntry(event: .response, date: configuration.clock(), summary: note)
+      entry.response = response
+      log(entry)
+    }
     configuration.events.answered(response)
   }
 
@@ -525,6 +629,8 @@ public final class ReviewManager: @unchecked Sendable {
     let now = Timestamp(configuration.clock())
     var entry: ReviewLogEntry?
     var request: PromptRequest?
+    var unset: [(name: String, type: PolicyType)] = []
+    var policy = bundledIdentity
     lock.lock()
     let problems = transaction(at: now, entering: true) { tracker in
       change(&tracker, now)
@@ -534,10 +640,23 @@ public final class ReviewManager: @unchecked Sendable {
     }
     let timedOut = closedTimedOutPrompt
     closedTimedOutPrompt = false
+    if prompting, configuration.logger != nil {
+      policy = tracker.active.identity
+      // Reported once per fact: a policy that reads an app fact nobody sets never asks.
+      unset = tracker.unsetAppFacts.filter { reportedUnsetFacts.insert($0.name).inserted }
+    }
     lock.unlock()
     logProblems(problems)
+    for (name, type) in unset {
+      var report = ReviewLogEntry(
+        event: .unsetFact, date: Date(now), summary: ReviewTracker.unsetFactMessage(name, type))
+      report.name = name
+      report.policy = policy
+      log(report)
+    }
     if timedOut { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
-    if let entry {
+    if var entry {
+      entry.policy = policy
       log(entry)
     } else if !prompting, configuration.logger != nil, let note = note() {
       log(ReviewLogEntry(event: trigger, date: Date(now), summary: note))
@@ -577,7 +696,8 @@ public final class ReviewManager: @unchecked Sendable {
       explanation = unusable
     case .success(let facts):
       let decision = tracker.active.compiled.decide(facts)
-      guard decision.shouldAsk || forced || wantsLog else { return (nil, nil) }
+      let asks = decision.shouldAsk && tracker.guardrailBlock(at: now) == nil
+      guard asks || forced || wantsLog else { return (nil, nil) }
       explanation = tracker.explanation(at: now)
     }
     let asks = explanation.decision?.shouldAsk ?? false
@@ -598,8 +718,8 @@ public final class ReviewManager: @unchecked Sendable {
   /// anything changed. Returns the problems to log after unlocking.
   private func transaction(
     at now: Timestamp, entering: Bool, mustSave: Bool = false, _ operation: (inout ReviewTracker) -> Void
-  ) -> [String] {
-    var problems: [String] = []
+  ) -> [ReviewLogEntry] {
+    var problems: [ReviewLogEntry] = []
     var ran = false
     let sources = configuration.legacySources
     func apply(_ loaded: StoreLoadResult?) -> ReviewState? {
@@ -614,9 +734,9 @@ public final class ReviewManager: @unchecked Sendable {
         case .recovered(let fresh, let problem):
           tracker.state = fresh
           needsSave = true
-          problems.append(problem.description)
+          problems.append(ReviewLogEntry(problem: problem.description, date: Date(now)))
         }
-        if tracker.state.policySource != compiledSource { adoptStoredPolicy(&problems) }
+        if StoredUpdate(tracker.state) != compiledUpdate { adoptStoredPolicy(at: now, &problems) }
       }
       if !sources.isEmpty
         && ReviewManager.importLegacy(
@@ -643,22 +763,20 @@ public final class ReviewManager: @unchecked Sendable {
     } catch {
       if !ran { _ = apply(nil) }
       isUnsaved = true
-      problems.append("cannot save the review state: \(error.detail)")
+      problems.append(ReviewLogEntry(problem: "cannot save the review state: \(error.detail)", date: Date(now)))
     }
     return problems
   }
 
-  /// Runs the policy update another manager stored (or the bundled policy when it removed it).
-  private func adoptStoredPolicy(_ problems: inout [String]) {
-    let source = tracker.state.policySource
-    compiledSource = source
-    if let source {
-      let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
-      if let compiled = update.policy {
-        tracker.active = ActivePolicy(compiled, origin: .update, appVersion: tracker.appVersion)
-        return
-      }
-      problems.append("the stored policy update no longer compiles; using the bundled policy")
+  /// Runs the policy update another manager stored (or the bundled policy when it removed it, or
+  /// stored one received under another bundled policy).
+  private func adoptStoredPolicy(at now: Timestamp, _ problems: inout [ReviewLogEntry]) {
+    compiledUpdate = StoredUpdate(tracker.state)
+    if let update = ReviewManager.storedUpdate(
+      of: tracker.state, bundled: bundledIdentity, appVersion: tracker.appVersion, date: Date(now), notes: &problems)
+    {
+      tracker.active = update
+      return
     }
     let bundled = PolicyCompiler.compile(
       configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
@@ -667,10 +785,8 @@ public final class ReviewManager: @unchecked Sendable {
     }
   }
 
-  private func logProblems(_ problems: [String]) {
-    for problem in problems {
-      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: problem))
-    }
+  private func logProblems(_ problems: [ReviewLogEntry]) {
+    for problem in problems { log(problem) }
   }
 
   private func log(_ entry: ReviewLogEntry) {
@@ -682,22 +798,56 @@ public final class ReviewManager: @unchecked Sendable {
 struct ActivePolicy: Sendable {
   let compiled: CompiledPolicy
   let binder: ReviewFactBinder
-  let origin: PolicyOrigin
+  /// Where it came from and the fingerprint of its source, for the log.
+  let identity: PolicyIdentity
+
+  /// Where the policy came from.
+  var origin: PolicyOrigin { identity.origin }
 
   init(_ compiled: CompiledPolicy, origin: PolicyOrigin, appVersion: String) {
-    self.init(compiled, origin: origin, binder: ReviewFactBinder(policy: compiled, appVersion: appVersion))
+    self.init(
+      compiled, binder: ReviewFactBinder(policy: compiled, appVersion: appVersion),
+      identity: PolicyIdentity(origin: origin, fingerprint: PolicyIdentity.fingerprint(of: compiled.source.bytes)))
   }
 
-  private init(_ compiled: CompiledPolicy, origin: PolicyOrigin, binder: ReviewFactBinder) {
+  private init(_ compiled: CompiledPolicy, binder: ReviewFactBinder, identity: PolicyIdentity) {
     self.compiled = compiled
     self.binder = binder
-    self.origin = origin
+    self.identity = identity
   }
 
   /// The same policy bound for another app version.
   func with(appVersion: String) -> ActivePolicy {
-    ActivePolicy(compiled, origin: origin, binder: binder.with(appVersion: appVersion))
+    ActivePolicy(compiled, binder: binder.with(appVersion: appVersion), identity: identity)
   }
+}
+
+/// A stored policy update: its source and the fingerprint of the bundled policy it was received under.
+struct StoredUpdate: Sendable, Hashable {
+  var source: String
+  var receivedUnder: String?
+
+  init(source: String, receivedUnder: String?) {
+    self.source = source
+    self.receivedUnder = receivedUnder
+  }
+
+  /// The update stored in `state`; nil when there is none.
+  init?(_ state: ReviewState) {
+    guard let source = state.policySource else { return nil }
+    self.init(source: source, receivedUnder: state.policyReceivedUnder)
+  }
+}
+
+/// A stored policy update that stopped applying because the app ships another bundled policy
+/// (see ``ReviewLogEntry/Event/policyStale``): the fingerprints involved.
+public struct StalePolicyUpdate: Sendable, Hashable {
+  /// The fingerprint of the stored update's source.
+  public var update: String
+  /// The fingerprint of the bundled policy the update was received under.
+  public var receivedUnder: String
+  /// The fingerprint of the bundled policy the app ships now, which runs instead.
+  public var bundled: String
 }
 
 /// Where the running policy came from.
@@ -706,17 +856,22 @@ public enum PolicyOrigin: String, Sendable, Hashable {
   case bundled
   /// An update received with ``ReviewManager/updatePolicy(_:)`` (possibly in an earlier launch).
   case update
+  /// The app's guardrails (``ReviewManager/Configuration/guardrails``), never the running policy.
+  case guardrails
 }
 
 /// Why a manager could not be created.
 public enum ReviewManagerError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The bundled policy has errors (the rendered diagnostics). This is a bug in the app.
   case invalidBundledPolicy(String)
+  /// The guardrails have errors or an `ask` rule (the rendered diagnostics). This is a bug in the app.
+  case invalidGuardrails(String)
 
   /// A description with the diagnostics.
   public var description: String {
     switch self {
     case .invalidBundledPolicy(let diagnostics): "the bundled policy does not compile:\n\(diagnostics)"
+    case .invalidGuardrails(let diagnostics): "the guardrails do not compile:\n\(diagnostics)"
     }
   }
 }
@@ -725,10 +880,17 @@ public enum ReviewManagerError: Error, Sendable, Hashable, CustomStringConvertib
 public struct PolicyUpdateResult: Sendable {
   /// Whether the update replaced the running policy.
   public var isAccepted: Bool
-  /// Errors (when rejected) and warnings.
+  /// The compiler's errors (when rejected) and warnings; the analyzer's are in ``warnings``.
   public var diagnostics: [Diagnostic]
-  /// The diagnostics rendered as text, ready to log or show.
+  /// The diagnostics and the analyzer's warnings rendered as text, ready to log or show.
   public var renderedDiagnostics: String
+  /// Every warning, ordered by position: the compiler's, then (for an update that compiles) the
+  /// analyzer's, including the review etiquette (PC320 asks a user who declined or rated, PC321
+  /// asks again within 7 days, PC322 asks after 3 prompts in 365 days). Warnings never reject.
+  public var warnings: [Diagnostic]
+
+  /// The errors that rejected the update (empty when accepted).
+  public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 }
 
 /// A decision with its explanation.
@@ -746,15 +908,24 @@ public struct CurrentDecision: Sendable, Hashable {
   /// The decision; nil when the facts could not be built (an app version that does not parse).
   public var decision: Decision?
   /// The rules that decided, named as in explanations: `ask loyal` for a named rule, otherwise
-  /// its label (for example `rule 2`); empty when no rule decided.
+  /// its label (for example `rule 2`); empty when no rule decided. When a guardrail forbade
+  /// asking, the guardrail (`guardrail never answered`).
   public var decidingRules: [String]
+  /// The guardrail that forbade a prompt the running policy asks for (`never answered`, or
+  /// `guardrails` when they could not be evaluated); nil when none did.
+  public var guardrail: String?
 
   /// Whether the policy asks.
   public var shouldAsk: Bool { decision?.shouldAsk ?? false }
 
-  /// The decision of `policy`, with its deciding rules named.
-  init(_ decision: Decision?, of policy: CompiledPolicy) {
+  /// The decision of `policy`, with its deciding rules named, or the guardrail that decided.
+  init(_ decision: Decision?, of policy: CompiledPolicy, guardrail: GuardrailBlock? = nil) {
     self.decision = decision
+    if let guardrail {
+      self.guardrail = guardrail.name
+      decidingRules = ["guardrail \(guardrail.name)"]
+      return
+    }
     decidingRules =
       (decision?.decidingRules).map { rules in
         rules.map { index in
@@ -828,6 +999,18 @@ public struct ReviewLogEntry: Sendable {
     case policyUpdated
     /// A policy update was rejected.
     case policyRejected
+    /// ``ReviewManager/resetPolicy()`` went back to the bundled policy.
+    case policyReset
+    /// The stored policy update stopped applying: it was received under another bundled policy
+    /// (the fingerprints are in ``ReviewLogEntry/staleUpdate``).
+    case policyStale
+    /// ``ReviewManager/reset()`` forgot everything tracked.
+    case reset
+    /// ``ReviewManager/setFact(_:_:)`` set or removed an app fact (named in ``ReviewLogEntry/name``).
+    case factSet
+    /// An app fact the policy declares without a default has not been set (named in
+    /// ``ReviewLogEntry/name``): a policy that reads it never asks. Reported once per fact.
+    case unsetFact
     /// A problem: unusable stored state, a failed save, a stored policy that no longer compiles.
     case problem
   }
@@ -845,6 +1028,36 @@ public struct ReviewLogEntry: Sendable {
   /// Whether this entry is a prompt check's decision (its ``decision`` is nil when the facts could
   /// not be built); other entries record a call, an answer, a prompt shown or a problem.
   public var isDecision = false
+  /// The policy that decided (decision entries), was accepted (``Event/policyUpdated``), runs after a
+  /// reset or a stale update (``Event/policyReset``, ``Event/policyStale``), or reads an unset fact.
+  public var policy: PolicyIdentity?
+  /// What the entry is about, by name: the app fact of ``Event/factSet`` and ``Event/unsetFact``.
+  public var name: String?
+  /// The answer recorded, for ``Event/response`` entries.
+  public var response: ReviewResponse?
+  /// The diagnostics of a policy update (``Event/policyUpdated``, ``Event/policyRejected``):
+  /// errors, warnings and the analyzer's warnings.
+  public var diagnostics: [Diagnostic] = []
+  /// The fingerprints of a stale update, for ``Event/policyStale`` entries.
+  public var staleUpdate: StalePolicyUpdate?
+
+  /// An entry for an event.
+  public init(
+    event: Event, date: Date, summary: String, details: String = "", decision: Decision? = nil,
+    isDecision: Bool = false
+  ) {
+    self.event = event
+    self.date = date
+    self.summary = summary
+    self.details = details
+    self.decision = decision
+    self.isDecision = isDecision
+  }
+
+  /// A ``Event/problem`` entry.
+  init(problem: String, date: Date) {
+    self.init(event: .problem, date: date, summary: problem)
+  }
 }
 
 /// Delegate-style callbacks for analytics, called after the locks are released on the calling

@@ -60,6 +60,7 @@ extension ReviewState {
   public mutating func reset() {
     var fresh = ReviewState()
     fresh.policySource = policySource
+    fresh.policyReceivedUnder = policyReceivedUnder
     fresh.importedLegacy = importedLegacy
     self = fresh
   }
@@ -256,6 +257,7 @@ extension ReviewState {
     for index in promptHistory.indices { promptHistory[index].version = cut(promptHistory[index].version) }
     for index in responses.indices { responses[index].version = cut(responses[index].version) }
     if let source = policySource, source.utf8.count > Limits.maximumFileSize { policySource = nil }
+    if let base = policyReceivedUnder, base.utf8.count > ReviewLimits.versionLength { policyReceivedUnder = nil }
     var legacy: [String] = []
     for name in importedLegacy where legacy.count < ReviewLimits.legacyImports {
       if name.utf8.count <= ReviewLimits.legacyNameLength && !legacy.contains(name) { legacy.append(name) }

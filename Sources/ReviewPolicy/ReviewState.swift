@@ -86,6 +86,11 @@ public struct ReviewState: Codable, Sendable, Hashable {
 
   /// The source of the last policy update that compiled (see ``ReviewManager/updatePolicy(_:)``).
   public var policySource: String?
+  /// The fingerprint (``PolicyIdentity/fingerprint(of:)``) of the bundled policy the stored update
+  /// was received under: when the app ships a different bundled policy, the update stops applying
+  /// until a new one arrives. Nil in states written before fingerprints were stored (such an
+  /// update keeps applying).
+  public var policyReceivedUnder: String?
   /// Which legacy managers' keys were imported (so each import happens once).
   public var importedLegacy: [String] = []
 

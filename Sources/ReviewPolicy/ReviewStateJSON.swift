@@ -66,6 +66,7 @@ enum ReviewStateJSON {
       optional("lastDecline", \.lastDecline, s.lastDecline.map(instantWriter))
       optional("lastRating", \.lastRating, s.lastRating.map(instantWriter))
       optional("lastReminder", \.lastReminder, s.lastReminder.map(instantWriter))
+      optional("policyReceivedUnder", \.policyReceivedUnder, s.policyReceivedUnder.map(stringWriter))
       optional("policySource", \.policySource, s.policySource.map(stringWriter))
       optional("previousVersion", \.previousVersion, s.previousVersion.map(stringWriter))
       member("promptHistory", \.promptHistory) { w in w.array(s.promptHistory) { $0.prompt($1) } }
@@ -632,6 +633,7 @@ enum ReviewStateJSON {
     required("promptHistory", \.promptHistory) { $0.array($1, prompt) }
     required("responses", \.responses) { $0.array($1, response) }
     optional("policySource", \.policySource) { $0.string($1) }
+    optional("policyReceivedUnder", \.policyReceivedUnder) { $0.string($1) }
     required("importedLegacy", \.importedLegacy) { reader, key in
       reader.array(key) { value in
         if case .string(let name) = value { return name }

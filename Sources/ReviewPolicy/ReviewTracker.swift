@@ -27,6 +27,13 @@ public struct ReviewTracker: Sendable {
   }
   /// The running policy's defaults with ``appFacts`` set: where every snapshot starts.
   private var prepared: Facts
+  /// The app's guardrails (``ReviewManager/Configuration/guardrails``): `never` rules checked after
+  /// the running policy, whatever it is; nil for none. Changing them prepares the app facts again.
+  var guardrails: ActivePolicy? {
+    didSet { guardrailsPrepared = guardrails?.binder.prepared(appFacts: appFacts) }
+  }
+  /// The guardrails' defaults with ``appFacts`` set.
+  private var guardrailsPrepared: Facts?
   /// The state's versions, parsed when they change.
   private var versions = ParsedVersions()
   /// Action scores are clamped to these bounds per session; nil for no bounds.
@@ -71,6 +78,13 @@ public struct ReviewTracker: Sendable {
   /// The running policy.
   public var policy: CompiledPolicy { active.compiled }
 
+  /// The guardrails: a policy of `never` rules only, evaluated after the running policy; when one
+  /// holds (or faults, or the guardrails cannot be evaluated) nothing asks. Nil for none.
+  public var guardrailPolicy: CompiledPolicy? {
+    get { guardrails?.compiled }
+    set { guardrails = newValue.map { ActivePolicy($0, origin: .guardrails, appVersion: appVersion) } }
+  }
+
   /// This tracker after the app updated to `appVersion`: the same state, policy and app facts.
   ///
   /// The new version's counts start at the next tracking call, as in a manager created with
@@ -80,6 +94,7 @@ public struct ReviewTracker: Sendable {
       active: active.with(appVersion: appVersion), appVersion: appVersion, state: state, scoreBounds: scoreBounds)
     moved.appFacts = appFacts
     moved.prepared = prepared
+    moved.guardrails = guardrails?.with(appVersion: appVersion)
     moved.versions = versions
     moved.build = build
     moved.newVersionOnBuild = newVersionOnBuild
@@ -92,6 +107,7 @@ public struct ReviewTracker: Sendable {
     if appVersion != self.appVersion {
       self.appVersion = appVersion
       active = active.with(appVersion: appVersion)
+      if let guardrails { self.guardrails = guardrails.with(appVersion: appVersion) }
     }
     self.build = build
   }
@@ -102,6 +118,7 @@ public struct ReviewTracker: Sendable {
   public mutating func setFact(_ name: String, _ value: Value?) {
     appFacts[name] = value
     prepared = active.binder.prepared(appFacts: appFacts)
+    guardrailsPrepared = guardrails?.binder.prepared(appFacts: appFacts)
   }
 
   /// Brings the state to ``appVersion`` at `now` (every call below does this first), and records
@@ -225,7 +242,8 @@ public struct ReviewTracker: Sendable {
     enter(at: now)
     refreshVersions()
     let snapshot = active.binder.facts(from: prepared, state: state, now: now, complete: false, versions: versions)
-    guard case .success(let facts) = snapshot, active.compiled.decide(facts).shouldAsk else {
+    guard case .success(let facts) = snapshot, active.compiled.decide(facts).shouldAsk, guardrailBlock(at: now) == nil
+    else {
       return false
     }
     state.recordPrompt(at: now, outcome: .pending)
@@ -260,8 +278,62 @@ public struct ReviewTracker: Sendable {
   ///
   /// Agrees with ``explanation(at:)``: the same decision, from the same facts.
   public func decision(at now: Timestamp) -> Decision? {
-    guard case .success(let facts) = facts(at: now, complete: false) else { return nil }
-    return active.compiled.decide(facts)
+    guardedDecision(at: now).decision
+  }
+
+  /// The decision at `now` (as ``decision(at:)``) and the guardrail that turned an "ask" into
+  /// "don't ask", if one did.
+  func guardedDecision(at now: Timestamp) -> (decision: Decision?, guardrail: GuardrailBlock?) {
+    guard case .success(let facts) = facts(at: now, complete: false) else { return (nil, nil) }
+    let decision = active.compiled.decide(facts)
+    guard decision.shouldAsk, let block = guardrailBlock(at: now) else { return (decision, nil) }
+    return (block.decision, block)
+  }
+
+  /// The guardrail that forbids a prompt at `now`, or nil when every guardrail lets it through (or
+  /// there are none). Fails closed: a guardrail that faults, or guardrails whose facts cannot be
+  /// built (an app version that does not parse, an app fact they declare that is not set), forbid it.
+  func guardrailBlock(at now: Timestamp) -> GuardrailBlock? {
+    guard let guardrails, let guardrailsPrepared else { return nil }
+    var current = state
+    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
+    let snapshot = guardrails.binder.facts(
+      from: guardrailsPrepared, state: current, now: now, complete: false, versions: versions)
+    guard case .success(let facts) = snapshot else { return GuardrailBlock(rule: nil, faulted: true) }
+    let decision = guardrails.compiled.decide(facts)
+    switch decision.reason {
+    case .noAskRuleHeld, .askRuleHeld:
+      // Guardrails have no `ask` rule (checked when they are compiled): nothing held.
+      return nil
+    case .neverRuleHeld:
+      guard let index = decision.decidingRules.first(where: { _ in true }) else {
+        return GuardrailBlock(rule: nil, faulted: true)
+      }
+      let rule = guardrails.compiled.rules[index]
+      let name = rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
+      return GuardrailBlock(rule: name, faulted: decision.firstFault?.rule == index)
+    case .invalidFacts:
+      return GuardrailBlock(rule: nil, faulted: true)
+    }
+  }
+
+  /// The app facts that the running policy or the guardrails declare (`fact plan: string`), that
+  /// cannot be absent and have no default, and that the app has not set with a value of their type
+  /// (``setFact(_:_:)``): a policy that reads one never asks. Names with their types, in layout order.
+  public var unsetAppFacts: [(name: String, type: PolicyType)] {
+    // The prepared snapshots hold the defaults and the app facts set: a declared fact missing from
+    // them has neither. (A default declared as `fact plan: string = "free"` is in the template.)
+    var unset: [(name: String, type: PolicyType)] = []
+    func collect(_ snapshot: Facts) {
+      let layout = snapshot.layout
+      for (index, slot) in layout.slots.enumerated() where !slot.isOptional && !snapshot.isPresent(slot: index) {
+        guard case .declaration = slot.origin, !unset.contains(where: { $0.name == slot.name }) else { continue }
+        unset.append((slot.name, slot.type))
+      }
+    }
+    collect(prepared)
+    if let guardrailsPrepared { collect(guardrailsPrepared) }
+    return unset
   }
 
   /// The decision the policy makes on the current state at `now`, explained (nothing is recorded).
@@ -277,9 +349,66 @@ public struct ReviewTracker: Sendable {
       if !missing.isEmpty {
         text += "missing facts: " + missing.map { "`\($0)`" }.joined(separator: ", ") + " (set them with `setFact`)\n"
       }
-      return ReviewExplanation(
-        decision: explanation.decision, summary: renderer.summary(explanation.decision, policy), text: text)
+      for (name, type) in unsetAppFacts {
+        text += ReviewTracker.unsetFactMessage(name, type) + "\n"
+      }
+      let summary = renderer.summary(explanation.decision, policy)
+      guard explanation.decision.shouldAsk, let block = guardrailBlock(at: now) else {
+        return ReviewExplanation(decision: explanation.decision, summary: summary, text: text)
+      }
+      // The policy asks, a guardrail forbids it: the guardrail decides, and the text shows both.
+      var guarded = "decision: \(block.summary)\n" + "running policy: \(summary)\n"
+      guarded += text.drop { $0 != "\n" }.dropFirst()
+      if let guardrails, case .success(let facts) = guardrailFacts(at: now) {
+        let rendered = renderer.render(guardrails.compiled.explain(facts), of: guardrails.compiled)
+        guarded += "guardrails:\n" + rendered.drop { $0 != "\n" }.dropFirst()
+      }
+      return ReviewExplanation(decision: block.decision, summary: block.summary, text: guarded)
     }
+  }
+
+  /// Every fact of the guardrails at `now` (for explanations).
+  private func guardrailFacts(at now: Timestamp) -> Result<Facts, ReviewFactBinder.Problem> {
+    guard let guardrails, let guardrailsPrepared else { return .failure(.unparsableVersion(appVersion)) }
+    var current = state
+    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
+    return guardrails.binder.facts(from: guardrailsPrepared, state: current, now: now, versions: versions)
+  }
+
+  /// The report of an app fact the app has not set: its name and the call that sets it.
+  static func unsetFactMessage(_ name: String, _ type: PolicyType) -> String {
+    let example: String
+    switch type {
+    case .bool: example = ".bool(true)"
+    case .int: example = ".int(1)"
+    case .string: example = ".string(\"…\")"
+    case .number, .duration, .instant, .version: example = ".\(type)(…)"
+    }
+    let call = "manager.setFact(\"\(name)\", \(example))"
+    return "app fact `\(name)` (\(type)) is not set: a policy that reads it never asks; set it with `\(call)`"
+  }
+}
+
+/// A guardrail that forbids a prompt the running policy asks for.
+struct GuardrailBlock: Sendable, Hashable {
+  /// The rule that held, named as in explanations (`never answered`, or `rule 2`); nil when the
+  /// guardrails could not be evaluated at all.
+  var rule: String?
+  /// Whether the rule faulted (a fault fails closed: it forbids).
+  var faulted: Bool
+
+  /// The name for logs and ``CurrentDecision/guardrail``: `never answered`, or `guardrails`.
+  var name: String { rule ?? "guardrails" }
+
+  /// One line, as a decision summary.
+  var summary: String {
+    guard let rule else { return "don't ask: the guardrails could not be evaluated (fails closed)" }
+    return faulted ? "don't ask: guardrail `\(rule)` faulted (fails closed)" : "don't ask: guardrail `\(rule)` held"
+  }
+
+  /// The decision it makes: don't ask, because a `never` rule held.
+  var decision: Decision {
+    Decision(shouldAsk: false, reason: .neverRuleHeld, decidingRules: RuleIndices(), firstFault: nil, faultCount: 0)
   }
 }
 

@@ -188,6 +188,7 @@ struct ReliabilitySharedStateTests {
     manager.reset()
     var expected = ReviewState()
     expected.policySource = "ask when uses >= 2"
+    expected.policyReceivedUnder = PolicyIdentity.fingerprint(of: "ask when uses >= 3")
     expected.importedLegacy = ["appirater"]
     #expect(store.storedState == expected)
     #expect(manager.currentState == expected)

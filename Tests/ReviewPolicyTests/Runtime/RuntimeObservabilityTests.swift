@@ -87,6 +87,52 @@ struct RuntimeObservabilityTests {
     #expect(calls.all == ["shown", "remindLater", "feedback", "shown", "unknown"])
   }
 
+  @Test("every tracked call reaches the logger as one structured entry: its event, names, answers and policy")
+  func everyCallLogged() throws {
+    let clock = RuntimeTestClock()
+    let log = RuntimeLogCollector()
+    let bundled = "fact plan: string\nask loyal when uses >= 1 and plan == \"pro\""
+    let manager = try ReviewManager(
+      configuration: .init(
+        appVersion: "1.0", bundledPolicy: bundled, store: InMemoryReviewStore(), clock: clock.function,
+        texts: .english, presenter: RuntimeRecordingPresenter(answer: .rated), logger: log.logger))
+    manager.appLaunched()
+    manager.appEnteredForeground()
+    manager.sessionStarted()
+    manager.action(score: 2, mayPrompt: false)
+    #expect(!manager.significantEvent("export"))  // `plan` is not set: reported once
+    manager.setFact("plan", .string("pro"))
+    #expect(manager.promptIfAppropriate())  // shown, answered "rated"
+    manager.sessionEnded()
+    #expect(manager.updatePolicy("fact plan: string\nask when uses >= 1").isAccepted)
+    #expect(!manager.updatePolicy("ask when").isAccepted)
+    manager.resetPolicy()
+    manager.setFact("plan", nil)
+    #expect(refusal(manager.record(.declined)) == .noPromptShowing(.declined))
+    manager.reset()
+
+    let entries = log.entries
+    #expect(
+      entries.map(\.event) == [
+        .launch, .foreground, .sessionStart, .action, .unsetFact, .significantEvent, .factSet, .promptCheck,
+        .promptShown, .response, .sessionEnd, .policyUpdated, .policyRejected, .policyReset, .factSet, .problem,
+        .reset,
+      ])
+    let bundledIdentity = PolicyIdentity(origin: .bundled, source: bundled)
+    #expect(entries.filter(\.isDecision).map(\.policy) == [bundledIdentity, bundledIdentity])
+    #expect(entries.first { $0.event == .unsetFact }?.name == "plan")
+    #expect(entries.filter { $0.event == .factSet }.map(\.name) == ["plan", "plan"])
+    #expect(
+      entries.filter { $0.event == .factSet }.map(\.summary) == [
+        "app fact `plan` set to \"pro\"", "app fact `plan` removed",
+      ])
+    #expect(entries.first { $0.event == .response }?.response == .rated)
+    #expect(entries.first { $0.event == .policyUpdated }?.policy?.origin == .update)
+    #expect(entries.first { $0.event == .policyRejected }?.diagnostics.isEmpty == false)
+    #expect(entries.first { $0.event == .policyReset }?.policy == bundledIdentity)
+    #expect(entries.last?.summary == "state reset: everything tracked was forgotten")
+  }
+
   @Test("a prompt left showing calls back declined or unknown, as configured")
   func leftShowingCallbacks() throws {
     for (meaning, expected) in [(ReviewManager.PromptLeftShowing.declined, "declined"), (.dismissed, "unknown")] {
