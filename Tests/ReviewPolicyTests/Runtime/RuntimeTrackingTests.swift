@@ -153,13 +153,48 @@ struct RuntimeTrackingTests {
     expectRuntimeFacts(["(average_score(2) ?? -1.0) == 25.125"], state, now: clock.now)
   }
 
-  @Test("an action before any session starts one")
+  @Test("an action before any session starts the uncounted default session, as ReviewKit's")
   func actionStartsSession() throws {
     let manager = try F.manager(policy: Self.quietPolicy)
     manager.action(score: 5, mayPrompt: false)
     let state = manager.currentState
-    #expect((state.sessions, state.totalSessions) == (1, 1))
-    #expect(state.currentSession == SessionRecord(number: 1, start: F.at(0), version: "1.0", score: F.number("5")))
+    #expect((state.sessions, state.totalSessions) == (0, 0))
+    #expect(state.firstSession == nil)
+    #expect(state.currentSession == SessionRecord(number: 0, start: F.at(0), version: "1.0", score: F.number("5")))
+  }
+
+  @Test("a launch ends the session in progress: actions until the next session start go into a default session")
+  func launchEndsSession() throws {
+    let clock = RuntimeTestClock()
+    let manager = try F.manager(policy: Self.quietPolicy, clock: clock)
+    manager.appLaunched()
+    clock.advance(seconds: 10)
+    manager.sessionStarted()
+    manager.action(score: 30, mayPrompt: false)
+    clock.advance(seconds: 10)
+    manager.appEnteredForeground()  // a foreground goes on with the session
+    manager.action(score: 20, mayPrompt: false)
+    #expect(manager.currentState.currentSession?.score == F.number("50"))
+    clock.advance(seconds: 10)
+    manager.appLaunched()
+    var state = manager.currentState
+    #expect(state.currentSession == nil)
+    #expect(
+      state.recentSessions == [SessionRecord(number: 1, start: F.at(10_000), version: "1.0", score: F.number("50"))])
+    expectRuntimeFacts(["session_score == 0.0", "total_sessions == 1"], state, now: clock.now)
+    clock.advance(seconds: 10)
+    manager.action(score: 7, mayPrompt: false)
+    state = manager.currentState
+    #expect(state.currentSession == SessionRecord(number: 1, start: F.at(40_000), version: "1.0", score: F.number("7")))
+    expectRuntimeFacts(
+      ["session_score == 7.0", "total_sessions == 1", "sessions == 1", "since(first_session) == 30s"], state,
+      now: clock.now)
+    clock.advance(seconds: 10)
+    manager.sessionStarted()
+    state = manager.currentState
+    #expect(state.recentSessions.map(\.number) == [1, 1])
+    #expect(state.currentSession?.number == 2)
+    expectRuntimeFacts(["(average_score(2) ?? -1.0) == 28.5", "since(first_session) == 40s"], state, now: clock.now)
   }
 
   @Test("scores stay within the default bounds -200...200, applied after each action")
