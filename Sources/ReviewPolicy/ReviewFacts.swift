@@ -143,7 +143,7 @@ struct ReviewFactBinder: Sendable {
     case .declinedAny: return .bool(state.declinedAny)
     case .ratedAny: return .bool(state.ratedAny)
     case .installDate: return .instant(state.installDate ?? state.firstUse ?? now)
-    case .firstSession: return state.firstSession.map(Value.instant)
+    case .firstSession: return state.firstSessionStart.map(Value.instant)
     case .previousVersion: return state.previousVersion.flatMap { parse($0, versions) }.map(Value.version)
     case .lastPrompt: return state.lastPrompt.map { .instant($0.date) }
     case .lastPromptVersion: return state.lastPrompt.flatMap { parse($0.version, versions) }.map(Value.version)

@@ -177,6 +177,24 @@ extension ReviewState {
     }
   }
 
+  /// When the first session started: ``firstSession`` or, for a state stored before it was (sessions
+  /// but no first session), the start of session 1 if the state still holds it, else the install
+  /// date (the earliest it can have been). Nil before the first session. Allocates nothing.
+  public var firstSessionStart: Timestamp? {
+    if let firstSession { return firstSession }
+    guard totalSessions > 0 else { return nil }
+    // Session 1, or a default session after it (which carries its number): the earliest is session 1.
+    var first: Timestamp?
+    for session in recentSessions where session.number == 1 {
+      if first == nil || session.start < (first ?? session.start) { first = session.start }
+    }
+    for session in [currentSession, lastBadSession] {
+      guard let session, session.number == 1 else { continue }
+      if first == nil || session.start < (first ?? session.start) { first = session.start }
+    }
+    return first ?? installDate ?? firstUse
+  }
+
   /// Whether `prompt` was shown under the version being tracked: with its version, and not before
   /// that version's first use (a new build that started a new version keeps the version string).
   func isShownInThisVersion(_ prompt: PromptRecord) -> Bool {
@@ -269,18 +287,7 @@ extension ReviewState {
     if state.installDate == nil, let firstUse = state.firstUse {
       state.installDate = firstUse
     }
-    if state.firstSession == nil, state.totalSessions > 0 { state.firstSession = state.earliestSessionStart() }
     return state
-  }
-
-  /// When the first session started, for a state stored before ``firstSession`` was: the earliest
-  /// session start the state holds when it holds every session started, else the install date
-  /// (the earliest it can have been).
-  private func earliestSessionStart() -> Timestamp? {
-    let known = recentSessions + [currentSession, lastBadSession].compactMap { $0 }
-    // Session 1, or a default session after it (which carries its number): the earliest is session 1.
-    if let first = known.filter({ $0.number == 1 }).map(\.start).min() { return first }
-    return installDate ?? firstUse ?? known.map(\.start).min()
   }
 
   /// Cuts every version string to ``ReviewLimits/versionLength``, drops a policy update too large

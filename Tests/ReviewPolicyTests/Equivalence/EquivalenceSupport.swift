@@ -264,6 +264,26 @@ struct EquivSettings {
   var promptLeftShowing: ReviewManager.PromptLeftShowing = .dismissed
 }
 
+/// A switch the harness's `shouldCountUse` reads.
+final class EquivVeto: @unchecked Sendable {
+  // @unchecked: `on` is only touched under `lock`.
+  private let lock = NSLock()
+  private var on = false
+
+  var isOn: Bool {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return on
+    }
+    set {
+      lock.lock()
+      on = newValue
+      lock.unlock()
+    }
+  }
+}
+
 /// A real `ReviewManager` over an in-memory store, the history's clock and a recording presenter.
 /// A relaunch (or an app update) is a new manager over the same store.
 final class EquivHarness {
@@ -273,6 +293,8 @@ final class EquivHarness {
   let decisions: EquivDecisionLog?
   private let policy: String
   private let settings: EquivSettings
+  /// Whether the managers' `shouldCountUse` vetoes the use being reported.
+  let veto = EquivVeto()
   private(set) var manager: ReviewManager
   private(set) var appVersion: String
   /// The running build, when the manager is given one.
@@ -292,25 +314,30 @@ final class EquivHarness {
     self.build = build
     self.settings = settings
     decisions = explain ? EquivDecisionLog() : nil
-    manager = try EquivHarness.make(policy, appVersion, build, settings, store, clock, presenter, decisions)
+    manager = try EquivHarness.make(policy, appVersion, build, settings, store, clock, presenter, decisions, veto)
+  }
+
+  private func make() throws -> ReviewManager {
+    try EquivHarness.make(policy, appVersion, build, settings, store, clock, presenter, decisions, veto)
   }
 
   private static func make(
     _ policy: String, _ appVersion: String, _ build: String?, _ settings: EquivSettings, _ store: InMemoryReviewStore,
-    _ clock: EquivClock, _ presenter: EquivPresenter, _ decisions: EquivDecisionLog?
+    _ clock: EquivClock, _ presenter: EquivPresenter, _ decisions: EquivDecisionLog?, _ veto: EquivVeto
   ) throws -> ReviewManager {
     try ReviewManager(
       configuration: .init(
         appVersion: appVersion, build: build, bundledPolicy: policy, appName: "Equivalence", store: store,
         clock: clock.function, texts: .english, presenter: presenter.presenter, logger: decisions?.logger,
-        scoreBounds: -200...200, newVersionOn: settings.newVersionOn, promptLeftShowing: settings.promptLeftShowing))
+        shouldCountUse: { _ in !veto.isOn }, scoreBounds: -200...200, newVersionOn: settings.newVersionOn,
+        promptLeftShowing: settings.promptLeftShowing))
   }
 
   /// A new process, possibly running a new app version (or build), over the same stored state.
   func relaunch(appVersion: String, build: String? = nil) throws {
     self.appVersion = appVersion
     self.build = build
-    manager = try EquivHarness.make(policy, appVersion, build, settings, store, clock, presenter, decisions)
+    manager = try make()
   }
 
   /// Runs `body` with `answer` ready for the presenter; returns whether the manager requested a prompt.
@@ -328,12 +355,15 @@ final class EquivHarness {
     return presented
   }
 
-  /// Runs `body`, which must never prompt; returns whether it did.
-  func silent(_ body: (ReviewManager) -> Void) -> Bool {
+  /// Runs `body`, which must never prompt; returns whether it did. With `vetoingUse`, the configuration's
+  /// `shouldCountUse` vetoes the uses `body` reports.
+  func silent(vetoingUse: Bool = false, _ body: (ReviewManager) -> Void) -> Bool {
     decisions?.clear()
     presenter.answer = .dismissed
     let before = presenter.requests
+    veto.isOn = vetoingUse
     body(manager)
+    veto.isOn = false
     return presenter.requests > before
   }
 
