@@ -11,7 +11,8 @@ import ReviewPolicy
 ///
 /// The plan is a pure function of (thread, call index). Every policy that runs during the
 /// workload asks whenever it is consulted, one session is started before the threads and no
-/// call ends one, and only thread 0 changes the policy: so every count (uses, events by name,
+/// call ends one (a launch would: the plan's uses are returns to the foreground), and only thread 0
+/// changes the policy: so every count (uses, events by name,
 /// sessions, prompts, answers) is determined by the plan alone, and so is the policy running
 /// at the end.
 public struct StressWorkload: Sendable {
@@ -88,8 +89,7 @@ public struct StressWorkload: Sendable {
   public static func call(thread: Int, index: Int) -> Call {
     let cycle = (index / 20) % 5
     switch index % 20 {
-    case 0, 11: return .launch
-    case 1, 15: return .foreground
+    case 0, 1, 11, 15: return .foreground
     case 2: return .event("e\(thread % 3)", mayPrompt: true)
     case 3: return .event(nil, mayPrompt: false)
     case 4: return .sessionStart

@@ -303,6 +303,9 @@ public enum LegacyImport {
       let date = Timestamp(Date(timeIntervalSince1970: seconds))
       state.installDate = min(state.installDate ?? date, date)
       state.firstUse = min(state.firstUse ?? date, date)
+      state.firstSession = min(state.firstSession ?? date, date)
+    } else if let first = state.recentSessions.first, count == sessions.count {
+      state.firstSession = min(state.firstSession ?? first.start, first.start)
     }
     if let seconds = double(values.value(forKey: "ReviewRequestLastDate")), seconds > 0 {
       let date = Timestamp(Date(timeIntervalSince1970: seconds))

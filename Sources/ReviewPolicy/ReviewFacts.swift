@@ -143,6 +143,7 @@ struct ReviewFactBinder: Sendable {
     case .declinedAny: return .bool(state.declinedAny)
     case .ratedAny: return .bool(state.ratedAny)
     case .installDate: return .instant(state.installDate ?? state.firstUse ?? now)
+    case .firstSession: return state.firstSessionStart.map(Value.instant)
     case .previousVersion: return state.previousVersion.flatMap { parse($0, versions) }.map(Value.version)
     case .lastPrompt: return state.lastPrompt.map { .instant($0.date) }
     case .lastPromptVersion: return state.lastPrompt.flatMap { parse($0.version, versions) }.map(Value.version)
@@ -275,6 +276,7 @@ enum StandardFact: String, CaseIterable, Sendable {
   case declinedAny = "declined_any"
   case ratedAny = "rated_any"
   case installDate = "install_date"
+  case firstSession = "first_session"
   case previousVersion = "previous_version"
   case lastPrompt = "last_prompt"
   case lastPromptVersion = "last_prompt_version"

@@ -284,7 +284,8 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts. A prompt
   /// still waiting for its answer (the app was killed with it on screen) is recorded as "asked,
-  /// outcome unknown".
+  /// outcome unknown". The session in progress ends: call ``sessionStarted()`` after this, and
+  /// actions logged with no session started go into an uncounted default session, as in ReviewKit.
   public func appLaunched() {
     countUse(.launch)
   }
@@ -303,7 +304,9 @@ public final class ReviewManager: @unchecked Sendable {
       kind == .launch ? .launch : .foreground, prompting: false,
       note: "\(kind.rawValue)" + (counts ? " counted" : " not counted (vetoed)")
     ) { tracker, now in
-      closed = tracker.appear(at: now, countingUse: counts)
+      closed =
+        kind == .launch
+        ? tracker.launch(at: now, countingUse: counts) : tracker.appear(at: now, countingUse: counts)
     }
     if closed { answered(.unknown, note: "prompt left unanswered: outcome unknown (closed by the \(kind.rawValue))") }
   }
@@ -352,8 +355,8 @@ public final class ReviewManager: @unchecked Sendable {
     }
   }
 
-  /// Adds an action's score to the current session (starting one if needed); `isBad` marks
-  /// the session bad. Prompts if `mayPrompt` and the policy says so.
+  /// Adds an action's score to the current session (with no session started since the launch, an
+  /// uncounted default session, as in ReviewKit); `isBad` marks the session bad. Prompts if `mayPrompt` and the policy says so.
   ///
   /// `mayPrompt` defaults to true, as in ``significantEvent(_:mayPrompt:)``: one rule for every
   /// tracking call that can prompt (ReviewKit's score-driven policies ask right after the action

@@ -76,6 +76,10 @@ public enum ReviewSchema {
       "install_date", .instant, meaning: "when any version of the app was first used",
       example: "since(install_date) > 4d"),
     FactDefinition(
+      "first_session", .instant, isOptional: true,
+      meaning: "when the first session started, any version; absent before the app starts one",
+      example: "total_sessions > 2 and since(first_session) > 4d"),
+    FactDefinition(
       "previous_version", .version, isOptional: true,
       meaning: "the version used before this one; absent on the first version",
       example: "has previous_version and version > previous_version"),

@@ -91,12 +91,22 @@ extension ReviewState {
     }
   }
 
-  /// Starts a new session at `now`, ending the one in progress.
+  /// Starts a new session at `now`, ending the one in progress; the first one sets ``firstSession``.
   public mutating func startSession(at now: Timestamp) {
     endSession()
     totalSessions = ReviewState.incremented(totalSessions)
     sessions = ReviewState.incremented(sessions)
+    if firstSession == nil { firstSession = now }
     currentSession = SessionRecord(number: totalSessions, start: now, version: version ?? "")
+  }
+
+  /// Starts the default session at `now`: what actions logged with no session in progress go
+  /// into, as ReviewKit logs them into its default session. It is not counted (`sessions`,
+  /// `total_sessions` and ``firstSession`` stay), starts with score 0, carries the number of the
+  /// last session started and, once ended, joins the history like any session.
+  public mutating func startDefaultSession(at now: Timestamp) {
+    endSession()
+    currentSession = SessionRecord(number: max(totalSessions, 0), start: now, version: version ?? "")
   }
 
   /// Ends the session in progress, if any: it joins the history.
@@ -110,10 +120,11 @@ extension ReviewState {
     if session.isBad { lastBadSession = session }
   }
 
-  /// Adds an action's score to the current session (starting one if none is in progress),
-  /// keeping the total within `bounds`; `isBad` marks the session bad for good.
+  /// Adds an action's score to the current session (starting the uncounted default session if
+  /// none is in progress, see ``startDefaultSession(at:)``), keeping the total within `bounds`;
+  /// `isBad` marks the session bad for good.
   public mutating func addAction(score: Number, isBad: Bool, bounds: ClosedRange<Number>?, at now: Timestamp) {
-    if currentSession == nil { startSession(at: now) }
+    if currentSession == nil { startDefaultSession(at: now) }
     guard var session = currentSession else { return }
     var total = session.score.adding(score) ?? (score.scaled < 0 ? Number(scaled: .min) : Number(scaled: .max))
     if let bounds { total = min(max(total, bounds.lowerBound), bounds.upperBound) }
@@ -131,30 +142,66 @@ extension ReviewState {
   }
 
   /// Records the user's answer: it updates the latest unanswered prompt and the answer's facts.
+  ///
+  /// An answer to a pending prompt belongs to the version the prompt was shown under: when a
+  /// newer version has started since (an answer recorded right after an app update), only the
+  /// facts about the whole install change (`rated_any`, `declined_any`, `last_rating`,
+  /// `last_decline`) and the answer is recorded with the prompt's version; the new version's
+  /// `rated`, `declined`, `feedback` and `last_reminder` stay as they are.
   public mutating func record(_ response: ReviewResponse, at now: Timestamp) {
+    var answerVersion = version ?? ""
+    var isThisVersion = true
     if let last = promptHistory.indices.last, promptHistory[last].outcome == .pending {
       promptHistory[last].outcome = ReviewState.outcome(for: response)
+      isThisVersion = isShownInThisVersion(promptHistory[last])
+      if !isThisVersion { answerVersion = promptHistory[last].version }
     }
     switch response {
     case .rated:
-      rated = true
+      if isThisVersion { rated = true }
       ratedAny = true
       lastRating = now
     case .declined:
-      declined = true
+      if isThisVersion { declined = true }
       declinedAny = true
       lastDecline = now
     case .remindLater:
-      lastReminder = now
+      if isThisVersion { lastReminder = now }
     case .feedback:
-      feedback = true
+      if isThisVersion { feedback = true }
     case .dismissed, .unknown:
       break
     }
-    responses.append(ResponseRecord(response: response, date: now, version: version ?? ""))
+    responses.append(ResponseRecord(response: response, date: now, version: answerVersion))
     if responses.count > ReviewLimits.responseHistory {
       responses.removeFirst(responses.count - ReviewLimits.responseHistory)
     }
+  }
+
+  /// When the first session started: ``firstSession`` or, for a state stored before it was (sessions
+  /// but no first session), the start of session 1 if the state still holds it, else the install
+  /// date (the earliest it can have been). Nil before the first session. Allocates nothing.
+  public var firstSessionStart: Timestamp? {
+    if let firstSession { return firstSession }
+    guard totalSessions > 0 else { return nil }
+    // Session 1, or a default session after it (which carries its number): the earliest is session 1.
+    var first: Timestamp?
+    for session in recentSessions where session.number == 1 {
+      if first == nil || session.start < (first ?? session.start) { first = session.start }
+    }
+    for session in [currentSession, lastBadSession] {
+      guard let session, session.number == 1 else { continue }
+      if first == nil || session.start < (first ?? session.start) { first = session.start }
+    }
+    return first ?? installDate ?? firstUse
+  }
+
+  /// Whether `prompt` was shown under the version being tracked: with its version, and not before
+  /// that version's first use (a new build that started a new version keeps the version string).
+  func isShownInThisVersion(_ prompt: PromptRecord) -> Bool {
+    guard prompt.version == (version ?? "") else { return false }
+    guard let firstUse else { return true }
+    return prompt.date >= firstUse
   }
 
   /// Drops prompts older than the retention window, keeping the last one and at most the limit.

@@ -45,6 +45,9 @@ public struct ReviewState: Codable, Sendable, Hashable {
 
   /// When any version was first used.
   public var installDate: Timestamp?
+  /// When the first session started (``ReviewManager/sessionStarted()``), any version; nil
+  /// until then. A default session (actions logged with no session started) does not set it.
+  public var firstSession: Timestamp?
   /// The version used before ``version``.
   public var previousVersion: String?
   /// Uses, all versions.
@@ -68,7 +71,8 @@ public struct ReviewState: Codable, Sendable, Hashable {
 
   // MARK: - Sessions
 
-  /// The session in progress, if any.
+  /// The session in progress, if any: one the app started, or the uncounted default session that
+  /// actions logged since the last launch with no session started go into (as ReviewKit does).
   public var currentSession: SessionRecord?
   /// Earlier sessions, oldest first, at most ``ReviewLimits/sessionHistory``.
   public var recentSessions: [SessionRecord] = []
@@ -102,8 +106,12 @@ public struct ReviewState: Codable, Sendable, Hashable {
 }
 
 /// One session: when it started, in which version, its score and whether it went badly.
+///
+/// A default session (actions logged after a launch with no session started) is not counted:
+/// it carries the number of the last session started (0 before the first).
 public struct SessionRecord: Codable, Sendable, Hashable {
-  /// The session's number over the whole install, starting at 1.
+  /// The session's number over the whole install, starting at 1 (a default session: the number
+  /// of the last session started before it).
   public var number: Int
   /// When it started.
   public var start: Timestamp

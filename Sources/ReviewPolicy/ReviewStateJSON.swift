@@ -58,6 +58,7 @@ enum ReviewStateJSON {
       member("events", \.events) { $0.int(s.events) }
       member("eventsByName", \.eventsByName) { $0.counts(s.eventsByName) }
       member("feedback", \.feedback) { $0.bool(s.feedback) }
+      optional("firstSession", \.firstSession, s.firstSession.map(instantWriter))
       optional("firstUse", \.firstUse, s.firstUse.map(instantWriter))
       member("format", \.format) { $0.int(s.format) }
       member("importedLegacy", \.importedLegacy) { w in w.array(s.importedLegacy) { $0.string($1) } }
@@ -617,6 +618,7 @@ enum ReviewStateJSON {
     required("feedback", \.feedback) { $0.bool($1) }
     optional("lastReminder", \.lastReminder) { $0.instant($1) }
     optional("installDate", \.installDate) { $0.instant($1) }
+    optional("firstSession", \.firstSession) { $0.instant($1) }
     optional("previousVersion", \.previousVersion) { $0.string($1) }
     required("totalUses", \.totalUses) { $0.int($1) }
     required("totalEvents", \.totalEvents) { $0.int($1) }

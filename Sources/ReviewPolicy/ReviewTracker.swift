@@ -165,6 +165,19 @@ public struct ReviewTracker: Sendable {
     return closed
   }
 
+  /// A launch at `now`: as ``appear(at:countingUse:)``, and the session in progress ends (it
+  /// belonged to the previous process). Actions logged before the next ``startSession(at:)`` go
+  /// into a fresh, uncounted default session, as ReviewKit logs them after a relaunch with no
+  /// session started (see ``ReviewState/startDefaultSession(at:)``).
+  ///
+  /// - Returns: Whether a pending prompt was closed as outcome unknown.
+  @discardableResult
+  public mutating func launch(at now: Timestamp, countingUse: Bool) -> Bool {
+    let closed = appear(at: now, countingUse: countingUse)
+    state.endSession()
+    return closed
+  }
+
   /// The app left the foreground at `now` with the prompt still on screen: records it as
   /// `meaning`. ``ReviewResponse/dismissed`` (outcome unknown, the default of a manager) or
   /// ``ReviewResponse/declined``, as Armchair does on iOS.
@@ -202,7 +215,8 @@ public struct ReviewTracker: Sendable {
     state.countEvent(named: name)
   }
 
-  /// Adds an action's score to the current session (starting one if needed); `isBad` marks it bad.
+  /// Adds an action's score to the current session (starting the uncounted default session if
+  /// none is in progress); `isBad` marks it bad.
   ///
   /// A NaN score adds nothing; an infinite one saturates.
   public mutating func addAction(score: Double, isBad: Bool, at now: Timestamp) {
@@ -212,6 +226,9 @@ public struct ReviewTracker: Sendable {
   }
 
   /// Records the user's answer to the prompt on screen (see ``isPromptShowing(at:)``).
+  ///
+  /// The answer belongs to the version the prompt was shown under: recorded right after an app
+  /// update, it leaves the new version's per-version facts as they are (see ``ReviewState/record(_:at:)``).
   ///
   /// - Returns: ``PromptAnswerError/noPromptShowing(_:)`` when no prompt is on screen (none was
   ///   shown, it was answered already, or it was closed by a timeout, a launch or a foreground):

@@ -193,11 +193,12 @@ struct AnalyzerEtiquetteTests {
   @Test(
     "the other shipped examples reproduce libraries that do not space or cap prompts",
     arguments: [
-      ("appirater.policy", ["PC321 13:1", "PC322 13:1"]),
+      ("appirater.policy", ["PC321 21:1", "PC322 21:1"]),
+      ("appirater-alert.policy", ["PC321 19:1", "PC322 19:1"]),
       ("armchair.policy", ["PC321 18:1", "PC322 18:1"]),
       ("one-liner.policy", ["PC320 1:1", "PC321 1:1", "PC322 1:1"]),
       ("rate-our-app.policy", ["PC321 11:1", "PC322 11:1"]),
-      ("reviewkit.policy", ["PC320 18:1", "PC322 18:1"]),
+      ("reviewkit.policy", ["PC320 24:1", "PC322 24:1"]),
     ])
   func otherExamples(name: String, expected: [String]) throws {
     let shipped = try String(contentsOf: Examples.url(name), encoding: .utf8)

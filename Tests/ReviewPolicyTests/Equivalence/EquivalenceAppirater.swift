@@ -8,8 +8,9 @@ import Testing
 
 /// Appirater (arashpayan/appirater at 4004792, `Appirater.m`) with its defaults, as its code decides
 /// (reference notes, section 2): `daysUntilPrompt` 30, `usesUntilPrompt` 20, `significantEventsUntilPrompt`
-/// -1 (off), `timeBeforeReminding` 1 day, debug off, the network up, Appirater's own alert (not the
-/// SKStoreReviewController path), no delegate.
+/// -1 (off), `timeBeforeReminding` 1 day, debug off, the network up, no delegate. By default on the
+/// SKStoreReviewController path (iOS 10.3 and later: `showRatingAlert` calls `rateApp`, which marks the
+/// build rated, and requests the system prompt); `Mode.alert` takes its own alert instead.
 ///
 /// `NSUserDefaults` reads a missing double or integer as 0; dates are `timeIntervalSince1970` doubles.
 struct AppiraterOriginal: CustomStringConvertible {
@@ -19,9 +20,19 @@ struct AppiraterOriginal: CustomStringConvertible {
     /// (1970), so the next increment sets it to that later moment (true); the project starts the
     /// version's first use when the version starts (false).
     var firstUseOf1970AfterVersionChangeByEvent: Bool
+    /// Appirater's own alert, answered by the user (true), rather than the StoreKit path (false, the
+    /// default since iOS 10.3). Not a difference: the path the app runs on.
+    var alert = false
 
     static let asCoded = Mode(firstUseOf1970AfterVersionChangeByEvent: true)
     static let asIntended = Mode(firstUseOf1970AfterVersionChangeByEvent: false)
+
+    /// This mode on the old alert path.
+    var onAlertPath: Mode {
+      var mode = self
+      mode.alert = true
+      return mode
+    }
   }
 
   enum Answer: String, CaseIterable, Sendable {
@@ -76,6 +87,21 @@ struct AppiraterOriginal: CustomStringConvertible {
   mutating func userDidSignificantEvent(canPromptForRating: Bool, now: Date) -> Bool {
     incrementSignificantEventCount(now: now)
     return canPromptForRating && ratingConditionsHaveBeenMet(now: now) && ratingAlertIsAppropriate
+  }
+
+  /// `showRatingAlert` once a check says to prompt: on the StoreKit path, `rateApp` marks the build rated
+  /// and requests the system prompt, which never reports back; on the alert path, the user answers.
+  mutating func show(answering answer: Answer, now: Date) {
+    if mode.alert {
+      self.answer(answer, now: now)
+    } else {
+      ratedCurrentVersion = true
+    }
+  }
+
+  /// `rateApp`, called by the app itself (a "Rate us" row): marks the build rated.
+  mutating func rateApp() {
+    ratedCurrentVersion = true
   }
 
   /// The alert's buttons: "Rate" (`rateApp`), "Remind me later", "No, Thanks".
@@ -177,8 +203,10 @@ enum AppiraterStep: Sendable, CustomStringConvertible {
   case foreground(mayPrompt: Bool, answer: AppiraterOriginal.Answer)
   /// `userDidSignificantEvent:`.
   case event(mayPrompt: Bool, answer: AppiraterOriginal.Answer)
-  /// The process starts again, running `version`.
+  /// The process starts again, running build `version` (the app reports the launch with a `launch` step).
   case relaunch(String)
+  /// The app calls `rateApp` itself (a "Rate us" row); the manager's `recordWithoutPrompt(.rated)`.
+  case rateApp
 
   var description: String {
     func tag(_ letter: String, _ mayPrompt: Bool, _ answer: AppiraterOriginal.Answer) -> String {
@@ -191,6 +219,7 @@ enum AppiraterStep: Sendable, CustomStringConvertible {
     case .foreground(let mayPrompt, let answer): return tag("F", mayPrompt, answer)
     case .event(let mayPrompt, let answer): return tag("E", mayPrompt, answer)
     case .relaunch(let version): return "R(\(version))"
+    case .rateApp: return "Rate"
     }
   }
 }
@@ -222,18 +251,21 @@ enum AppiraterDriver: EquivDriver {
         case 2: steps.append(.waitUntil(.versionStart, random.exactGap([30 * EquivTime.day])))
         default: steps.append(.waitUntil(.reminder, random.exactGap([EquivTime.day])))
         }
-      case 68..<96: steps.append(.event(mayPrompt: random.chance(0.8), answer: answer(&random)))
+      case 68..<95: steps.append(.event(mayPrompt: random.chance(0.8), answer: answer(&random)))
+      case 95: steps.append(.rateApp)
       default:
-        // A relaunch, an update most of the time; the app calls appLaunched: (or, now and then, reports a
-        // significant event first).
+        // A relaunch, a new build most of the time; the app reports the launch with appLaunched:, as Appirater
+        // asks. Now and then it reports it late, after a first significant event (a launch reported once
+        // onboarding is done, say, or Appirater's launch increment, on a concurrent queue, losing the race
+        // with the event's): the build then starts with the event, often some time before the launch.
         if random.chance(0.7) { version = EquivVersions.upgrade(version, &random) }
         steps.append(.relaunch(version))
         if random.chance(0.75) {
           steps.append(.launch(mayPrompt: random.chance(0.7), answer: answer(&random)))
         } else {
-          // The version starts with a significant event; often some time passes before the next use.
           steps.append(.event(mayPrompt: random.chance(0.7), answer: answer(&random)))
           if random.chance(0.6) { steps.append(.wait(random.gap())) }
+          steps.append(.launch(mayPrompt: random.chance(0.7), answer: answer(&random)))
         }
       }
     }
@@ -243,10 +275,19 @@ enum AppiraterDriver: EquivDriver {
   /// Every Appirater entry point counts something before it decides, so every history is modelled.
   static func isValid(_ history: [AppiraterStep]) -> Bool { true }
 
+  /// The app's marketing version, the same for every build of the histories.
+  static let marketingVersion = "2.0"
+
   static func run(_ history: [AppiraterStep], mode: Mode, policy: String, explain: Bool) throws -> EquivOutcome {
     let clock = EquivClock()
     var original = AppiraterOriginal(bundleVersion: EquivVersions.initial, mode: mode)
-    let harness = try EquivHarness(policy: policy, appVersion: EquivVersions.initial, clock: clock, explain: explain)
+    // As appirater.policy says: the marketing version stays, the build changes, and a new build starts a
+    // new version (Appirater counts per `CFBundleVersion`).
+    let harness = try EquivHarness(
+      policy: policy, appVersion: marketingVersion, build: EquivVersions.initial, clock: clock, explain: explain,
+      settings: EquivSettings(newVersionOn: .build))
+    // Appirater's StoreKit request never reports back: the manager records "asked, outcome unknown".
+    func response(_ answer: AppiraterOriginal.Answer) -> ReviewResponse { mode.alert ? answer.response : .unknown }
     var outcome = EquivOutcome()
     var versionStart: (version: String, date: Int64)?
     for (index, step) in history.enumerated() {
@@ -254,7 +295,7 @@ enum AppiraterDriver: EquivDriver {
       var originalPrompted: Bool?
       var managerPrompted = false
       switch step {
-      case .launch, .foreground, .event:
+      case .launch, .foreground, .event, .rateApp:
         if versionStart?.version != original.bundleVersion {
           versionStart = (original.bundleVersion, clock.milliseconds)
         }
@@ -277,20 +318,23 @@ enum AppiraterDriver: EquivDriver {
           isLaunch
           ? original.appLaunched(canPromptForRating: mayPrompt, now: now)
           : original.appEnteredForeground(canPromptForRating: mayPrompt, now: now)
-        if shown { original.answer(answer, now: now) }
+        if shown { original.show(answering: answer, now: now) }
         originalPrompted = mayPrompt ? shown : nil
-        managerPrompted = harness.prompted(answering: answer.response) { manager in
+        managerPrompted = harness.prompted(answering: response(answer)) { manager in
           if isLaunch { manager.appLaunched() } else { manager.appEnteredForeground() }
           return mayPrompt ? manager.promptIfAppropriate() : false
         }
       case .event(let mayPrompt, let answer):
         let shown = original.userDidSignificantEvent(canPromptForRating: mayPrompt, now: now)
-        if shown { original.answer(answer, now: now) }
+        if shown { original.show(answering: answer, now: now) }
         originalPrompted = mayPrompt ? shown : nil
-        managerPrompted = harness.prompted(answering: answer.response) { $0.significantEvent(mayPrompt: mayPrompt) }
+        managerPrompted = harness.prompted(answering: response(answer)) { $0.significantEvent(mayPrompt: mayPrompt) }
+      case .rateApp:
+        original.rateApp()
+        managerPrompted = harness.silent { $0.recordWithoutPrompt(.rated) }
       case .relaunch(let version):
         original.bundleVersion = version
-        try harness.relaunch(appVersion: version)
+        try harness.relaunch(appVersion: marketingVersion, build: version)
       }
       if !harness.timestampIsExact || !harness.inconsistencies.isEmpty {
         outcome.fail(
@@ -311,17 +355,26 @@ enum AppiraterDriver: EquivDriver {
 
 @Suite("Equivalence: Appirater")
 struct EquivalenceAppiraterTests {
+  /// Appirater's default path since iOS 10.3: once per build, through StoreKit.
   static let policy = (try? EquivPolicies.example("appirater")) ?? ""
+  /// Its old alert path.
+  static let alertPolicy = (try? EquivPolicies.example("appirater-alert")) ?? ""
   static let histories = 2_000
+  static let alertHistories = 1_000
   static let shards = 4
 
-  @Test("the example policy loads and compiles")
+  @Test("the example policies load and compile")
   func policyLoads() throws {
     #expect(Self.policy.contains("ask appirater_defaults"))
-    _ = try EquivHarness(policy: Self.policy, appVersion: "1.0", clock: EquivClock(), explain: false)
+    #expect(Self.alertPolicy.contains("ask appirater_alert"))
+    for policy in [Self.policy, Self.alertPolicy] {
+      _ = try EquivHarness(policy: policy, appVersion: "1.0", clock: EquivClock(), explain: false)
+    }
   }
 
-  @Test("random histories: the manager prompts exactly when Appirater (as intended) does", arguments: 0..<shards)
+  @Test(
+    "random histories: the manager prompts exactly when Appirater (as intended, through StoreKit) does",
+    arguments: 0..<shards)
   func randomHistories(shard: Int) throws {
     let seeds = EquivProperty.seeds(base: 30_000, count: Self.histories, shard: shard, of: Self.shards)
     let stats = try EquivProperty.check(AppiraterDriver.self, seeds: seeds, mode: .asIntended, policy: Self.policy)
@@ -331,26 +384,41 @@ struct EquivalenceAppiraterTests {
   }
 
   @Test(
-    "as coded, random histories run into the documented difference (the 1970 first use of a version started by a significant event)"
-  )
-  func codedDifferenceIsReached() throws {
+    "random histories on the old alert path: the manager prompts exactly when Appirater (as intended) does",
+    arguments: 0..<shards)
+  func randomHistoriesAlert(shard: Int) throws {
+    let seeds = EquivProperty.seeds(base: 35_000, count: Self.alertHistories, shard: shard, of: Self.shards)
+    let stats = try EquivProperty.check(
+      AppiraterDriver.self, seeds: seeds, mode: AppiraterOriginal.Mode.asIntended.onAlertPath, policy: Self.alertPolicy)
+    print("Equivalence: Appirater (alert) shard \(shard): \(stats)")
+    #expect(stats.mismatches == 0)
+    #expect(stats.originalPrompts > stats.histories / 2)
+  }
+
+  @Test(
+    "as coded, random histories run into the documented difference (the 1970 first use of a version started by a significant event)",
+    arguments: [false, true])
+  func codedDifferenceIsReached(alert: Bool) throws {
+    let mode = alert ? AppiraterOriginal.Mode.asCoded.onAlertPath : .asCoded
+    let policy = alert ? Self.alertPolicy : Self.policy
     let found = try EquivProperty.firstDisagreement(
-      AppiraterDriver.self, seeds: (30_000..<30_000 + 1_000).map { UInt64($0) }, mode: AppiraterOriginal.Mode.asCoded,
-      policy: Self.policy)
+      AppiraterDriver.self, seeds: (30_000..<30_000 + 2_000).map { UInt64($0) }, mode: mode, policy: policy)
     let report = try #require(found.report, "no disagreement in \(found.histories) histories as coded")
     print("Equivalence: Appirater as coded, first disagreement after \(found.histories) histories:\n\(report)")
     #expect(AppiraterDriver.isValid(found.minimised))
-    let replay = try AppiraterDriver.run(
-      found.minimised, mode: AppiraterOriginal.Mode.asIntended, policy: Self.policy, explain: false)
+    var intended = mode
+    intended.firstUseOf1970AfterVersionChangeByEvent = false
+    let replay = try AppiraterDriver.run(found.minimised, mode: intended, policy: policy, explain: false)
     #expect(replay.mismatch == nil, "the minimised history also disagrees as intended")
   }
 
-  @Test("the histories are sharp enough to catch an off-by-one in each threshold")
+  @Test("the histories are sharp enough to catch an off-by-one in each threshold (StoreKit path)")
   func mutantsAreCaught() throws {
     let mutants = [
       ("uses >= 20", "uses > 20"),
       ("since(first_use) >= 30d", "since(first_use) > 30d"),
-      ("since(last_reminder) >= 1d", "since(last_reminder) > 1d"),
+      ("and prompts == 0", ""),
+      ("and prompts == 0", "and prompts <= 1"),
       ("and not rated", ""),
     ]
     for (old, new) in mutants {
@@ -360,6 +428,55 @@ struct EquivalenceAppiraterTests {
         reports: 0, stopAtFirstMismatch: true)
       #expect(stats.mismatches > 0, "mutant `\(old)` → `\(new)` was not caught in \(stats.histories) histories")
     }
+  }
+
+  @Test("the histories are sharp enough to catch an off-by-one in each threshold (alert path)")
+  func mutantsAreCaughtAlert() throws {
+    let mutants = [
+      ("uses >= 20", "uses > 20"),
+      ("since(first_use) >= 30d", "since(first_use) > 30d"),
+      ("since(last_reminder) >= 1d", "since(last_reminder) > 1d"),
+      ("and not rated", ""),
+      ("and not declined", ""),
+    ]
+    for (old, new) in mutants {
+      let policy = EquivPolicies.mutant(Self.alertPolicy, replacing: old, with: new)
+      let stats = try EquivProperty.check(
+        AppiraterDriver.self, seeds: (40_000..<40_400).map { UInt64($0) },
+        mode: AppiraterOriginal.Mode.asIntended.onAlertPath, policy: policy, reports: 0, stopAtFirstMismatch: true)
+      #expect(stats.mismatches > 0, "mutant `\(old)` → `\(new)` was not caught in \(stats.histories) histories")
+    }
+  }
+
+  /// 20 launches over 30 days, a check that asks, another a day later; a new build (same marketing
+  /// version), 20 launches over 30 days and a check.
+  static let oncePerBuild: [AppiraterStep] =
+    Array(repeating: .launch(mayPrompt: false, answer: .remind), count: 20) + [
+      .waitUntil(.firstUse, 30 * EquivTime.day), .launch(mayPrompt: true, answer: .remind),
+      .wait(EquivTime.day + 1), .event(mayPrompt: true, answer: .remind), .relaunch("1.0.1"),
+    ] + Array(repeating: .launch(mayPrompt: false, answer: .remind), count: 20) + [
+      .waitUntil(.firstUse, 30 * EquivTime.day), .event(mayPrompt: true, answer: .remind),
+      .wait(EquivTime.week), .launch(mayPrompt: true, answer: .remind),
+    ]
+
+  @Test("through StoreKit, Appirater asks once per build; the alert policy would ask again")
+  func oncePerBuild() throws {
+    for mode in [AppiraterOriginal.Mode.asCoded, .asIntended] {
+      let outcome = try AppiraterDriver.run(Self.oncePerBuild, mode: mode, policy: Self.policy, explain: false)
+      #expect(outcome.mismatch == nil)
+      #expect(outcome.decisions.map(\.original) == [true, false, true, false])
+    }
+    // The alert path's policy, on the StoreKit path: the StoreKit request is "asked, outcome unknown", so
+    // nothing stops it the next day.
+    let alertOnStoreKit = try AppiraterDriver.run(
+      Self.oncePerBuild, mode: .asIntended, policy: Self.alertPolicy, explain: false)
+    let mismatch = try #require(alertOnStoreKit.mismatch)
+    #expect(!mismatch.original && mismatch.manager)
+    // On the alert path, with "remind me later" answers, Appirater asks again after a day.
+    let alert = try AppiraterDriver.run(
+      Self.oncePerBuild, mode: AppiraterOriginal.Mode.asIntended.onAlertPath, policy: Self.alertPolicy, explain: false)
+    #expect(alert.mismatch == nil)
+    #expect(alert.decisions.map(\.original) == [true, true, true, true])
   }
 
   /// v1, then an update whose first increment is a significant event, a launch 5 days later (which sets
@@ -376,24 +493,27 @@ struct EquivalenceAppiraterTests {
     ]
 
   @Test(
-    "difference: Appirater's first use of a version started by a significant event is 1970, then the next increment")
-  func differenceFirstUse1970() throws {
+    "difference: Appirater's first use of a version started by a significant event is 1970, then the next increment",
+    arguments: [false, true])
+  func differenceFirstUse1970(alert: Bool) throws {
     let history = Self.newVersionByEvent
-    let coded = try AppiraterDriver.run(history, mode: .asCoded, policy: Self.policy, explain: false)
+    let policy = alert ? Self.alertPolicy : Self.policy
+    let codedMode = alert ? AppiraterOriginal.Mode.asCoded.onAlertPath : .asCoded
+    let coded = try AppiraterDriver.run(history, mode: codedMode, policy: policy, explain: false)
     let mismatch = try #require(coded.mismatch)
     #expect(mismatch.step == history.count - 1)
     #expect(!mismatch.original && mismatch.manager)
     // The 1970 date itself: right after the event, Appirater's days condition passes.
     #expect(coded.decisions.first.map { !$0.original && !$0.manager } == true)
 
-    var flipped = AppiraterOriginal.Mode.asCoded
+    var flipped = codedMode
     flipped.firstUseOf1970AfterVersionChangeByEvent = false
-    let intended = try AppiraterDriver.run(history, mode: flipped, policy: Self.policy, explain: false)
+    let intended = try AppiraterDriver.run(history, mode: flipped, policy: policy, explain: false)
     #expect(intended.mismatch == nil)
     #expect(intended.decisions.last.map { $0.original && $0.manager } == true)
   }
 
-  @Test("the same update started by a launch agrees in both modes")
+  @Test("the same update started by a launch agrees in both modes (alert path)")
   func updateStartedByALaunch() throws {
     let history: [AppiraterStep] =
       [.launch(mayPrompt: false, answer: .remind), .relaunch("1.0.1")]
@@ -402,8 +522,8 @@ struct EquivalenceAppiraterTests {
         .foreground(mayPrompt: true, answer: .remind), .waitUntil(.reminder, EquivTime.day),
         .event(mayPrompt: true, answer: .rate), .wait(EquivTime.week), .event(mayPrompt: true, answer: .rate),
       ]
-    for mode in [AppiraterOriginal.Mode.asCoded, .asIntended] {
-      let outcome = try AppiraterDriver.run(history, mode: mode, policy: Self.policy, explain: false)
+    for mode in [AppiraterOriginal.Mode.asCoded.onAlertPath, AppiraterOriginal.Mode.asIntended.onAlertPath] {
+      let outcome = try AppiraterDriver.run(history, mode: mode, policy: Self.alertPolicy, explain: false)
       #expect(outcome.mismatch == nil)
       #expect(outcome.decisions.map(\.original) == [false, true, true, false])
     }

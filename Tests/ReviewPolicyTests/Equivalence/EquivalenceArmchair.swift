@@ -28,16 +28,17 @@ struct ArmchairOriginal: CustomStringConvertible {
     static let asIntended = Mode(newVersionByEventCountsAUse: false, storeKitPromptMarksRated: false)
   }
 
-  /// The buttons of Armchair's alert.
+  /// The buttons of Armchair's alert, or none: the user leaves the app with the alert up.
   enum Answer: String, CaseIterable, Sendable {
-    case rate, remind, decline
+    case rate, remind, decline, leave
 
-    /// What the manager's presenter answers for it.
-    var response: ReviewResponse {
+    /// What the manager's presenter answers for it (nothing when the user leaves the app with the alert up).
+    var response: ReviewResponse? {
       switch self {
       case .rate: .rated
       case .remind: .remindLater
       case .decline: .declined
+      case .leave: nil
       }
     }
   }
@@ -67,6 +68,8 @@ struct ArmchairOriginal: CustomStringConvertible {
   var previousVersionRated = false
   var previousVersionDeclinedToRate = false
   var ratedAnyVersion = false
+  /// Whether the rating alert is on screen (not stored).
+  var alertVisible = false
 
   /// `CFBundleVersion` of the running app.
   var bundleVersion: String
@@ -86,6 +89,14 @@ struct ArmchairOriginal: CustomStringConvertible {
   /// The foreground notification: counts a use, never prompts.
   mutating func appEnteredForeground(now: Date) {
     increment(.uses, now: now)
+  }
+
+  /// The resign-active notification: on iOS, `hideRatingAlert()` dismisses an alert still on screen and
+  /// calls `dontRate()`, so leaving the app with the alert up declines.
+  mutating func appResignedActive() {
+    guard alertVisible else { return }
+    alertVisible = false
+    declinedToRate = true
   }
 
   /// `userDidSignificantEvent(canPromptForRating)`: counts the event, then `showPrompt(ifNecessary:)`.
@@ -110,6 +121,8 @@ struct ArmchairOriginal: CustomStringConvertible {
       reminderRequestDate = now.timeIntervalSince1970
     case .decline:
       declinedToRate = true
+    case .leave:
+      alertVisible = true
     }
   }
 
@@ -195,6 +208,12 @@ enum ArmchairStep: Sendable, CustomStringConvertible {
   case launch
   /// The app returns to the foreground.
   case foreground
+  /// The app launches and the app vetoes counting it (Armchair's `shouldIncrementUseCountClosure`, the
+  /// manager's `shouldCountUse`).
+  case vetoedLaunch
+  /// The app resigns active (Armchair's notification; the manager's `appLeftForegroundWithPromptShowing()`,
+  /// which the app calls when its alert is up, with `promptLeftShowing: .declined`).
+  case background
   /// `userDidSignificantEvent(canPromptForRating:)`; `answer` is the user's answer if the prompt shows.
   case event(mayPrompt: Bool, answer: ArmchairOriginal.Answer)
   /// `showPromptIfNecessary()`.
@@ -208,6 +227,8 @@ enum ArmchairStep: Sendable, CustomStringConvertible {
     case .waitUntil(let anchor, let offset): "@\(anchor.rawValue)+\(EquivTime.describe(offset))"
     case .launch: "L"
     case .foreground: "F"
+    case .vetoedLaunch: "L-"
+    case .background: "B"
     case .event(false, _): "E"
     case .event(true, let answer): "E?\(answer.rawValue)"
     case .check(let answer): "C?\(answer.rawValue)"
@@ -224,15 +245,22 @@ enum ArmchairDriver: EquivDriver {
 
   static func generate(_ random: inout EquivRandom) -> [ArmchairStep] {
     let length = random.int(50...200)
-    var steps: [ArmchairStep] = [random.chance(0.9) ? .launch : .event(mayPrompt: random.chance(0.5), answer: .remind)]
+    var steps: [ArmchairStep] =
+      random.chance(0.9) ? [.launch] : [.vetoedLaunch, .event(mayPrompt: random.chance(0.5), answer: .remind)]
     var version = EquivVersions.initial
     func answer(_ random: inout EquivRandom) -> ArmchairOriginal.Answer {
-      random.pick([.remind, .remind, .remind, .rate, .decline, .decline])
+      random.pick([.remind, .remind, .remind, .rate, .decline, .decline, .leave])
     }
     while steps.count < length {
+      // The user who leaves with the alert up sends the app to the background.
+      switch steps.last {
+      case .event(true, .leave), .check(.leave): steps.append(.background)
+      default: break
+      }
       switch random.int(0..<100) {
-      case 0..<27: steps.append(.launch)
-      case 27..<37: steps.append(.foreground)
+      case 0..<25: steps.append(.launch)
+      case 25..<33: steps.append(.foreground)
+      case 33..<37: steps += [.background, .foreground]
       case 37..<50: steps.append(.wait(random.gap()))
       case 50..<55:
         steps.append(
@@ -247,11 +275,14 @@ enum ArmchairDriver: EquivDriver {
       case 78..<97: steps.append(.check(answer(&random)))
       default:
         // A relaunch; an update most of the time. Armchair counts the launch by itself, on its
-        // launch notification; now and then the first counted thing is a significant event instead
-        // (a launch the app's shouldIncrementUseCountClosure vetoed, which neither side counts).
+        // launch notification, and the app reports it; now and then the app vetoes counting it (its
+        // shouldIncrementUseCountClosure, the manager's shouldCountUse) and the first counted thing is a
+        // significant event.
         if random.chance(0.7) { version = EquivVersions.upgrade(version, &random) }
         steps.append(.relaunch(version))
-        steps.append(random.chance(0.85) ? .launch : .event(mayPrompt: random.chance(0.5), answer: answer(&random)))
+        steps +=
+          random.chance(0.85)
+          ? [.launch] : [.vetoedLaunch, .event(mayPrompt: random.chance(0.5), answer: answer(&random))]
       }
     }
     return steps
@@ -268,7 +299,7 @@ enum ArmchairDriver: EquivDriver {
       case .relaunch(let version): running = version
       case .launch, .foreground, .event: tracked = running
       case .check: if tracked != running { return false }
-      case .wait, .waitUntil: break
+      case .wait, .waitUntil, .vetoedLaunch, .background: break
       }
     }
     return true
@@ -280,13 +311,20 @@ enum ArmchairDriver: EquivDriver {
 
   /// Runs `history`. With `storeKit`, Armchair uses SKStoreReviewController and the presenter answers
   /// `.unknown`, as a system prompt does.
+  ///
+  /// `promptLeftShowing` is the manager's configuration (Armchair on iOS declines: `.declined`).
   static func run(
-    _ history: [ArmchairStep], mode: Mode, policy: String, explain: Bool, storeKit: Bool
+    _ history: [ArmchairStep], mode: Mode, policy: String, explain: Bool, storeKit: Bool,
+    promptLeftShowing: ReviewManager.PromptLeftShowing = .declined
   ) throws -> EquivOutcome {
     let clock = EquivClock()
     var original = ArmchairOriginal(bundleVersion: EquivVersions.initial, mode: mode)
     original.useStoreKitReviewPrompt = storeKit
-    let harness = try EquivHarness(policy: policy, appVersion: EquivVersions.initial, clock: clock, explain: explain)
+    // On iOS, Armchair declines when the app leaves the foreground with its alert up: so does the manager
+    // configured with `promptLeftShowing: .declined`.
+    let harness = try EquivHarness(
+      policy: policy, appVersion: EquivVersions.initial, clock: clock, explain: explain,
+      settings: EquivSettings(promptLeftShowing: promptLeftShowing))
     var outcome = EquivOutcome()
     for (index, step) in history.enumerated() {
       let now = clock.date
@@ -304,6 +342,11 @@ enum ArmchairDriver: EquivDriver {
       case .foreground:
         original.appEnteredForeground(now: now)
         managerPrompted = harness.silent { $0.appEnteredForeground() }
+      case .vetoedLaunch:
+        managerPrompted = harness.silent(vetoingUse: true) { $0.appLaunched() }
+      case .background:
+        original.appResignedActive()
+        managerPrompted = harness.silent { $0.appLeftForegroundWithPromptShowing() }
       case .event(let mayPrompt, let answer):
         let shown = original.userDidSignificantEvent(canPromptForRating: mayPrompt, now: now)
         if shown && !storeKit { original.answer(answer, now: now) }
@@ -440,6 +483,29 @@ struct EquivalenceArmchairTests {
     let intended = try ArmchairDriver.run(history, mode: flipped, policy: Self.policy, explain: false, storeKit: true)
     #expect(intended.mismatch == nil)
     #expect(intended.originalPrompts == 2)
+  }
+
+  /// 21 launches over 30 days, a check whose alert the user leaves on screen while the app goes to the
+  /// background, and another check two days later.
+  static let leftWithAlertUp: [ArmchairStep] =
+    Array(repeating: .launch, count: 21) + [
+      .waitUntil(.firstUse, 30 * EquivTime.day), .check(.leave), .background, .wait(2 * EquivTime.day), .foreground,
+      .check(.remind),
+    ]
+
+  @Test("leaving the app with the alert up declines on iOS: promptLeftShowing .declined, not the default .dismissed")
+  func leavingWithTheAlertUpDeclines() throws {
+    let history = Self.leftWithAlertUp
+    for mode in [ArmchairOriginal.Mode.asCoded, .asIntended] {
+      let outcome = try ArmchairDriver.run(history, mode: mode, policy: Self.policy, explain: false, storeKit: false)
+      #expect(outcome.mismatch == nil)
+      #expect(outcome.decisions.map(\.original) == [true, false])
+    }
+    // With the default meaning, "dismissed", the manager would ask again.
+    let dismissed = try ArmchairDriver.run(
+      history, mode: .asIntended, policy: Self.policy, explain: false, storeKit: false, promptLeftShowing: .dismissed)
+    let mismatch = try #require(dismissed.mismatch)
+    #expect(!mismatch.original && mismatch.manager)
   }
 
   @Test("every focused history agrees in both modes when it avoids the difference")

@@ -137,6 +137,8 @@ enum RateOurAppStep: Sendable, CustomStringConvertible {
   case wait(Int64)
   /// A launch: `performMigration()`; the manager's `appLaunched()`.
   case launch
+  /// A return to the foreground: nothing to the helper; the manager's `appEnteredForeground()`.
+  case foreground
   /// `increaseActionCounter()`; the manager's `significantEvent(mayPrompt: false)`.
   case action
   /// `trigger()`, and the user's answer if the dialog shows; the manager's `promptIfAppropriate()`.
@@ -148,6 +150,7 @@ enum RateOurAppStep: Sendable, CustomStringConvertible {
     switch self {
     case .wait(let gap): "+\(EquivTime.describe(gap))"
     case .launch: "L"
+    case .foreground: "F"
     case .action: "A"
     case .trigger(let answer): "T?\(answer.rawValue)"
     case .relaunch(let version): "R(\(version))"
@@ -171,7 +174,8 @@ enum RateOurAppDriver: EquivDriver {
         if random.chance(0.75) { version = EquivVersions.upgrade(version, &random) }
         steps.append(.relaunch(version))
         steps.append(.launch)
-      case 8..<20: steps.append(.wait(random.gap()))
+      case 8..<11: steps.append(.foreground)
+      case 11..<20: steps.append(.wait(random.gap()))
       case 20..<55: steps.append(.action)
       default:
         steps.append(
@@ -190,7 +194,7 @@ enum RateOurAppDriver: EquivDriver {
       case .relaunch(let version): running = version
       case .launch: migrated = running
       case .action, .trigger: if migrated != running { return false }
-      case .wait: break
+      case .wait, .foreground: break
       }
     }
     return true
@@ -210,6 +214,8 @@ enum RateOurAppDriver: EquivDriver {
       case .launch:
         original.performMigration()
         managerPrompted = harness.silent { $0.appLaunched() }
+      case .foreground:
+        managerPrompted = harness.silent { $0.appEnteredForeground() }
       case .action:
         original.increaseActionCounter()
         managerPrompted = harness.silent { $0.significantEvent(mayPrompt: false) }

@@ -10,6 +10,12 @@ import Testing
 /// decides (reference notes, section 3), and a requester that always reports `nil` (StoreKit: "sent,
 /// outcome unknown"). The storage is in memory, like ReviewKit's test suite's, unless
 /// `Mode.userDefaultsStorageBug` models the default `UserDefaults` storage and its wrong-key bug.
+///
+/// One controller per process (`ReviewRequestController.shared`, a lazily created static): it is
+/// created at its first use in the process, with a default session (version 1.0.0, score 0) that
+/// `startSession` replaces. Actions logged before any `startSession` in the process go into that default
+/// session: it is saved into the session list at the first action but not counted (`numberOfSessions`
+/// and `firstSessionDate` stay).
 struct ReviewKitOriginal: CustomStringConvertible {
   /// Switches for each documented deliberate difference.
   struct Mode: Sendable {
@@ -26,9 +32,14 @@ struct ReviewKitOriginal: CustomStringConvertible {
     /// listed in reviewkit.policy's comment; the random histories use the in-memory storage either way
     /// unless a test sets it.
     var userDefaultsStorageBug: Bool = false
+    /// The default session runs version 1.0.0 (`Version.initial`), whatever the app runs (true); the
+    /// project's runs the app's version (false). It matters to the version check only.
+    var defaultSessionRunsInitialVersion: Bool
 
-    static let asCoded = Mode(downgradePassesVersionCheck: true, badSessionDifferenceAsCoded: true)
-    static let asIntended = Mode(downgradePassesVersionCheck: false, badSessionDifferenceAsCoded: false)
+    static let asCoded = Mode(
+      downgradePassesVersionCheck: true, badSessionDifferenceAsCoded: true, defaultSessionRunsInitialVersion: true)
+    static let asIntended = Mode(
+      downgradePassesVersionCheck: false, badSessionDifferenceAsCoded: false, defaultSessionRunsInitialVersion: false)
   }
 
   struct Version: Equatable, Comparable, CustomStringConvertible, Sendable {
@@ -73,6 +84,8 @@ struct ReviewKitOriginal: CustomStringConvertible {
     var version: Version
     var score: Double
     var isBad: Bool
+    /// A default session (not started by `startSession`, not counted); not part of ReviewKit's model.
+    var isDefault = false
 
     /// Two sessions are equal when their date and version are.
     static func == (lhs: Session, rhs: Session) -> Bool {
@@ -80,7 +93,8 @@ struct ReviewKitOriginal: CustomStringConvertible {
     }
 
     var description: String {
-      "{\(EquivTime.milliseconds(date.timeIntervalSince1970) - EquivTime.start)ms v\(version) \(score)\(isBad ? " bad" : "")}"
+      "{\(EquivTime.milliseconds(date.timeIntervalSince1970) - EquivTime.start)ms v\(version) \(score)"
+        + "\(isBad ? " bad" : "")\(isDefault ? " default" : "")}"
     }
   }
 
@@ -120,17 +134,31 @@ struct ReviewKitOriginal: CustomStringConvertible {
   var firstSessionDate: Date?
   var numberOfSessions = 0
 
-  // The controller (one per process).
-  var currentSession: Session
+  // The controller (one per process): nil until its first use in the process.
+  var controllerSession: Session?
+  /// The version the app runs (what the project's default session runs).
+  var appVersion: Version
 
-  init(mode: Mode, now: Date) {
+  init(mode: Mode, appVersion: Version) {
     self.mode = mode
-    currentSession = Session(date: now, version: .initial, score: 0, isBad: false)
+    self.appVersion = appVersion
   }
 
-  /// A new process: a new controller, whose current session is a default 1.0.0 one until `startSession`.
-  mutating func relaunch(now: Date) {
-    currentSession = Session(date: now, version: .initial, score: 0, isBad: false)
+  /// The current session: the controller's, or the default session of a controller created now.
+  var currentSession: Session {
+    controllerSession
+      ?? Session(
+        date: Date(timeIntervalSince1970: 0), version: mode.defaultSessionRunsInitialVersion ? .initial : appVersion,
+        score: 0, isBad: false, isDefault: true)
+  }
+
+  /// Whether the next action creates the controller, and so the default session, at its date.
+  var needsDefaultSession: Bool { controllerSession == nil }
+
+  /// A new process, running `version`: the controller is created again at its first use.
+  mutating func relaunch(version: Version) {
+    appVersion = version
+    controllerSession = nil
   }
 
   private mutating func save(_ session: Session) {
@@ -144,7 +172,7 @@ struct ReviewKitOriginal: CustomStringConvertible {
   // MARK: Entry points
 
   mutating func startSession(version: Version, date: Date) {
-    currentSession = Session(date: date, version: version, score: 0, isBad: false)
+    controllerSession = Session(date: date, version: version, score: 0, isBad: false)
     if firstSessionDate == nil { firstSessionDate = date }
     save(currentSession)
     numberOfSessions += 1
@@ -152,12 +180,21 @@ struct ReviewKitOriginal: CustomStringConvertible {
 
   /// `log(action:callback:date:)`; returns whether a review was requested (and reported sent).
   mutating func log(score: Double, showReview: Bool, isBad: Bool, date currentDate: Date) -> Bool {
+    if controllerSession == nil {
+      // The controller is created now, with its default session.
+      var session = currentSession
+      session.date = currentDate
+      controllerSession = session
+    }
+    guard var currentSession = controllerSession else { return false }
+    defer { controllerSession = currentSession }
     if let scoreBounds {
       currentSession.score = min(max(currentSession.score + score, scoreBounds.lowerBound), scoreBounds.upperBound)
     } else {
       currentSession.score += score
     }
     if !currentSession.isBad, isBad { currentSession.isBad = true }
+    controllerSession = currentSession
     save(currentSession)
     guard showReview else { return false }
     guard !currentSession.isBad || !disabledForBadSession else { return false }
@@ -204,8 +241,9 @@ struct ReviewKitOriginal: CustomStringConvertible {
     let sessionsDiff =
       mode.badSessionDifferenceAsCoded
       ? sessions.count - lastBad.offset
-      // Sessions started since the bad one: the ones after it in the list (the current one included).
-      : sessions.count - 1 - lastBad.offset
+      // Sessions started since the bad one: the ones after it in the list that `startSession` started
+      // (the current one included), not the default sessions.
+      : sessions.filter { !$0.isDefault && $0.date > lastBad.element.date }.count
     let timeSince = date.timeIntervalSince(lastBad.element.date)
     return badSessionTimeout.hasElapsedFor(sessions: sessionsDiff, duration: timeSince)
   }
@@ -233,7 +271,7 @@ struct ReviewKitOriginal: CustomStringConvertible {
 
   var description: String {
     let recent = sessions.suffix(6).map(\.description).joined(separator: " ")
-    return "numberOfSessions=\(numberOfSessions) current=\(currentSession) "
+    return "numberOfSessions=\(numberOfSessions) current=\(controllerSession.map(\.description) ?? "none yet") "
       + "firstSessionDate=\(firstSessionDate.map { "\(EquivTime.milliseconds($0.timeIntervalSince1970) - EquivTime.start)ms" } ?? "nil") "
       + "lastRequest=\(lastRequestDate.map { "\(EquivTime.milliseconds($0.timeIntervalSince1970) - EquivTime.start)ms" } ?? "nil") "
       + "session \(lastRequestSession.map(String.init) ?? "nil") version \(lastRequestVersion?.description ?? "nil") "
@@ -255,8 +293,11 @@ enum ReviewKitStep: Sendable, CustomStringConvertible {
   case start
   /// `log(action: Action(score:showReview:isBad:))`; the manager's `action(score:isBad:mayPrompt:)`.
   case action(score: Double, isBad: Bool, showReview: Bool)
-  /// The process starts again, running `version` (a new controller and a new manager).
+  /// The process starts again, running `version` (a new controller and a new manager); the app reports
+  /// the launch (`appLaunched()`). A history starts with a launch of version 1.0.0.
   case relaunch(String)
+  /// The app returns to the foreground (`appEnteredForeground()`; nothing to ReviewKit).
+  case foreground
 
   var description: String {
     switch self {
@@ -267,6 +308,7 @@ enum ReviewKitStep: Sendable, CustomStringConvertible {
       let number = score == score.rounded() ? String(Int(score)) : String(score)
       return "A\(number)\(isBad ? "!" : "")\(showReview ? "?" : "")"
     case .relaunch(let version): return "R(\(version))"
+    case .foreground: return "F"
     }
   }
 }
@@ -288,10 +330,21 @@ enum ReviewKitDriver: EquivDriver {
     }
   }
 
+  /// What the app does after a launch: start a session at once, start one a while later (ReviewKit's
+  /// initial wait runs from the first session, not from the launch), or log actions with no session
+  /// (they go into the default session).
+  static func afterLaunch(_ random: inout EquivRandom) -> [ReviewKitStep] {
+    switch random.int(0..<10) {
+    case 0..<6: [.start]
+    case 6..<8: [.wait(random.gap()), .start]
+    default: []
+    }
+  }
+
   static func generate(_ random: inout EquivRandom) -> [ReviewKitStep] {
     let length = random.int(50...200)
     var version = EquivVersions.initial
-    var steps: [ReviewKitStep] = [.start]
+    var steps: [ReviewKitStep] = afterLaunch(&random)
     // One history in five starts many sessions (more than the 50 the manager keeps).
     let sessionHeavy = random.chance(0.2)
     while steps.count < length {
@@ -300,11 +353,12 @@ enum ReviewKitDriver: EquivDriver {
         continue
       }
       switch random.int(0..<100) {
-      case 0..<6:
+      case 0..<8:
         if random.chance(0.6) { version = EquivVersions.upgrade(version, &random) }
         steps.append(.relaunch(version))
-        steps.append(.start)
-      case 6..<18: steps.append(.start)
+        steps += afterLaunch(&random)
+      case 8..<10: steps.append(.foreground)
+      case 10..<18: steps.append(.start)
       case 18..<32: steps.append(.wait(random.gap()))
       case 32..<38:
         steps.append(.wait(random.exactGap([4 * EquivTime.day, 2 * EquivTime.day, 8 * EquivTime.week, EquivTime.day])))
@@ -321,29 +375,25 @@ enum ReviewKitDriver: EquivDriver {
     return steps
   }
 
-  /// Sessions are always started before actions are logged (after every relaunch too). (Two sessions
-  /// started at the same instant would be one session to ReviewKit: `run` keeps them a millisecond apart.)
-  static func isValid(_ history: [ReviewKitStep]) -> Bool {
-    var started = false
-    for step in history {
-      switch step {
-      case .relaunch: started = false
-      case .start: started = true
-      case .action: if !started { return false }
-      case .wait, .waitUntil: break
-      }
-    }
-    return true
-  }
+  /// Every history is modelled: actions logged with no session started go into the default session.
+  /// (Two sessions begun at the same instant in the same version would be one session to ReviewKit: `run`
+  /// keeps them a millisecond apart.)
+  static func isValid(_ history: [ReviewKitStep]) -> Bool { true }
 
   static func run(_ history: [ReviewKitStep], mode: Mode, policy: String, explain: Bool) throws -> EquivOutcome {
     let clock = EquivClock()
     var appVersion = EquivVersions.initial
-    var original = ReviewKitOriginal(mode: mode, now: clock.date)
+    var original = ReviewKitOriginal(mode: mode, appVersion: ReviewKitOriginal.Version(appVersion))
     let harness = try EquivHarness(policy: policy, appVersion: appVersion, clock: clock, explain: explain)
+    _ = harness.silent { $0.appLaunched() }
     var outcome = EquivOutcome()
     var lastStart: Int64?
     for (index, step) in history.enumerated() {
+      if case .action = step, original.needsDefaultSession {
+        // The default session begins now: a millisecond after the last session, as for `start`.
+        if lastStart == clock.milliseconds { clock.advance(1) }
+        lastStart = clock.milliseconds
+      }
       let now = clock.date
       var originalPrompted: Bool?
       var managerPrompted = false
@@ -372,8 +422,11 @@ enum ReviewKitDriver: EquivDriver {
         }
       case .relaunch(let version):
         appVersion = version
-        original.relaunch(now: now)
+        original.relaunch(version: ReviewKitOriginal.Version(version))
         try harness.relaunch(appVersion: version)
+        managerPrompted = harness.silent { $0.appLaunched() }
+      case .foreground:
+        managerPrompted = harness.silent { $0.appEnteredForeground() }
       }
       if !harness.timestampIsExact || !harness.inconsistencies.isEmpty {
         outcome.fail(
@@ -414,7 +467,7 @@ struct EquivalenceReviewKitTests {
   }
 
   @Test(
-    "as coded, random histories run into the documented difference (the bad-session formula (no downgrades are generated))"
+    "as coded, random histories run into a documented difference (the bad-session formula or the default session's version; no downgrades are generated)"
   )
   func codedDifferenceIsReached() throws {
     let found = try EquivProperty.firstDisagreement(
@@ -433,7 +486,8 @@ struct EquivalenceReviewKitTests {
     let mutants = [
       ("session_score > 100", "session_score >= 100"),
       ("total_sessions > 2", "total_sessions >= 2"),
-      ("since(install_date) > 4d", "since(install_date) >= 4d"),
+      ("since(first_session) > 4d", "since(first_session) >= 4d"),
+      ("since(first_session) > 4d", "since(install_date) > 4d"),
       ("(sessions_since_bad ?? 0) > 2", "(sessions_since_bad ?? 0) > 1"),
       ("since(last_bad_session) > 2d", "since(last_bad_session) >= 2d"),
       ("(sessions_since_prompt ?? 5) > 4", "(sessions_since_prompt ?? 5) > 3"),
@@ -560,6 +614,104 @@ struct EquivalenceReviewKitTests {
     let outcome = try ReviewKitDriver.run(exact, mode: flipped, policy: Self.policy, explain: false)
     #expect(outcome.mismatch == nil)
     #expect(outcome.decisions.last.map { !$0.original && !$0.manager } == true)
+  }
+
+  /// Three good sessions, each begun a day after its launch, then a good session more than 4 days after
+  /// the install but not after the first session: ReviewKit waits 4 days from the first session.
+  static let firstSessionLate: [ReviewKitStep] = [
+    .wait(EquivTime.day), .start, .action(score: 150, isBad: false, showReview: false), .wait(EquivTime.day),
+    .start, .action(score: 150, isBad: false, showReview: false), .wait(EquivTime.day),
+    .start, .action(score: 150, isBad: false, showReview: false),
+    .waitUntil(.firstSession, 4 * EquivTime.day - EquivTime.hour), .start,
+    .action(score: 150, isBad: false, showReview: true),
+    .waitUntil(.firstSession, 4 * EquivTime.day + 1), .action(score: 1, isBad: false, showReview: true),
+  ]
+
+  @Test("the initial wait runs from the first session, not from the launch before it")
+  func initialWaitFromFirstSession() throws {
+    for mode in [ReviewKitOriginal.Mode.asCoded, .asIntended] {
+      let outcome = try ReviewKitDriver.run(Self.firstSessionLate, mode: mode, policy: Self.policy, explain: false)
+      #expect(outcome.mismatch == nil)
+      #expect(outcome.decisions.map(\.original) == [false, true])
+    }
+    // From the install (the launch a day before the first session), the first check would already ask.
+    let fromInstall = EquivPolicies.mutant(Self.policy, replacing: "since(first_session)", with: "since(install_date)")
+    let outcome = try ReviewKitDriver.run(Self.firstSessionLate, mode: .asIntended, policy: fromInstall, explain: false)
+    let mismatch = try #require(outcome.mismatch)
+    #expect(!mismatch.original && mismatch.manager)
+  }
+
+  /// Three good sessions over more than 4 days; a fourth that reaches 90; a relaunch with no session started,
+  /// then actions. ReviewKit logs them into a fresh default session (score 0, not counted), so +20 gives 20,
+  /// not 110; +90 more gives 110 and it asks. The manager does the same.
+  static let defaultSession: [ReviewKitStep] = {
+    var steps: [ReviewKitStep] = []
+    for _ in 0..<3 {
+      steps += [.start, .action(score: 150, isBad: false, showReview: false), .wait(2 * EquivTime.day + 1)]
+    }
+    steps += [.start, .action(score: 90, isBad: false, showReview: true), .wait(EquivTime.hour)]
+    steps += [.relaunch("1.0.0"), .wait(EquivTime.minute), .action(score: 20, isBad: false, showReview: true)]
+    steps += [.foreground, .action(score: 90, isBad: false, showReview: true)]
+    return steps
+  }()
+
+  @Test("after a relaunch with no session started, actions go into a fresh, uncounted default session")
+  func defaultSessionAfterRelaunch() throws {
+    for mode in [ReviewKitOriginal.Mode.asCoded, .asIntended] {
+      let outcome = try ReviewKitDriver.run(Self.defaultSession, mode: mode, policy: Self.policy, explain: false)
+      #expect(outcome.mismatch == nil)
+      #expect(outcome.decisions.map(\.original) == [false, false, true])
+    }
+    // The manager's state: four sessions counted, the fourth in the history, the default one in progress.
+    let clock = EquivClock()
+    let harness = try EquivHarness(policy: Self.policy, appVersion: "1.0.0", clock: clock, explain: false)
+    harness.manager.appLaunched()
+    harness.manager.sessionStarted()
+    harness.manager.action(score: 90, mayPrompt: false)
+    clock.advance(EquivTime.hour)
+    try harness.relaunch(appVersion: "1.0.0")
+    harness.manager.appLaunched()
+    clock.advance(EquivTime.minute)
+    harness.manager.action(score: 20, mayPrompt: false)
+    let state = harness.manager.currentState
+    #expect((state.sessions, state.totalSessions) == (1, 1))
+    #expect(state.recentSessions.map(\.score) == [Number(90)])
+    let current = try #require(state.currentSession)
+    #expect((current.number, current.score, current.version) == (1, Number(20), "1.0.0"))
+    #expect(state.firstSession == Timestamp(millisecondsSince1970: EquivTime.start))
+  }
+
+  /// The default-session history after an update to 1.0.1, once a prompt was shown in 1.0.0: ReviewKit's
+  /// default session runs 1.0.0, which is not 0.0.1 above the last prompt's version, so it does not ask;
+  /// the manager's runs 1.0.1, and it does.
+  static let defaultSessionAfterUpdate: [ReviewKitStep] = {
+    var steps: [ReviewKitStep] = []
+    for _ in 0..<3 {
+      steps += [.start, .action(score: 150, isBad: false, showReview: false), .wait(2 * EquivTime.day + 1)]
+    }
+    steps += [.start, .action(score: 150, isBad: false, showReview: true)]  // the prompt in 1.0.0
+    for _ in 0..<5 {
+      steps += [.wait(2 * EquivTime.week), .start, .action(score: 150, isBad: false, showReview: false)]
+    }
+    steps += [.waitUntil(.lastRequest, 8 * EquivTime.week + 1), .relaunch("1.0.1")]
+    steps += [.action(score: 150, isBad: false, showReview: true)]
+    return steps
+  }()
+
+  @Test("difference: ReviewKit's default session runs version 1.0.0, the manager's the app's version")
+  func differenceDefaultSessionVersion() throws {
+    let history = Self.defaultSessionAfterUpdate
+    let coded = try ReviewKitDriver.run(history, mode: .asCoded, policy: Self.policy, explain: false)
+    let mismatch = try #require(coded.mismatch)
+    #expect(mismatch.step == history.count - 1)
+    #expect(!mismatch.original && mismatch.manager)
+    #expect(coded.decisions.first.map { $0.original && $0.manager } == true)
+
+    var flipped = ReviewKitOriginal.Mode.asCoded
+    flipped.defaultSessionRunsInitialVersion = false
+    let intended = try ReviewKitDriver.run(history, mode: flipped, policy: Self.policy, explain: false)
+    #expect(intended.mismatch == nil)
+    #expect(intended.decisions.map(\.original) == [true, true])
   }
 
   @Test("scores are clamped to -200...200 on both sides")

@@ -256,6 +256,34 @@ final class EquivDecisionLog: @unchecked Sendable {
   }
 }
 
+/// How a harness configures its managers beyond the policy and the version.
+struct EquivSettings {
+  /// Whether a new build starts a new version (`newVersionOn: .build`, as Appirater counts per build).
+  var newVersionOn: ReviewManager.NewVersionTrigger = .appVersion
+  /// What a prompt still showing when the app leaves the foreground means.
+  var promptLeftShowing: ReviewManager.PromptLeftShowing = .dismissed
+}
+
+/// A switch the harness's `shouldCountUse` reads.
+final class EquivVeto: @unchecked Sendable {
+  // @unchecked: `on` is only touched under `lock`.
+  private let lock = NSLock()
+  private var on = false
+
+  var isOn: Bool {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return on
+    }
+    set {
+      lock.lock()
+      on = newValue
+      lock.unlock()
+    }
+  }
+}
+
 /// A real `ReviewManager` over an in-memory store, the history's clock and a recording presenter.
 /// A relaunch (or an app update) is a new manager over the same store.
 final class EquivHarness {
@@ -264,35 +292,52 @@ final class EquivHarness {
   let presenter = EquivPresenter()
   let decisions: EquivDecisionLog?
   private let policy: String
+  private let settings: EquivSettings
+  /// Whether the managers' `shouldCountUse` vetoes the use being reported.
+  let veto = EquivVeto()
   private(set) var manager: ReviewManager
   private(set) var appVersion: String
+  /// The running build, when the manager is given one.
+  private(set) var build: String?
   /// Calls whose returned Bool disagreed with the presenter, and requests the policy did not decide
   /// (should never happen).
   private(set) var inconsistencies: [String] = []
   private var reportedAnomalies = 0
 
-  init(policy: String, appVersion: String, clock: EquivClock, explain: Bool) throws {
+  init(
+    policy: String, appVersion: String, build: String? = nil, clock: EquivClock, explain: Bool,
+    settings: EquivSettings = EquivSettings()
+  ) throws {
     self.policy = policy
     self.clock = clock
     self.appVersion = appVersion
+    self.build = build
+    self.settings = settings
     decisions = explain ? EquivDecisionLog() : nil
-    manager = try EquivHarness.make(policy, appVersion, store, clock, presenter, decisions)
+    manager = try EquivHarness.make(policy, appVersion, build, settings, store, clock, presenter, decisions, veto)
+  }
+
+  private func make() throws -> ReviewManager {
+    try EquivHarness.make(policy, appVersion, build, settings, store, clock, presenter, decisions, veto)
   }
 
   private static func make(
-    _ policy: String, _ appVersion: String, _ store: InMemoryReviewStore, _ clock: EquivClock,
-    _ presenter: EquivPresenter, _ decisions: EquivDecisionLog?
+    _ policy: String, _ appVersion: String, _ build: String?, _ settings: EquivSettings, _ store: InMemoryReviewStore,
+    _ clock: EquivClock, _ presenter: EquivPresenter, _ decisions: EquivDecisionLog?, _ veto: EquivVeto
   ) throws -> ReviewManager {
     try ReviewManager(
       configuration: .init(
-        appVersion: appVersion, bundledPolicy: policy, appName: "Equivalence", store: store, clock: clock.function,
-        texts: .english, presenter: presenter.presenter, logger: decisions?.logger, scoreBounds: -200...200))
+        appVersion: appVersion, build: build, bundledPolicy: policy, appName: "Equivalence", store: store,
+        clock: clock.function, texts: .english, presenter: presenter.presenter, logger: decisions?.logger,
+        shouldCountUse: { _ in !veto.isOn }, scoreBounds: -200...200, newVersionOn: settings.newVersionOn,
+        promptLeftShowing: settings.promptLeftShowing))
   }
 
-  /// A new process, possibly running a new app version, over the same stored state.
-  func relaunch(appVersion: String) throws {
+  /// A new process, possibly running a new app version (or build), over the same stored state.
+  func relaunch(appVersion: String, build: String? = nil) throws {
     self.appVersion = appVersion
-    manager = try EquivHarness.make(policy, appVersion, store, clock, presenter, decisions)
+    self.build = build
+    manager = try make()
   }
 
   /// Runs `body` with `answer` ready for the presenter; returns whether the manager requested a prompt.
@@ -310,12 +355,15 @@ final class EquivHarness {
     return presented
   }
 
-  /// Runs `body`, which must never prompt; returns whether it did.
-  func silent(_ body: (ReviewManager) -> Void) -> Bool {
+  /// Runs `body`, which must never prompt; returns whether it did. With `vetoingUse`, the configuration's
+  /// `shouldCountUse` vetoes the uses `body` reports.
+  func silent(vetoingUse: Bool = false, _ body: (ReviewManager) -> Void) -> Bool {
     decisions?.clear()
     presenter.answer = .dismissed
     let before = presenter.requests
+    veto.isOn = vetoingUse
     body(manager)
+    veto.isOn = false
     return presenter.requests > before
   }
 

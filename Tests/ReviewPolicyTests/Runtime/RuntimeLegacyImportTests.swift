@@ -357,6 +357,7 @@ struct RuntimeLegacyImportTests {
     expected.version = "1.2.0"
     expected.firstUse = Self.ms(1_670_000_000)
     expected.installDate = Self.ms(1_670_000_000)
+    expected.firstSession = Self.ms(1_670_000_000)  // ReviewRequestFirstDate: ReviewKit's initial wait goes on
     expected.totalSessions = 5
     expected.recentSessions = [
       SessionRecord(number: 3, start: Self.ms(1_678_307_200), version: "1.2.0", score: F.number("10")),

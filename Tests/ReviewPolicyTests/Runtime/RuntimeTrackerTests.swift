@@ -58,7 +58,7 @@ struct RuntimeTrackerTests {
       switch step {
       case .launch:
         manager.appLaunched()
-        tracker.countUse(at: now)
+        tracker.launch(at: now, countingUse: true)
       case .foreground:
         manager.appEnteredForeground()
         tracker.countUse(at: now)

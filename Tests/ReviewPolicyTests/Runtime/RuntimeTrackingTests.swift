@@ -153,13 +153,92 @@ struct RuntimeTrackingTests {
     expectRuntimeFacts(["(average_score(2) ?? -1.0) == 25.125"], state, now: clock.now)
   }
 
-  @Test("an action before any session starts one")
+  @Test("an action before any session starts the uncounted default session, as ReviewKit's")
   func actionStartsSession() throws {
     let manager = try F.manager(policy: Self.quietPolicy)
     manager.action(score: 5, mayPrompt: false)
     let state = manager.currentState
-    #expect((state.sessions, state.totalSessions) == (1, 1))
-    #expect(state.currentSession == SessionRecord(number: 1, start: F.at(0), version: "1.0", score: F.number("5")))
+    #expect((state.sessions, state.totalSessions) == (0, 0))
+    #expect(state.firstSession == nil)
+    #expect(state.currentSession == SessionRecord(number: 0, start: F.at(0), version: "1.0", score: F.number("5")))
+  }
+
+  @Test("an answer recorded right after an update belongs to the version the prompt was shown under")
+  func answerAfterUpdate() throws {
+    let clock = RuntimeTestClock()
+    let manager = try F.manager(policy: "ask when uses >= 1 and not declined and not rated", clock: clock)
+    manager.appLaunched()
+    #expect(manager.promptIfAppropriate())  // shown under 1.0, no presenter: still on screen
+    clock.advance(seconds: 5)
+    manager.setAppVersion("1.1")  // the app was updated with the prompt on screen
+    #expect(throws: Never.self) { try manager.record(.declined).get() }
+    var state = manager.currentState
+    #expect(state.version == "1.1")
+    #expect(state.previousVersion == "1.0")
+    #expect(!state.declined)  // 1.1 was not declined: no prompt was shown under it
+    #expect(state.declinedAny)
+    #expect(state.lastDecline == F.at(5000))
+    #expect(state.lastPrompt?.outcome == .declined)
+    #expect(state.responses.last == ResponseRecord(response: .declined, date: F.at(5000), version: "1.0"))
+    expectRuntimeFacts(["not declined", "declined_any", "since(last_decline) == 0s"], state, now: clock.now)
+
+    // The same in one version: the answer is this version's.
+    manager.appLaunched()
+    #expect(manager.promptIfAppropriate())
+    clock.advance(seconds: 5)
+    #expect(throws: Never.self) { try manager.record(.rated).get() }
+    state = manager.currentState
+    #expect(state.rated && state.ratedAny)
+    #expect(state.responses.last == ResponseRecord(response: .rated, date: F.at(10_000), version: "1.1"))
+
+    // A new build that starts a new version keeps the version string: the prompt's date tells.
+    var tracker = ReviewTracker(policy: manager.currentPolicy, appVersion: "2.0")
+    tracker.newVersionOnBuild = true
+    tracker.move(to: "2.0", build: "7")
+    tracker.countUse(at: F.at(20_000))
+    let asked = tracker.promptIfAppropriate(at: F.at(20_000))
+    #expect(asked)
+    tracker.move(to: "2.0", build: "8")
+    let answer = tracker.record(.remindLater, at: F.at(21_000))
+    #expect(throws: Never.self) { try answer.get() }
+    #expect(tracker.state.build == "8")
+    #expect(tracker.state.lastReminder == nil)
+    #expect(tracker.state.lastPrompt?.outcome == .remindLater)
+    #expect(tracker.state.responses.last?.response == .remindLater)
+  }
+
+  @Test("a launch ends the session in progress: actions until the next session start go into a default session")
+  func launchEndsSession() throws {
+    let clock = RuntimeTestClock()
+    let manager = try F.manager(policy: Self.quietPolicy, clock: clock)
+    manager.appLaunched()
+    clock.advance(seconds: 10)
+    manager.sessionStarted()
+    manager.action(score: 30, mayPrompt: false)
+    clock.advance(seconds: 10)
+    manager.appEnteredForeground()  // a foreground goes on with the session
+    manager.action(score: 20, mayPrompt: false)
+    #expect(manager.currentState.currentSession?.score == F.number("50"))
+    clock.advance(seconds: 10)
+    manager.appLaunched()
+    var state = manager.currentState
+    #expect(state.currentSession == nil)
+    #expect(
+      state.recentSessions == [SessionRecord(number: 1, start: F.at(10_000), version: "1.0", score: F.number("50"))])
+    expectRuntimeFacts(["session_score == 0.0", "total_sessions == 1"], state, now: clock.now)
+    clock.advance(seconds: 10)
+    manager.action(score: 7, mayPrompt: false)
+    state = manager.currentState
+    #expect(state.currentSession == SessionRecord(number: 1, start: F.at(40_000), version: "1.0", score: F.number("7")))
+    expectRuntimeFacts(
+      ["session_score == 7.0", "total_sessions == 1", "sessions == 1", "since(first_session) == 30s"], state,
+      now: clock.now)
+    clock.advance(seconds: 10)
+    manager.sessionStarted()
+    state = manager.currentState
+    #expect(state.recentSessions.map(\.number) == [1, 1])
+    #expect(state.currentSession?.number == 2)
+    expectRuntimeFacts(["(average_score(2) ?? -1.0) == 28.5", "since(first_session) == 40s"], state, now: clock.now)
   }
 
   @Test("scores stay within the default bounds -200...200, applied after each action")
