@@ -217,6 +217,31 @@ struct TestCommandExplanationTests {
     #expect(result.standardError.contains("help: the policy did not ask here (now: don't ask: no ask rule held)"))
   }
 
+  @Test("--format json: a failing case has its line, column and trace; broken files are counted")
+  func json() throws {
+    let tests = """
+      {"policy": "p.policy", "cases": [
+        {"name": "h", "history": ["launch x 21 every 2d", "prompt -> decline"], "expect": "ask"}
+      ]}
+      """
+    let result = runPolicyc(
+      ["test", "--format", "json", "dir/p.test.json"],
+      files: ["dir/p.policy": TestCommandTests.policy, "dir/p.test.json": tests])
+    #expect(result.status == 1)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(object["brokenFiles"] as? Int == 0)
+    let files = try #require(object["files"] as? [[String: Any]])
+    let failing = try #require((files.first?["cases"] as? [[String: Any]])?.first)
+    #expect(failing["line"] as? Int == 2)
+    #expect(failing["column"] as? Int == 85)
+    #expect(
+      failing["trace"] as? [String] == [
+        "1. \"launch x 21 every 2d\": no prompt", "2. \"prompt -> decline\": 1 prompt (`loyal`)",
+        "then a fresh check: don't ask: `never answered`, `never too_soon` held",
+      ])
+  }
+
   @Test("a broken file in a folder with a good one: the good one's count, then the error summary")
   func mixedFiles() {
     let result = runPolicyc(

@@ -173,6 +173,8 @@ enum CheckerMessages {
       help = "keywords are lowercase: write `\(name.lowercased())`"
     } else if PolicyType(rawValue: name) != nil {
       help = "type names are only used in `fact` declarations"
+    } else if name == "event" {
+      help = "declare the events the policy counts with their names: `event purchase, export`"
     } else if let suggestion = EditDistance.suggestion(for: name, among: candidates()) {
       help = "did you mean `\(suggestion)`?"
     } else {
