@@ -257,3 +257,20 @@ struct TestCommandExplanationTests {
         "policyc test: error: 1 test file could not be read or run; its cases did not run (see above)\n"))
   }
 }
+
+/// `policyc test` with a policy that declares its events.
+@Suite("policyc test: declared events")
+struct TestCommandEventTests {
+  @Test("a history step recording an event the policy does not declare is an error at the step")
+  func undeclaredEventStep() {
+    let policy = "event export\nask loyal when events(\"export\") >= 3\n"
+    let tests = #"{"policy": "p.policy", "cases": [{"name": "a", "history": ["event exprt x 3"], "expect": "ask"}]}"#
+    let result = runPolicyc(["test", "dir/p.test.json"], files: ["dir/p.policy": policy, "dir/p.test.json": tests])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.hasPrefix(
+        "dir/p.test.json:1:60: error: the policy does not declare the event `exprt` [PC406]\n"),
+      "\(result.standardError)")
+    #expect(result.standardError.contains("help: did you mean `export`?"))
+  }
+}

@@ -151,6 +151,19 @@ public enum TestRunner {
         }
       }
     }
+    // Once the policy declares its events, a step recording another name is a typo in the test.
+    let declared = policy.declaredEvents
+    for step in history where !declared.isEmpty {
+      guard case .event(let name?) = step.action, !declared.contains(name) else { continue }
+      let suggestion = EditDistance.suggestion(for: name, among: declared)
+      problems.append(
+        .tools(
+          .invalidHistoryStep, "the policy does not declare the event `\(name)`", at: step.range,
+          help: [
+            suggestion.map { "did you mean `\($0)`?" }
+              ?? "it declares \(declared.map { "`\($0)`" }.joined(separator: ", ")); add `\(name)` to its `event` line"
+          ]))
+    }
     if !problems.isEmpty { return .failure(Problems(problems)) }
 
     let clock = HistoryClock(testCase.start ?? file.start ?? defaultStart)
