@@ -1,3 +1,4 @@
+import Foundation
 import PolicyCore
 import PolicyTools
 import ReviewPolicy
@@ -6,7 +7,8 @@ import ReviewPolicy
 enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Check policies and print diagnostics"
-  static let usage = "USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...\n"
+  static let usage =
+    "USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...\n"
 
   static let help = """
     OVERVIEW: check policies against the review fact schema
@@ -14,11 +16,16 @@ enum CheckCommand: Command {
     Prints each error and warning with its location, the source line and
     advice. Directories are searched for *.policy files. `-` reads standard input.
 
-    USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...
+    USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
+                         [--no-color] <file>...
 
     OPTIONS:
       --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
                          scanning) or `github` (GitHub Actions annotations)
+      --events <names>   The event names the app records, separated by commas
+                         (as in `ReviewManager.Configuration.eventNames`): an
+                         event name a policy reads or declares outside them is
+                         an error (PC217)
       --no-color         Never colour the output (colour is used only on a
                          terminal, and never when NO_COLOR is set)
       -h, --help         Show this help
@@ -32,10 +39,16 @@ enum CheckCommand: Command {
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format"], flags: ["no-color"], help: help) { return status }
+    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color"], help: help) {
+      return status
+    }
     guard let format = command.format(among: ["text", "json", "sarif", "github"]) else { return PolicyCLI.usageError }
     guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
     let renderer = command.renderer(plain: format != "text")
+    let eventNames = (command.arguments.values["events"] ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    let schema = ReviewSchema.standard.recordingEvents(eventNames)
     var failed = false
     var status = PolicyCLI.success
     var results: [DiagnosticFormats.FileDiagnostics] = []
@@ -50,7 +63,7 @@ enum CheckCommand: Command {
       } else {
         // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
         diagnostics = PolicyAnalyzer.diagnostics(
-          for: PolicyCompiler.compile(source.file, schema: ReviewSchema.standard), checks: ReviewEtiquette.checks)
+          for: PolicyCompiler.compile(source.file, schema: schema), checks: ReviewEtiquette.checks)
       }
       if diagnostics.hasErrors { status = PolicyCLI.failure }
       results.append((source.file.path, source.file, diagnostics))

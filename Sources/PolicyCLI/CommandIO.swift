@@ -48,6 +48,13 @@ public protocol CommandIO: AnyObject {
   var environment: [String: String] { get }
   /// Whether standard output is a terminal.
   var isStandardOutputTerminal: Bool { get }
+  /// Whether standard error is a terminal (progress lines go there).
+  var isStandardErrorTerminal: Bool { get }
+}
+
+extension CommandIO {
+  /// By default, standard error is a terminal when standard output is (as in tests' in-memory I/O).
+  public var isStandardErrorTerminal: Bool { isStandardOutputTerminal }
 }
 
 /// The real process: files through POSIX calls, the real streams and environment.
@@ -134,4 +141,7 @@ public final class SystemIO: CommandIO {
 
   /// Whether standard output is a terminal.
   public var isStandardOutputTerminal: Bool { isatty(1) == 1 }
+
+  /// Whether standard error is a terminal.
+  public var isStandardErrorTerminal: Bool { isatty(2) == 1 }
 }

@@ -51,6 +51,10 @@ enum SimulateCommand: Command {
                            cadence, sessions per day and the answer mix (see
                            docs/simulate.md); flags given too win (also --behavior)
       --verbose            print the speed (user-days per second) on standard error
+      --progress           show progress on standard error ("simulated 4,000/10,000
+                           users"); the default when standard error is a terminal
+                           and the format is text
+      --no-progress        never show progress
       -h, --help           show this help
 
     BEHAVIOUR MODEL (shares and probabilities as 0.2 or 20%):
@@ -117,6 +121,22 @@ enum SimulateCommand: Command {
       2  usage error, or a file could not be read or written
 
     """
+
+  /// A progress counter that rewrites one line on standard error, `simulated 4,000/10,000 users`,
+  /// at most every 2% of the users or half a second, and always for the last user.
+  static func progressLine(users: Int, io: CommandIO) -> SimulationProgress {
+    var shown = 0
+    var shownAt = DispatchTime.now().uptimeNanoseconds
+    let step = max(1, users / 50)
+    let total = SimulationFormat.grouped(users)
+    return SimulationProgress { finished in
+      let now = DispatchTime.now().uptimeNanoseconds
+      guard finished == users || finished - shown >= step || now - shownAt >= 500_000_000 else { return }
+      shown = finished
+      shownAt = now
+      io.write("\rsimulated \(SimulationFormat.grouped(finished))/\(total) users", to: .standardError)
+    }
+  }
 
   /// Runs `policyc simulate` with `arguments` (after the command name) and returns the exit status.
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
@@ -204,17 +224,10 @@ enum SimulateCommand: Command {
       io.write("policyc simulate: warning: \(warning)\n", to: .standardError)
     }
 
-    // The run, with a progress line on a terminal.
-    let showsProgress = io.isStandardOutputTerminal && options.format == "text"
-    var lastPercent = -1
-    let progress =
-      showsProgress
-      ? SimulationProgress { finished in
-        let percent = finished * 100 / setup.users
-        guard percent != lastPercent else { return }
-        lastPercent = percent
-        io.write("\rsimulating \(SimulationFormat.grouped(setup.users)) users: \(percent)%", to: .standardError)
-      } : nil
+    // The run, with a progress line when standard error is a terminal: standard output (the
+    // report) is never touched, so pipes and goldens stay byte-identical.
+    let showsProgress = options.progress ?? (io.isStandardErrorTerminal && options.format == "text")
+    let progress = showsProgress ? progressLine(users: setup.users, io: io) : nil
     let started = DispatchTime.now().uptimeNanoseconds
     let report = SimulationReport.simulate(setup, progress: progress)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -261,6 +274,8 @@ enum SimulateCommand: Command {
     var events: [SimulationEventRate] = []
     /// Whether to print the speed on standard error.
     var verbose = false
+    /// `--progress` (true), `--no-progress` (false), or neither (nil: on a terminal, for text).
+    var progress: Bool?
     /// Whether `--help` was given.
     var showsHelp = false
     /// The behaviour file, if any.
@@ -324,7 +339,7 @@ enum SimulateCommand: Command {
         parsed = try Arguments.parse(
           rest,
           valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior"]).union(modelOptions),
-          flagOptions: ["help", "verbose"])
+          flagOptions: ["help", "verbose", "progress", "no-progress"])
       } catch {
         return .failure(error)
       }
@@ -333,6 +348,12 @@ enum SimulateCommand: Command {
         return .success(options)
       }
       options.verbose = parsed.flags.contains("verbose")
+      switch (parsed.flags.contains("progress"), parsed.flags.contains("no-progress")) {
+      case (true, true): return .failure(.init(message: "give `--progress` or `--no-progress`, not both"))
+      case (true, false): options.progress = true
+      case (false, true): options.progress = false
+      case (false, false): options.progress = nil
+      }
       options.format = parsed.values["format"] ?? "text"
       guard options.format == "text" || options.format == "json" else {
         return .failure(.init(message: "unknown format `\(options.format)`; use `text` or `json`"))

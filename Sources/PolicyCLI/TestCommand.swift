@@ -34,9 +34,14 @@ enum TestCommand: Command {
         ]
       }
     "facts" uses the format of `policyc eval` (see `policyc help eval`); in a
-    history case it gives only the facts the policy declares. "deciding" is
-    the exact set of deciding rules (names, or `ask rule at line N`);
-    "prompts" the number of prompts the history showed.
+    history case it gives only the facts the policy declares. "expect" is the
+    decision of the policy on the facts; for a history case, of a fresh check
+    after the last step (as `promptIfAppropriate()` would decide then, whatever
+    the steps prompted). "deciding" is the exact set of deciding rules of that
+    decision (names, or `ask rule at line N`); "prompts" the number of prompts
+    the history showed. An answer (`-> rate`) on a step that shows no prompt is
+    an error. A failing case prints where its "expect" is and, for a history,
+    each step with the prompts it showed and the rules that decided them.
 
     HISTORY STEPS:
       launch | foreground | session | end session | event [name] |
@@ -73,11 +78,13 @@ enum TestCommand: Command {
     var status = failedToList ? PolicyCLI.usageError : PolicyCLI.success
     var passed = 0
     var failed = 0
+    var brokenFiles = 0
     var coverageText = ""
     var fileReports: [String] = []
     for path in paths {
       guard let loaded = command.load(path) else {
         status = PolicyCLI.usageError
+        brokenFiles += 1
         continue
       }
       let readPolicy = { (policyPath: String) throws -> [UInt8] in
@@ -89,29 +96,40 @@ enum TestCommand: Command {
           io.write(renderer.render(diagnostics, in: source), to: .standardError)
         }
         status = max(status, failure.isUnreadablePolicy ? PolicyCLI.usageError : PolicyCLI.failure)
+        brokenFiles += 1
       case .success(let report):
         for result in report.results {
           if result.passed { passed += 1 } else { failed += 1 }
-          if format == "text" { io.write(result.line + "\n", to: .standardOutput) }
+          if format == "text" { io.write(result.report(in: loaded.file), to: .standardOutput) }
         }
         if showsCoverage { coverageText += report.coverage.report(path: report.policy.source.path) }
-        fileReports.append(json(path: path, results: report.results, coverage: showsCoverage ? report.coverage : nil))
+        fileReports.append(
+          json(path: path, file: loaded.file, results: report.results, coverage: showsCoverage ? report.coverage : nil))
       }
     }
     if failed > 0 { status = max(status, PolicyCLI.failure) }
     if format == "json" {
       io.write(
-        "{\"files\":[" + fileReports.joined(separator: ",") + "],\"passed\":\(passed),\"failed\":\(failed)}\n",
-        to: .standardOutput)
+        "{\"files\":[" + fileReports.joined(separator: ",") + "],\"passed\":\(passed),\"failed\":\(failed),"
+          + "\"brokenFiles\":\(brokenFiles)}\n", to: .standardOutput)
     } else {
       io.write(coverageText, to: .standardOutput)
-      io.write("\(passed) passed, \(failed) failed\n", to: .standardOutput)
+      // A count alone would read like success when a file's cases never ran.
+      if (brokenFiles == 0 && !failedToList) || passed + failed > 0 {
+        io.write("\(passed) passed, \(failed) failed\n", to: .standardOutput)
+      }
+    }
+    if brokenFiles > 0 {
+      command.error(
+        brokenFiles == 1
+          ? "1 test file could not be read or run; its cases did not run (see above)"
+          : "\(brokenFiles) test files could not be read or run; their cases did not run (see above)")
     }
     return status
   }
 
   /// One test file's object in the JSON report.
-  static func json(path: String, results: [CaseResult], coverage: Coverage?) -> String {
+  static func json(path: String, file: SourceFile, results: [CaseResult], coverage: Coverage?) -> String {
     var writer = JSONWriter()
     writer.object {
       $0.key("path"); $0.string(path)
@@ -123,6 +141,13 @@ enum TestCommand: Command {
             $0.key("passed"); $0.bool(result.passed)
             $0.key("expected"); $0.string(result.expected)
             $0.key("actual"); $0.string(result.actual)
+            if !result.passed {
+              let location = file.location(of: result.range.start)
+              $0.key("line"); $0.number(location.line)
+              $0.key("column"); $0.number(location.column)
+              $0.key("trace")
+              $0.array { for step in result.trace { $0.string(step) } }
+            }
           }
         }
       }

@@ -39,6 +39,8 @@ public final class ReviewManager: @unchecked Sendable {
   private let bundledIdentity: PolicyIdentity
   /// The app facts reported as unset (each once per manager).
   private var reportedUnsetFacts: Set<String> = []
+  /// Event names already logged as undeclared (under `lock`), so each is logged once.
+  private var loggedUndeclaredEvents = Set<String>()
 
   /// Everything a manager is configured with. Only `appVersion` and `bundledPolicy` are required.
   public struct Configuration: Sendable {
@@ -93,6 +95,10 @@ public final class ReviewManager: @unchecked Sendable {
     /// Nil (the default): no guardrails. Compiled at init; an error throws
     /// ``ReviewManagerError/invalidGuardrails(_:)``.
     public var guardrails: String?
+    /// The event names the app records with ``ReviewManager/significantEvent(_:mayPrompt:)``, if it
+    /// says (`policyc check --events` checks a policy against the same list). An event recorded under a
+    /// name that neither this set nor the policy's `event` declarations name is logged once.
+    public var eventNames: Set<String> = []
 
     /// Creates a configuration.
     public init(
@@ -350,9 +356,27 @@ public final class ReviewManager: @unchecked Sendable {
   /// - Returns: Whether a prompt was requested.
   @discardableResult
   public func significantEvent(_ name: String? = nil, mayPrompt: Bool = true) -> Bool {
-    perform(.significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? "")) {
-      tracker, now in tracker.countEvent(named: name, at: now)
+    var undeclared = false
+    let asked = perform(
+      .significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? "")
+    ) { tracker, now in
+      tracker.countEvent(named: name, at: now)
+      // Under the lock: the policy running now, and the names logged so far (no set is built per call).
+      let declared = tracker.active.compiled.declaredEvents
+      if let name, !(declared.isEmpty && configuration.eventNames.isEmpty), !declared.contains(name),
+        !configuration.eventNames.contains(name)
+      {
+        undeclared = loggedUndeclaredEvents.insert(name).inserted
+      }
     }
+    if undeclared, let name {
+      log(
+        ReviewLogEntry(
+          event: .problem, date: configuration.clock(),
+          summary: "event `\(name)` is not declared: neither the policy's `event` declarations nor "
+            + "Configuration.eventNames name it"))
+    }
+    return asked
   }
 
   /// Adds an action's score to the current session (with no session started since the launch, an

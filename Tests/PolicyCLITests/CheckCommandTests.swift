@@ -7,7 +7,8 @@ import Testing
 @testable import PolicyTools
 
 /// The usage line printed after a usage error of `policyc check`.
-let checkUsage = "USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...\n"
+let checkUsage =
+  "USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...\n"
 
 /// `policyc` with no command, or `policyc help`.
 let overviewHelp = """
@@ -38,11 +39,16 @@ let checkHelp = """
   Prints each error and warning with its location, the source line and
   advice. Directories are searched for *.policy files. `-` reads standard input.
 
-  USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...
+  USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
+                       [--no-color] <file>...
 
   OPTIONS:
     --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
                        scanning) or `github` (GitHub Actions annotations)
+    --events <names>   The event names the app records, separated by commas
+                       (as in `ReviewManager.Configuration.eventNames`): an
+                       event name a policy reads or declares outside them is
+                       an error (PC217)
     --no-color         Never colour the output (colour is used only on a
                        terminal, and never when NO_COLOR is set)
     -h, --help         Show this help

@@ -279,11 +279,26 @@ struct SimulateCommandTests {
   func progress() {
     let arguments = ["engaged.policy", "--users", "10", "--days", "5"]
     let terminal = simulate(arguments, files: Self.files, terminal: true)
-    #expect(terminal.result.standardError.contains("\rsimulating 10 users: 100%"))
+    #expect(terminal.result.standardError.contains("\rsimulated 10/10 users"))
     #expect(terminal.result.standardError.hasSuffix("\r\u{1B}[K"))
     #expect(!terminal.result.standardOutput.contains("\r"))
     #expect(simulate(arguments, files: Self.files).result.standardError == "")
     #expect(simulate(arguments + ["--format", "json"], files: Self.files, terminal: true).result.standardError == "")
+  }
+
+  @Test("--progress forces the progress line off a terminal, --no-progress hides it; standard output is the same")
+  func progressFlags() {
+    let arguments = ["engaged.policy", "--users", "2000", "--days", "5"]
+    let plain = simulate(arguments, files: Self.files)
+    let forced = simulate(arguments + ["--progress"], files: Self.files)
+    #expect(forced.result.standardOutput == plain.result.standardOutput)
+    #expect(forced.result.standardError.contains("\rsimulated 2,000/2,000 users"))
+    // Throttled: at most one line per 2% of the users (and one per half second).
+    #expect(forced.result.standardError.components(separatedBy: "\rsimulated ").count - 1 <= 51)
+    let hidden = simulate(arguments + ["--no-progress"], files: Self.files, terminal: true)
+    #expect(hidden.result.standardError == "")
+    #expect(hidden.result.standardOutput == plain.result.standardOutput)
+    #expect(simulate(arguments + ["--progress", "--no-progress"], files: Self.files).result.status == 2)
   }
 }
 

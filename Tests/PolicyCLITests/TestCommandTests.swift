@@ -47,11 +47,19 @@ struct TestCommandTests {
       """
     let result = run(tests)
     #expect(result.status == 1)
+    // Each failure names where its expectation is, and a history case traces its steps.
     #expect(
       result.standardOutput == """
         FAIL  wrong decision: expected don't ask, got ask: `ask loyal` held
+              at dir/p.test.json:2:75
         FAIL  wrong rule: expected don't ask (`too_soon`), got don't ask: `never answered` held
+              at dir/p.test.json:3:89
         FAIL  wrong prompt count: expected don't ask, 2 prompts, got don't ask: `never answered`, `never too_soon` held, 1 prompt
+              at dir/p.test.json:4:102
+              history:
+                1. "launch x 21 every 2d": no prompt
+                2. "prompt -> decline": 1 prompt (`loyal`)
+                then a fresh check: don't ask: `never answered`, `never too_soon` held
         0 passed, 3 failed
 
         """)
@@ -119,10 +127,14 @@ struct TestCommandTests {
   func fileErrors(_ tests: String, _ expected: [String]) {
     let result = run(tests)
     #expect(result.status == 1, "\(result)")
-    // One mistake, one diagnostic.
+    // One mistake, one diagnostic, then the summary: no pass/fail count that reads like success.
     #expect(
       result.standardError.components(separatedBy: "error:").count - 1
-        == expected.filter { $0.contains("error:") }.count, "\(result.standardError)")
+        == expected.filter { $0.contains("error:") }.count + 1, "\(result.standardError)")
+    #expect(
+      result.standardError.hasSuffix(
+        "policyc test: error: 1 test file could not be read or run; its cases did not run (see above)\n"))
+    #expect(result.standardOutput == "")
     for line in expected {
       #expect(result.standardError.contains(line), "missing `\(line)` in\n\(result.standardError)")
     }
@@ -178,5 +190,87 @@ struct TestCommandTests {
     let result = runPolicyc(["test", "review.test.json"], files: ["review.test.json": tests, "review.policy": policy])
     #expect(result.status == 0, "\(result)")
     #expect(result.standardOutput.hasSuffix("12 passed, 0 failed\n"))
+  }
+}
+
+/// `policyc test`: failures that explain themselves, and answers that cannot be given.
+@Suite("policyc test: explanations")
+struct TestCommandExplanationTests {
+  func run(_ tests: String) -> RunResult {
+    runPolicyc(
+      ["test", "dir/p.test.json"], files: ["dir/p.policy": TestCommandTests.policy, "dir/p.test.json": tests])
+  }
+
+  @Test("an answer on a step that shows no prompt is an error at the step")
+  func answerWithoutPrompt() {
+    let tests = """
+      {"policy": "p.policy", "cases": [
+        {"name": "early", "history": ["launch", "prompt -> rate"], "expect": "dont_ask"}
+      ]}
+      """
+    let result = run(tests)
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.hasPrefix(
+        "dir/p.test.json:2:43: error: step 2 `prompt -> rate` answers a prompt, but no prompt showed [PC406]\n"),
+      "\(result.standardError)")
+    #expect(result.standardError.contains("help: the policy did not ask here (now: don't ask: no ask rule held)"))
+  }
+
+  @Test("--format json: a failing case has its line, column and trace; broken files are counted")
+  func json() throws {
+    let tests = """
+      {"policy": "p.policy", "cases": [
+        {"name": "h", "history": ["launch x 21 every 2d", "prompt -> decline"], "expect": "ask"}
+      ]}
+      """
+    let result = runPolicyc(
+      ["test", "--format", "json", "dir/p.test.json"],
+      files: ["dir/p.policy": TestCommandTests.policy, "dir/p.test.json": tests])
+    #expect(result.status == 1)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect(object["brokenFiles"] as? Int == 0)
+    let files = try #require(object["files"] as? [[String: Any]])
+    let failing = try #require((files.first?["cases"] as? [[String: Any]])?.first)
+    #expect(failing["line"] as? Int == 2)
+    #expect(failing["column"] as? Int == 85)
+    #expect(
+      failing["trace"] as? [String] == [
+        "1. \"launch x 21 every 2d\": no prompt", "2. \"prompt -> decline\": 1 prompt (`loyal`)",
+        "then a fresh check: don't ask: `never answered`, `never too_soon` held",
+      ])
+  }
+
+  @Test("a broken file in a folder with a good one: the good one's count, then the error summary")
+  func mixedFiles() {
+    let result = runPolicyc(
+      ["test", "dir"],
+      files: [
+        "dir/p.policy": TestCommandTests.policy, "dir/a.test.json": TestCommandTests.passing,
+        "dir/b.test.json": #"{"policy": "p.policy", "cases": []}"#,
+      ])
+    #expect(result.status == 1)
+    #expect(result.standardOutput.hasSuffix("3 passed, 0 failed\n"))
+    #expect(
+      result.standardError.hasSuffix(
+        "policyc test: error: 1 test file could not be read or run; its cases did not run (see above)\n"))
+  }
+}
+
+/// `policyc test` with a policy that declares its events.
+@Suite("policyc test: declared events")
+struct TestCommandEventTests {
+  @Test("a history step recording an event the policy does not declare is an error at the step")
+  func undeclaredEventStep() {
+    let policy = "event export\nask loyal when events(\"export\") >= 3\n"
+    let tests = #"{"policy": "p.policy", "cases": [{"name": "a", "history": ["event exprt x 3"], "expect": "ask"}]}"#
+    let result = runPolicyc(["test", "dir/p.test.json"], files: ["dir/p.policy": policy, "dir/p.test.json": tests])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.hasPrefix(
+        "dir/p.test.json:1:60: error: the policy does not declare the event `exprt` [PC406]\n"),
+      "\(result.standardError)")
+    #expect(result.standardError.contains("help: did you mean `export`?"))
   }
 }

@@ -149,6 +149,8 @@ enum Sexp {
     case .rule(let rule):
       let kind = rule.isBare ? "bare" : rule.kind.rawValue
       return "(\(kind)\(rule.name.map { " " + $0.name } ?? "") \(dump(rule.condition)))"
+    case .events(let declaration):
+      return "(event" + declaration.names.map { " " + $0.name }.joined() + ")"
     }
   }
 

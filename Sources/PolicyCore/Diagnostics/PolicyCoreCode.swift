@@ -94,6 +94,9 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case useBeforeDefinition = "PC215"
   /// A keyed fact used without its key, with a key of the wrong kind, or a plain fact called like a function.
   case invalidFactKey = "PC216"
+  /// An event name the policy does not declare with `event`, or, when the app names the events it
+  /// records, one the app does not record.
+  case unknownEvent = "PC217"
 
   // MARK: - Warnings
 
@@ -140,7 +143,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .unknownName, .unknownFunction, .incomparableTypes, .invalidOperands, .notBoolean,
       .unguardedAbsentValue, .duplicateRuleName, .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType,
       .invalidListElement, .misplacedList, .unorderedType, .divisionByZero, .useBeforeDefinition,
-      .invalidFactKey:
+      .invalidFactKey, .unknownEvent:
       .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
@@ -192,6 +195,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .divisionByZero: "division by zero"
     case .useBeforeDefinition: "`let` used before its definition"
     case .invalidFactKey: "invalid key of a keyed fact"
+    case .unknownEvent: "unknown event name"
     case .noAskRule: "policy never asks"
     case .unusedLet: "unused `let`"
     case .unusedFact: "unused fact declaration"

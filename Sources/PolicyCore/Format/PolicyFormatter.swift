@@ -171,6 +171,10 @@ private struct Printer {
       if rule.isBare { return layout(header: nil, rule.condition, comments: comments, indent: 0) }
       let header = "\(rule.kind.rawValue)\(rule.name.map { " " + $0.name } ?? "") when"
       return layout(header: header, rule.condition, comments: comments, indent: 2)
+    case .events(let declaration):
+      // Each name as written: a word stays a word, a quoted name keeps its quotes and escapes.
+      let names = declaration.names.map { source.text(in: $0.range) }.joined(separator: ", ")
+      return [Line(code: "event \(names)", comment: joined(comments))]
     }
   }
 

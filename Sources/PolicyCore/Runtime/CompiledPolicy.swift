@@ -12,6 +12,8 @@ public struct CompiledPolicy: Sendable {
   public let lets: [CheckedLet]
   /// The slots of the facts the policy's rules and `let`s read, ascending.
   public let readSlots: [Int]
+  /// The event names the policy declares with `event`, sorted; empty when it declares none.
+  public let declaredEvents: [String]
   let storage: ProgramStorage
 
   init(_ checked: CheckedPolicy, program: Program) {
@@ -20,6 +22,7 @@ public struct CompiledPolicy: Sendable {
     self.rules = checked.rules
     self.lets = checked.lets
     self.readSlots = checked.usedSlots.sorted()
+    self.declaredEvents = checked.declaredEvents
     let rules = checked.rules
     self.storage = ProgramStorage(
       program, neverRules: rules.indices.filter { rules[$0].kind == .never },

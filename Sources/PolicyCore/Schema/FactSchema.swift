@@ -50,13 +50,18 @@ public struct FactFamilyDefinition: Sendable, Hashable {
   public var defaultValue: Value?
   /// A condition showing typical use, such as `events("purchase") >= 3`.
   public var example: String?
+  /// Whether the key is an event name: the checker then checks it against the event names the
+  /// policy declares with `event` and those of ``FactSchema/eventNames``.
+  public var keyIsEventName: Bool
 
   /// Creates a fact family definition.
   public init(
     _ name: String, key keyType: PolicyType, keyMeaning: String, _ type: PolicyType, isOptional: Bool = false,
-    meaning: String, unit: String? = nil, defaultValue: Value? = nil, example: String? = nil
+    meaning: String, unit: String? = nil, defaultValue: Value? = nil, example: String? = nil,
+    keyIsEventName: Bool = false
   ) {
     self.example = example
+    self.keyIsEventName = keyIsEventName && keyType == .string
     self.name = name
     self.keyType = keyType
     self.keyMeaning = keyMeaning
@@ -74,6 +79,11 @@ public struct FactSchema: Sendable, Hashable {
   public private(set) var facts: [FactDefinition]
   /// The keyed fact families.
   public private(set) var families: [FactFamilyDefinition]
+  /// The event names the app records (see ``recordingEvents(_:)``); empty when the app does not say.
+  ///
+  /// Once known, an event-name key of a family (``FactFamilyDefinition/keyIsEventName``) that is
+  /// not among them is an error, as is a name the policy declares with `event` that the app does not record.
+  public private(set) var eventNames: Set<String> = []
 
   /// A problem with a schema definition (a programming error in the host, not a policy error).
   public enum DefinitionError: Error, Sendable, Hashable {
@@ -112,6 +122,13 @@ public struct FactSchema: Sendable, Hashable {
     }
     self.facts = facts
     self.families = families
+  }
+
+  /// This schema with `names` as the event names the app records (an empty sequence: unknown).
+  public func recordingEvents(_ names: some Sequence<String>) -> FactSchema {
+    var schema = self
+    schema.eventNames = Set(names.filter { !$0.isEmpty })
+    return schema
   }
 
   /// The plain fact named `name`, if any.

@@ -14,6 +14,8 @@ public struct CheckedPolicy: Sendable {
   public var rules: [CheckedRule]
   /// The slots of the facts the rules and `let`s read.
   public var usedSlots: Set<Int>
+  /// The event names the policy declares with `event`, sorted; empty when it declares none.
+  public var declaredEvents: [String]
 }
 
 /// A rule after checking.

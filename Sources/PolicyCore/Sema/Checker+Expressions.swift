@@ -275,6 +275,13 @@ extension Checker {
       report(CheckerMessages.familyKeyNotPositive(family, at: arguments[0].range))
       return nil
     }
+    if family.keyIsEventName, case .string(let event) = key, let known = knownEventNames, !known.contains(event) {
+      report(
+        CheckerMessages.unknownEvent(
+          event, known: known, fromDeclarations: !declaredEvents.isEmpty, declaredAt: firstEventDeclaration,
+          at: arguments[0].range))
+      return nil
+    }
     let memberName = FactLayout.memberName(family: family.name, key: key)
     let slot =
       layout.slot(named: memberName)

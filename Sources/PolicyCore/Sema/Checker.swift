@@ -22,6 +22,12 @@ struct Checker {
   var usedBeforeDefinition = Set<String>()
   /// Names known to be present at the current point (refined by `has` guards).
   var present = Set<String>()
+  /// The event names the policy declares with `event`, with where each is first declared.
+  var declaredEvents: [String: SourceRange] = [:]
+  /// The first `event` declaration, for notes.
+  var firstEventDeclaration: SourceRange?
+  /// Whether an `event` declaration had a syntax error: event names are then not checked.
+  var hasBrokenEventDeclaration = false
   /// Whether parsing reported errors (whole-file warnings are then skipped).
   let hasSyntaxErrors: Bool
 
@@ -40,7 +46,9 @@ struct Checker {
   var checkedPolicy: CheckedPolicy {
     var layout = layout
     layout.computeFingerprint()
-    return CheckedPolicy(source: source, layout: layout, lets: lets, rules: rules, usedSlots: usedSlots)
+    return CheckedPolicy(
+      source: source, layout: layout, lets: lets, rules: rules, usedSlots: usedSlots,
+      declaredEvents: declaredEvents.keys.sorted())
   }
 
   /// Checks the whole file.
@@ -54,6 +62,9 @@ struct Checker {
     for case .fact(let declaration) in file.declarations {
       declareFact(declaration)
     }
+    for case .events(let declaration) in file.declarations {
+      declareEvents(declaration)
+    }
     for case .let(let declaration) in file.declarations where !declaration.name.name.isEmpty {
       if allLetPositions[declaration.name.name] == nil {
         allLetPositions[declaration.name.name] = declaration.name.range
@@ -62,7 +73,7 @@ struct Checker {
     var ruleNames: [String: SourceRange] = [:]
     for declaration in file.declarations {
       switch declaration {
-      case .fact:
+      case .fact, .events:
         break
       case .let(let declaration):
         checkLet(declaration)
@@ -113,6 +124,32 @@ struct Checker {
       name: name, type: type, isOptional: declaration.isOptional, origin: .declaration(declaration.range),
       defaultValue: nil, meaning: "")
     declaredFactRanges[slot] = declaration.name.range
+  }
+
+  mutating func declareEvents(_ declaration: EventDeclaration) {
+    guard !declaration.names.isEmpty else {
+      hasBrokenEventDeclaration = true  // a syntax error, already reported
+      return
+    }
+    if firstEventDeclaration == nil { firstEventDeclaration = declaration.range }
+    for name in declaration.names where declaredEvents[name.name] == nil {
+      declaredEvents[name.name] = name.range
+      // The app says which events it records: a declared name it never records is a typo.
+      if !schema.eventNames.isEmpty && !schema.eventNames.contains(name.name) {
+        report(
+          CheckerMessages.unknownEvent(
+            name.name, known: schema.eventNames.sorted(), fromDeclarations: false, declaredAt: nil, at: name.range))
+      }
+    }
+  }
+
+  /// The event names a family key may take: those the policy declares, else those the app
+  /// records; nil when neither is known (any name is accepted) or a declaration is broken.
+  var knownEventNames: [String]? {
+    guard !hasBrokenEventDeclaration else { return nil }
+    if !declaredEvents.isEmpty { return declaredEvents.keys.sorted() }
+    if !schema.eventNames.isEmpty { return schema.eventNames.sorted() }
+    return nil
   }
 
   mutating func checkLet(_ declaration: LetDeclaration) {

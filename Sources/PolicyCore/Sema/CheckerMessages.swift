@@ -173,12 +173,40 @@ enum CheckerMessages {
       help = "keywords are lowercase: write `\(name.lowercased())`"
     } else if PolicyType(rawValue: name) != nil {
       help = "type names are only used in `fact` declarations"
+    } else if name == "event" {
+      help = "declare the events the policy counts with their names: `event purchase, export`"
     } else if let suggestion = EditDistance.suggestion(for: name, among: candidates()) {
       help = "did you mean `\(suggestion)`?"
     } else {
       help = "declare app-specific facts with `fact \(name): <type>`; `policyc facts` lists the standard ones"
     }
     return Diagnostic(PolicyCoreCode.unknownName, "unknown name `\(name)`", at: range, help: [help])
+  }
+
+  /// `PC217`: an event name the policy does not declare (`fromDeclarations`) or the app does not
+  /// record; `range` is the quoted name (or the declared name). The fix-it puts in the closest known name.
+  static func unknownEvent(
+    _ name: String, known: [String], fromDeclarations: Bool, declaredAt declaration: SourceRange?,
+    at range: SourceRange
+  ) -> Diagnostic {
+    let list = LiteralText.abbreviated(known.map { "`\($0)`" }.joined(separator: ", "), limit: 80)
+    let whose = fromDeclarations ? "the policy declares" : "the app records"
+    var help: [String] = []
+    var fixIts: [FixIt] = []
+    if let suggestion = EditDistance.suggestion(for: name, among: known)
+      ?? known.first(where: { $0.lowercased() == name.lowercased().filter { !$0.isWhitespace } })
+    {
+      help.append("did you mean `\(suggestion)`?")
+      let replacement = StringLiteral.quoted(suggestion)
+      fixIts.append(FixIt("replace with \(replacement)", edits: [SourceEdit(replacing: range, with: replacement)]))
+    }
+    help.append(
+      fromDeclarations
+        ? "\(whose) \(list); add `\(name)` to an `event` declaration if the app records it"
+        : "\(whose) \(list)")
+    return Diagnostic(
+      PolicyCoreCode.unknownEvent, "unknown event `\(name)`", at: range, help: help,
+      notes: declaration.map { [DiagnosticNote("the events are declared here", at: $0)] } ?? [], fixIts: fixIts)
   }
 
   /// `PC212`: `has` on a `let` that names a list.

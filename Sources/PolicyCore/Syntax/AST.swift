@@ -20,6 +20,8 @@ public enum Declaration: Sendable, Hashable {
   case `let`(LetDeclaration)
   /// `ask [NAME] when EXPR`, `never [NAME] when EXPR`, or a bare condition.
   case rule(Rule)
+  /// `event NAME, NAME, ...`: the event names the policy may count.
+  case events(EventDeclaration)
 
   /// The declaration with its condition, value or type replaced by an error placeholder.
   ///
@@ -36,6 +38,10 @@ public enum Declaration: Sendable, Hashable {
     case .rule(var rule):
       rule.condition = Expr(.error, range: rule.condition.range)
       return .rule(rule)
+    case .events(var declaration):
+      // A broken list declares nothing: names checked against it would be reported twice.
+      declaration.names = []
+      return .events(declaration)
     }
   }
 
@@ -45,6 +51,7 @@ public enum Declaration: Sendable, Hashable {
     case .fact(let declaration): declaration.range
     case .let(let declaration): declaration.range
     case .rule(let rule): rule.range
+    case .events(let declaration): declaration.range
     }
   }
 }
@@ -82,6 +89,21 @@ public struct FactDeclaration: Sendable, Hashable {
     self.type = type
     self.isOptional = isOptional
     self.typeRange = typeRange
+    self.range = range
+  }
+}
+
+/// `event purchase, export`: the names of the events the policy counts with `events("...")`
+/// and `total_events("...")`. Once a policy declares any, a name it did not declare is an error.
+public struct EventDeclaration: Sendable, Hashable {
+  /// The names as written (an identifier, or a string for a name that is not one), with their ranges.
+  public var names: [Identifier]
+  /// The whole declaration.
+  public var range: SourceRange
+
+  /// Creates an event declaration.
+  public init(names: [Identifier], range: SourceRange) {
+    self.names = names
     self.range = range
   }
 }

@@ -8,7 +8,9 @@ extension Parser {
     while !at(.endOfFile) {
       let start = index
       var declaration = parseDeclaration()
-      if !at(.endOfFile) && !current.kind.startsDeclaration && !mayStartBareCondition(after: declaration) {
+      if !at(.endOfFile) && !current.kind.startsDeclaration && !atEventDeclaration
+        && !mayStartBareCondition(after: declaration)
+      {
         reportUnexpectedAfterDeclaration(declaration)
       }
       if isPanicking {
@@ -33,7 +35,7 @@ extension Parser {
   func mayStartBareCondition(after declaration: Declaration) -> Bool {
     guard index > 0 else { return true }
     switch declaration {
-    case .fact, .let:
+    case .fact, .let, .events:
       return source.lineIndex(of: tokens[index - 1].range.end) < source.lineIndex(of: current.range.start)
     case .rule:
       return false
@@ -42,14 +44,52 @@ extension Parser {
 
   /// Parses one declaration.
   ///
-  /// `declaration = fact_declaration | let_declaration | rule | bare_condition ;`
+  /// `declaration = fact_declaration | let_declaration | event_declaration | rule | bare_condition ;`
   mutating func parseDeclaration() -> Declaration {
     switch current.kind {
     case .factKeyword: .fact(parseFactDeclaration())
     case .letKeyword: .let(parseLetDeclaration())
     case .askKeyword, .neverKeyword: .rule(parseRule())
+    case .identifier where atEventDeclaration: .events(parseEventDeclaration())
     default: .rule(parseBareCondition())
     }
+  }
+
+  /// Whether the current token begins an event declaration: the word `event` followed by a name
+  /// or a string. `event` is not reserved, so a fact named `event` still reads as one elsewhere.
+  var atEventDeclaration: Bool {
+    guard current.kind == .identifier, text(of: current) == "event" else { return false }
+    let next = peek().kind
+    return next == .identifier || next == .string
+  }
+
+  /// Parses the declaration of the event names the policy counts.
+  ///
+  /// `event_declaration = "event" event_name { "," event_name } ;`
+  /// `event_name = identifier | string ;`
+  mutating func parseEventDeclaration() -> EventDeclaration {
+    let keyword = advance()
+    var names: [Identifier] = []
+    var comma: Token?
+    repeat {
+      if at(.identifier) {
+        let token = advance()
+        names.append(Identifier(text(of: token), range: token.range))
+      } else if at(.string) {
+        let token = advance()
+        names.append(
+          Identifier(StringLiteral.unquoted(source.bytes[token.range.start..<token.range.end]), range: token.range))
+      } else {
+        // After a comma, the mistake is the comma (a list ended early), not the next line's keyword.
+        report(
+          ParserMessages.expectedEventName(
+            found: describe(current), afterComma: comma != nil,
+            at: comma?.range ?? (at(.endOfFile) ? .empty(at: previousEnd) : current.range)))
+        break
+      }
+      comma = eat(.comma)
+    } while comma != nil
+    return EventDeclaration(names: names, range: SourceRange(start: keyword.range.start, end: previousEnd))
   }
 
   /// Parses an app-specific fact declaration.

@@ -99,7 +99,7 @@ public struct Parser {
 
   /// Skips to the next token that starts a declaration, then leaves panic mode.
   mutating func synchronize() {
-    while !at(.endOfFile) && !current.kind.startsDeclaration {
+    while !at(.endOfFile) && !current.kind.startsDeclaration && !atEventDeclaration {
       advance()
     }
     isPanicking = false

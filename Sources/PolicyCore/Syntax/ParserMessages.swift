@@ -110,6 +110,17 @@ enum ParserMessages {
       help: ["names are ASCII letters, digits and `_`, such as `loyal_users`"])
   }
 
+  /// `PC120`: something other than an event name after `event` or after a comma in its list; the
+  /// range is the comma when there is one.
+  static func expectedEventName(found: String, afterComma: Bool, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.expectedName, "expected an event name\(afterComma ? " after `,`" : ""), found \(found)", at: range,
+      help: [
+        "list event names separated by commas, with no comma after the last, quoting a name that is not a word: "
+          + "`event purchase, \"level up\"`"
+      ])
+  }
+
   /// `PC111`: an uppercase keyword (`NOT`, `Has`), read as a name, followed by `found`, spelled `foundText`.
   static func uppercaseKeyword(_ keyword: String, found: String, text foundText: String, at range: SourceRange)
     -> Diagnostic
@@ -142,6 +153,7 @@ enum ParserMessages {
     case .fact: what = "the fact declaration"
     case .let: what = "the definition"
     case .rule: what = "the condition"
+    case .events: what = "the event declaration"
     }
     return Diagnostic(
       PolicyCoreCode.unexpectedToken, "unexpected \(describe(kind, text: text)) after \(what)", at: range,

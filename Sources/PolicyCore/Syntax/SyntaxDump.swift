@@ -23,6 +23,8 @@ public enum SyntaxDump {
     case .rule(let rule):
       return
         "(rule \(rule.kind.rawValue)\(rule.name.map { " " + $0.name } ?? "")\(rule.isBare ? " bare" : "") \(dump(rule.condition)))"
+    case .events(let declaration):
+      return "(event" + declaration.names.map { " " + StringLiteral.quoted($0.name) }.joined() + ")"
     }
   }
 

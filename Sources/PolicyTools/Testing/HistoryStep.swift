@@ -36,6 +36,8 @@ public struct HistoryStep: Sendable {
   public var answer: ReviewResponse?
   /// Where the step is written.
   public var range: SourceRange
+  /// The step as written, trimmed (for traces and messages).
+  public var text = ""
 
   static let syntax =
     "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `action <score> [bad] [prompt]`, `prompt`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
@@ -118,6 +120,8 @@ public struct HistoryStep: Sendable {
       return failure(
         "unknown history step `\(text)`", help: suggestion.map { "did you mean `\($0)`?" } ?? syntax)
     }
-    return .success(HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range))
+    var step = HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range)
+    step.text = text.trimmingCharacters(in: .whitespaces)
+    return .success(step)
   }
 }

@@ -14,10 +14,27 @@ public struct CaseResult: Sendable {
   public var actual: String
   /// The policy's explanation of its decision.
   public var explanation: Explanation
+  /// Where the case's expectation (`"expect"`) is written in the test file.
+  public var range: SourceRange
+  /// For a history case, one line per step: the step as written, the prompts it showed and the
+  /// rules that decided them (`2. "prompt -> remind": 1 prompt (`loyal`)`); empty for a facts case.
+  public var trace: [String] = []
 
   /// `PASS  name`, or `FAIL  name: expected ..., got ...`.
   public var line: String {
     passed ? "PASS  \(name)" : "FAIL  \(name): expected \(expected), got \(actual)"
+  }
+
+  /// ``line``, and for a failing case its location in `testFile` and the trace of its history.
+  public func report(in testFile: SourceFile) -> String {
+    guard !passed else { return line + "\n" }
+    let location = testFile.location(of: range.start)
+    var text = line + "\n      at \(testFile.path):\(location.line):\(location.column)\n"
+    if !trace.isEmpty {
+      text += "      history:\n"
+      for step in trace { text += "        " + step + "\n" }
+    }
+    return text
   }
 }
 
@@ -48,11 +65,13 @@ public enum TestRunner {
 
     let explanation: Explanation
     var promptCount: Int?
+    var trace: [String] = []
     if let history = testCase.history {
       switch runHistory(history, testCase, file: file, policy: policy, policyText: policyText) {
       case .success(let result):
         explanation = result.explanation
         promptCount = result.prompts
+        trace = result.trace
       case .failure(let failure): return .failure(failure)
       }
     } else if let factsNode = testCase.facts {
@@ -82,7 +101,9 @@ public enum TestRunner {
       if wanted != promptCount { passed = false }
     }
     return .success(
-      CaseResult(name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation))
+      CaseResult(
+        name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation,
+        range: testCase.expectRange, trace: trace))
   }
 
   /// A clock the history advances.
@@ -97,8 +118,11 @@ public enum TestRunner {
     // @unchecked: the runner uses it from one thread at a time.
     var answer: ReviewResponse?
     var prompts = 0
+    /// The deciding rules of each prompt, as indexes into the policy's rules.
+    var deciding: [[Int]] = []
     func present(_ request: PromptRequest, respond: @escaping @Sendable (ReviewResponse) -> Void) {
       prompts += 1
+      deciding.append(request.explanation.decision?.decidingRules.map { $0 } ?? [])
       if let answer { respond(answer) }
     }
   }
@@ -106,7 +130,7 @@ public enum TestRunner {
   static func runHistory(
     _ history: [HistoryStep], _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy,
     policyText: String
-  ) -> Result<(explanation: Explanation, prompts: Int), Problems> {
+  ) -> Result<(explanation: Explanation, prompts: Int, trace: [String]), Problems> {
     // Only the policy's own facts may be given: the standard ones come from the history.
     var appFacts: [(String, Value)] = []
     var problems: [Diagnostic] = []
@@ -127,6 +151,19 @@ public enum TestRunner {
         }
       }
     }
+    // Once the policy declares its events, a step recording another name is a typo in the test.
+    let declared = policy.declaredEvents
+    for step in history where !declared.isEmpty {
+      guard case .event(let name?) = step.action, !declared.contains(name) else { continue }
+      let suggestion = EditDistance.suggestion(for: name, among: declared)
+      problems.append(
+        .tools(
+          .invalidHistoryStep, "the policy does not declare the event `\(name)`", at: step.range,
+          help: [
+            suggestion.map { "did you mean `\($0)`?" }
+              ?? "it declares \(declared.map { "`\($0)`" }.joined(separator: ", ")); add `\(name)` to its `event` line"
+          ]))
+    }
     if !problems.isEmpty { return .failure(Problems(problems)) }
 
     let clock = HistoryClock(testCase.start ?? file.start ?? defaultStart)
@@ -144,8 +181,23 @@ public enum TestRunner {
       return .failure(
         Problems([.tools(.unusablePolicy, "the policy does not compile for the review manager", at: testCase.range)]))
     }
-    for step in history {
+    var trace: [String] = []
+    let names = policy.rules.map { $0.name ?? $0.label }
+    for (number, step) in zip(1..., history) {
       presenter.answer = step.answer
+      let promptsBefore = presenter.deciding.count
+      defer {
+        let shown = presenter.deciding[promptsBefore...]
+        var line = "\(number). \"\(step.text)\": "
+        if shown.isEmpty {
+          line += "no prompt"
+        } else {
+          let rules = Set(shown.joined()).sorted().compactMap { $0 < names.count ? "`\(names[$0])`" : nil }
+          line += "\(shown.count) prompt\(shown.count == 1 ? "" : "s")"
+          if !rules.isEmpty { line += " (" + rules.joined(separator: ", ") + ")" }
+        }
+        trace.append(line)
+      }
       for repetition in 0..<step.repetitions {
         if repetition > 0, let every = step.every, let next = clock.now.adding(every) { clock.now = next }
         switch step.action {
@@ -162,6 +214,19 @@ public enum TestRunner {
           if let updated = manager(version: version) { current = updated }
         }
       }
+      // An answer is given only to a prompt the step shows: one that shows none is a mistake in the test.
+      if step.answer != nil, presenter.deciding.count == promptsBefore {
+        var why = "the policy did not ask here"
+        if let (compiled, facts) = current.currentFacts() {
+          why += " (now: " + ExplanationRenderer().summary(compiled.explain(facts).decision, compiled) + ")"
+        }
+        return .failure(
+          Problems([
+            .tools(
+              .invalidHistoryStep, "step \(number) `\(step.text)` answers a prompt, but no prompt showed",
+              at: step.range, help: [why, "remove the answer, or change the history so the policy asks at this step"])
+          ]))
+      }
     }
     guard let (compiled, facts) = current.currentFacts() else {
       return .failure(
@@ -170,6 +235,8 @@ public enum TestRunner {
             .unexpectedJSON, "the app version `\(testCase.version)` does not start with a number", at: testCase.range)
         ]))
     }
-    return .success((compiled.explain(facts), presenter.prompts))
+    let fresh = compiled.explain(facts)
+    trace.append("then a fresh check: " + ExplanationRenderer().summary(fresh.decision, policy))
+    return .success((fresh, presenter.prompts, trace))
   }
 }

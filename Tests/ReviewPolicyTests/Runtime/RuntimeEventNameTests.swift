@@ -1,0 +1,50 @@
+import Foundation
+import PolicyCore
+import Testing
+
+@testable import ReviewPolicy
+
+/// Event names the app records that the policy's `event` declarations (or the configuration) do not name.
+@Suite("runtime: undeclared event names")
+struct RuntimeEventNameTests {
+  typealias F = RuntimeFixtures
+
+  func problems(_ log: RuntimeLogCollector) -> [String] {
+    log.entries(.problem).map(\.summary).filter { $0.contains("is not declared") }
+  }
+
+  @Test("an event the policy does not declare is logged once per name")
+  func loggedOnce() throws {
+    let log = RuntimeLogCollector()
+    let manager = try F.manager(
+      policy: "event purchase\nask when total_events(\"purchase\") >= 100", logger: log.logger)
+    manager.significantEvent("purchase", mayPrompt: false)
+    manager.significantEvent("Purchase", mayPrompt: false)
+    manager.significantEvent("Purchase", mayPrompt: false)
+    manager.significantEvent("export", mayPrompt: false)
+    #expect(
+      problems(log) == [
+        "event `Purchase` is not declared: neither the policy's `event` declarations nor Configuration.eventNames name it",
+        "event `export` is not declared: neither the policy's `event` declarations nor Configuration.eventNames name it",
+      ])
+  }
+
+  @Test("names in Configuration.eventNames are declared too; without any names nothing is logged")
+  func configurationNames() throws {
+    let log = RuntimeLogCollector()
+    var configuration = ReviewManager.Configuration(
+      appVersion: "1.0", bundledPolicy: "event purchase\nask when events(\"purchase\") >= 100",
+      store: InMemoryReviewStore(), texts: .english, logger: log.logger)
+    configuration.eventNames = ["export"]
+    let manager = try ReviewManager(configuration: configuration)
+    manager.significantEvent("export", mayPrompt: false)
+    manager.significantEvent("share", mayPrompt: false)
+    #expect(problems(log).count == 1)
+    #expect(problems(log).first?.hasPrefix("event `share` is not declared") == true)
+
+    let quiet = RuntimeLogCollector()
+    let plain = try F.manager(policy: "ask when events(\"purchase\") >= 100", logger: quiet.logger)
+    plain.significantEvent("anything", mayPrompt: false)
+    #expect(problems(quiet).isEmpty)
+  }
+}
