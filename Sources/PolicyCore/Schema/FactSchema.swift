@@ -74,6 +74,10 @@ public struct FactSchema: Sendable, Hashable {
   public private(set) var facts: [FactDefinition]
   /// The keyed fact families.
   public private(set) var families: [FactFamilyDefinition]
+  /// The spans of time the facts describe, such as "this version" (see ``relating(scopes:bounds:)``).
+  public internal(set) var scopes: [FactScope] = []
+  /// Bounds between facts that every real snapshot satisfies, such as `days <= total_days`.
+  public internal(set) var bounds: [FactBound] = []
 
   /// A problem with a schema definition (a programming error in the host, not a policy error).
   public enum DefinitionError: Error, Sendable, Hashable {
@@ -85,6 +89,9 @@ public struct FactSchema: Sendable, Hashable {
     case defaultTypeMismatch(String)
     /// A family's key type is not `string`, `int` or `duration`.
     case invalidKeyType(String)
+    /// A scope or bound names something that is not a fact of the schema, or a bound joins
+    /// facts of different types or strings.
+    case invalidRelation(String)
   }
 
   /// The schema with no facts: policies must declare every fact they use.
