@@ -86,7 +86,12 @@ enum EvalCommand: Command {
     }
     let facts: FactsFile
     switch FactsFile.read(factsSource.file, for: policy, now: now, clock: { Timestamp(Date()) }) {
-    case .success(let read): facts = read
+    case .success(let read):
+      facts = read
+      // Warnings (a given fact the policy never reads) go to standard error; the answer follows.
+      if !read.warnings.isEmpty {
+        io.write(renderer.render(read.warnings, in: factsSource.file), to: .standardError)
+      }
     case .failure(let problems):
       io.write(renderer.render(problems.diagnostics, in: factsSource.file), to: .standardError)
       return PolicyCLI.failure

@@ -10,7 +10,9 @@ import PolicyCore
 /// Pass ``checks`` to ``PolicyAnalyzer/analyze(_:options:checks:)``.
 public enum ReviewEtiquette {
   /// The etiquette checks, in the order they report.
-  public static let checks: [AnalysisCheck] = [AnalysisCheck(name: "review etiquette", run: check)]
+  public static let checks: [AnalysisCheck] = [
+    AnalysisCheck(name: "review etiquette", codes: ReviewPolicyCode.allCases.map(\.code), run: check)
+  ]
 
   static let day: Int64 = 86_400_000
 
@@ -41,12 +43,14 @@ public enum ReviewEtiquette {
       }
       if let first = answers.first {
         let who = answers.map(\.0).joined(separator: " or ")
+        let respect = answerCondition(forRuleReading: readNames, policy: policy)
+        let added = addedRule(named: "answered", when: respect, to: policy)
         context.report(
           .asksAfterAnswer, "\(title) can ask a user who \(who) this version", at: rule.range, owner: rule.range,
           help: [
             "for example when \(example(first.1, reading: readNames.union([first.0])))",
-            "respect the answer, as `never answered when declined or rated` does",
-          ], witness: first.1)
+            "respect the answer, as `never answered when \(respect)` does",
+          ], fixIts: added.map { [$0.fixIt] } ?? [], witness: first.1)
       }
       guard has("last_prompt", .instant, optional: true) else { continue }
       // PC321: within 7 days of the last prompt.
@@ -58,12 +62,13 @@ public enum ReviewEtiquette {
             && isHistory(witness, prompts: 1, maximumAge: 7 * day)
         })
       {
+        let added = addedRule(named: "too_soon", when: "since(last_prompt) < 8w", to: policy)
         context.report(
           .asksTooSoon, "\(title) can ask again within 7 days of the last prompt", at: rule.range, owner: rule.range,
           help: [
             "for example when \(example(witness, reading: readNames, then: "the last prompt was \(lastPromptAge(witness)) ago"))",
             "wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does",
-          ], witness: witness)
+          ], fixIts: added.map { [$0.fixIt] } ?? [], witness: witness)
       }
       // PC322: after 3 prompts in 365 days.
       let year = history(prompts: 3, maximumAge: 365 * day, layout: layout)
@@ -81,12 +86,64 @@ public enum ReviewEtiquette {
           policyReads.contains("total_prompts") || policyReads.contains("prompts")
           || policyReads.contains { $0.hasPrefix("prompts_within(") }
         if !counts { help.append("no condition of the policy bounds the number of prompts in 365 days") }
+        let added = addedRule(named: "yearly_cap", when: "prompts_within(365d) >= 3", to: policy)
         help.append("cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does")
         context.report(
           .asksTooOften, "\(title) can ask after 3 prompts in 365 days", at: rule.range, owner: rule.range,
-          help: help, witness: witness)
+          help: help, fixIts: added.map { [$0.fixIt] } ?? [], witness: witness)
       }
     }
+  }
+
+  /// The condition that respects a user's answer, in the scope of the facts a rule reads
+  /// (``ReviewSchema/scopes``): `declined_any or rated_any` for a rule that reads only lifetime
+  /// facts, else `declined or rated`. Only facts the policy's layout has are named.
+  static func answerCondition(forRuleReading names: Set<String>, policy: CompiledPolicy) -> String {
+    let schema = ReviewSchema.standard
+    let families = names.map { name in name.firstIndex(of: "(").map { String(name[..<$0]) } ?? name }
+    let scopes = families.compactMap { schema.scope(of: $0)?.name }
+    var answers = ["declined", "rated"]
+    if let lifetime = schema.scopes.first(where: { $0.name == "the whole install" }), !scopes.isEmpty,
+      scopes.allSatisfy({ $0 == lifetime.name })
+    {
+      let counterparts = answers.compactMap { schema.counterpart(of: $0, in: lifetime) }
+      if counterparts.count == answers.count, counterparts.allSatisfy({ policy.layout.slot(named: $0) != nil }) {
+        answers = counterparts
+      }
+    }
+    return answers.joined(separator: " or ")
+  }
+
+  /// The rule `never NAME when CONDITION` (`name`, or `name_2`, ... when a rule has that name)
+  /// and the fix-it that adds it at the end of the file; nil for a bare condition, which must
+  /// stay the file's only rule. Help lines name the rule as `name`, the advice; the fix-it's
+  /// name is free in the file.
+  static func addedRule(named name: String, when condition: String, to policy: CompiledPolicy)
+    -> (rule: String, fixIt: FixIt)?
+  {
+    let bytes = policy.source.bytes
+    guard !isBareCondition(policy) else { return nil }
+    let names = Set(policy.rules.compactMap(\.name))
+    var chosen = name
+    var suffix = 2
+    while names.contains(chosen) {
+      chosen = "\(name)_\(suffix)"
+      suffix += 1
+    }
+    let rule = "never \(chosen) when \(condition)"
+    let newline = bytes.last.map { $0 == UInt8(ascii: "\n") } ?? true
+    return (rule, FixIt("add `\(rule)`", edits: [.insert((newline ? "" : "\n") + rule + "\n", at: bytes.count)]))
+  }
+
+  /// Whether the policy is a single bare condition (no `ask when` before it).
+  static func isBareCondition(_ policy: CompiledPolicy) -> Bool {
+    guard policy.rules.count == 1, let rule = policy.rules.first, rule.name == nil else { return false }
+    let bytes = policy.source.bytes[rule.range.start..<rule.range.end]
+    guard bytes.starts(with: "ask".utf8) else { return true }
+    // `asked_count > 3` is a bare condition; `ask when` and `ask # ...` are rules.
+    guard let next = bytes.dropFirst(3).first else { return false }
+    let letter = next | 0x20
+    return next == UInt8(ascii: "_") || (next >= 0x30 && next <= 0x39) || (letter >= 0x61 && letter <= 0x7A)
   }
 
   /// An example's facts for a help line, then `then` (a phrase about the prompt history).
@@ -185,8 +242,8 @@ extension AnalysisContext {
   /// Reports a warning with a code of ReviewPolicy's domain, as ``report(_:_:at:owner:help:witness:)`` does.
   fileprivate mutating func report(
     _ code: ReviewPolicyCode, _ message: String, at range: SourceRange, owner: SourceRange, help: [String],
-    witness: Witness? = nil
+    fixIts: [FixIt] = [], witness: Witness? = nil
   ) {
-    report(code.code, message, at: range, owner: owner, help: help, witness: witness)
+    report(Diagnostic(code, message, at: range, help: help, fixIts: fixIts), owner: owner, witness: witness)
   }
 }

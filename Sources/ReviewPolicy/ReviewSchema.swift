@@ -9,7 +9,7 @@ public enum ReviewSchema {
   /// The standard schema.
   public static let standard: FactSchema = {
     do {
-      return try FactSchema(facts: facts, families: families)
+      return try FactSchema(facts: facts, families: families).relating(scopes: scopes, bounds: bounds)
     } catch {
       // The definitions below are constants checked by the tests; an invalid one is a programming error.
       assertionFailure("invalid standard schema: \(error)")
@@ -120,6 +120,38 @@ public enum ReviewSchema {
       meaning: "sessions started since the most recent bad session; absent if none", unit: "sessions",
       example: "(sessions_since_bad ?? 3) > 2"),
   ]
+
+  /// The two spans the facts describe: per-version facts and lifetime (`total_`, `_any`) facts.
+  public static let scopes: [FactScope] = [
+    FactScope(
+      "this version",
+      facts: [
+        "days", "uses", "events", "sessions", "declined", "feedback", "rated", "prompts", "first_use", "last_reminder",
+      ]),
+    FactScope(
+      "the whole install",
+      facts: [
+        "total_days", "total_uses", "total_events", "total_sessions", "total_prompts", "declined_any", "rated_any",
+        "install_date", "last_decline", "last_rating", "prompts_within",
+      ]),
+  ]
+
+  /// What every real history satisfies: a count of this version is at most the count of all
+  /// versions (`events` and `total_events` are facts and families, bound member by member too),
+  /// an answer in this version is an answer in any version, and nothing happened before the install.
+  public static let bounds: [FactBound] = {
+    let counts = ["days", "uses", "events", "sessions", "prompts"].map { name in
+      FactBound(name, atMost: "total_\(name)", because: "`\(name)` counts this version, part of all versions")
+    }
+    let answers = ["declined", "rated"].map { name in
+      FactBound(name, atMost: "\(name)_any", because: "`\(name)` in this version means `\(name)_any` too")
+    }
+    let instants = ["first_use", "last_prompt", "last_reminder", "last_decline", "last_rating", "last_bad_session"]
+      .map { name in
+        FactBound("install_date", atMost: name, because: "nothing happens before the install")
+      }
+    return counts + answers + instants
+  }()
 
   /// The keyed fact families.
   public static let families: [FactFamilyDefinition] = [

@@ -210,7 +210,7 @@ struct BadInputTests {
     #expect(
       lfResult.standardOutput.split(separator: "\n").filter { $0.hasPrefix("twin.policy:") }.map {
         String($0.prefix { $0 != " " })
-      } == ["twin.policy:2:9:", "twin.policy:4:18:", "twin.policy:5:34:", "twin.policy:6:10:", "twin.policy:7:17:"])
+      } == ["twin.policy:2:9:", "twin.policy:4:18:", "twin.policy:5:34:", "twin.policy:6:10:", "twin.policy:7:15:"])
     #expect(
       diagnosticCodes(in: lfResult.standardOutput) == ["PC201", "PC103", "PC102", "PC203", "PC109"])
   }
@@ -223,10 +223,23 @@ struct BadInputTests {
         == RunResult(
           status: 1,
           standardOutput: """
-            bad.policy:1:21: error: expected `)` to close the `(` on line 1, found the end of the file [PC112]
+            bad.policy:1:10: error: `(` is never closed [PC112]
              1 | ask when (days >= 30
-               |                     ^
-            help: add `)`
+               |          ^
+            help: add `)` where the parenthesized expression ends
+            checked 1 file: 1 error
+
+            """,
+          standardError: ""))
+    #expect(
+      checkBytes(Array("ask when\r\n".utf8))
+        == RunResult(
+          status: 1,
+          standardOutput: """
+            bad.policy:1:9: error: expected an expression, found the end of the file [PC109]
+             1 | ask when
+               |         ^
+            help: finish the condition, for example `days >= 30`
             checked 1 file: 1 error
 
             """,

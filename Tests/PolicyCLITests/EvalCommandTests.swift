@@ -272,3 +272,72 @@ struct FormatCommandTests {
     }
   }
 }
+
+/// Facts checked against the schema's scopes and bounds: PC409 and PC410.
+@Suite("facts files checked against the schema's scopes and bounds")
+struct FactsConsistencyTests {
+  static let lifetime = "ask loyal when total_days >= 30\nnever answered when declined_any or rated_any\n"
+
+  @Test("a given fact the policy never reads is a warning with the fact it reads; the answer follows")
+  func unreadFact() {
+    let result = runPolicyc(
+      ["eval", "--no-color", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": FactsConsistencyTests.lifetime, "f.json": #"{"now": "2026-03-01T12:00:00Z", "days": 40}"#])
+    #expect(result.status == 0)
+    #expect(
+      result.standardError == """
+        f.json:1:33: warning: the policy never reads `days` [PC409]
+         1 | {"now": "2026-03-01T12:00:00Z", "days": 40}
+           |                                 ^~~~~~
+        help: did you mean `total_days`? the policy reads `total_days` (the whole install), not `days` (this version)
+
+        """)
+    #expect(result.standardOutput.hasPrefix("decision: don't ask"))
+  }
+
+  @Test("a per-version count above its lifetime count is an error located at it, with a note")
+  func countAboveLifetime() {
+    let result = runPolicyc(
+      ["eval", "--no-color", "p.policy", "--facts", "f.json"],
+      files: [
+        "p.policy": "ask when days >= 30 and total_days >= 30\n",
+        "f.json": #"{"days": 50, "total_days": 40}"#,
+      ])
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("f.json:1:10: error: `days` (50) is more than `total_days` (40) [PC410]"))
+    #expect(result.standardError.contains("f.json:1:28: note: `total_days` is given here"))
+    #expect(result.standardOutput == "")
+  }
+
+  @Test("a date before the install, and an answer in this version without one in any, are impossible")
+  func instantsAndAnswers() {
+    let policy = "ask when since(install_date) > 4d and since(last_prompt) > 8w and not declined and declined_any\n"
+    let result = runPolicyc(
+      ["eval", "--no-color", "p.policy", "--facts", "f.json"],
+      files: [
+        "p.policy": policy,
+        "f.json": #"""
+        {"install_date": "2026-02-01T00:00:00Z", "last_prompt": "2026-01-01T00:00:00Z",
+         "declined": true, "declined_any": false, "now": "2026-03-01T00:00:00Z"}
+        """#,
+      ])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.contains(
+        "error: `install_date` (2026-02-01T00:00:00Z) is after `last_prompt` (2026-01-01T00:00:00Z) [PC410]"))
+    #expect(result.standardError.contains("error: `declined` is true but `declined_any` is false [PC410]"))
+  }
+
+  @Test("keyed members are bound key by key")
+  func keyedMembers() {
+    let result = runPolicyc(
+      ["eval", "--no-color", "p.policy", "--facts", "f.json"],
+      files: [
+        "p.policy": "ask when events(\"export\") >= 3 and total_events(\"export\") >= 3\n",
+        "f.json": #"{"events(\"export\")": 5, "total_events(\"export\")": 3}"#,
+      ])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.contains("`events(\"export\")` (5) is more than `total_events(\"export\")` (3) [PC410]"))
+  }
+}

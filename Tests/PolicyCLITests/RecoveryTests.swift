@@ -150,7 +150,7 @@ struct RecoveryTests {
     let result = runPolicyc(["check", "m.policy"], files: ["m.policy": source])
     #expect(
       diagnosticPositions(in: result.standardOutput, path: "m.policy") == [
-        "1:21 PC111", "2:10 PC201", "4:1 PC112", "4:16 PC210", "5:25 PC109", "6:17 PC214",
+        "1:21 PC111", "2:10 PC201", "3:12 PC112", "4:16 PC210", "5:25 PC109", "6:17 PC214",
       ])
     #expect(result.standardOutput.hasSuffix("checked 1 file: 6 errors\n"))
   }

@@ -33,9 +33,10 @@ struct CheckerMessagesTests {
     return CheckerMessages.Operand(expr: expr, written: written, type: type)
   }
 
-  /// An operand that is a literal.
-  static func literal(_ literal: Literal, _ written: String) -> CheckerMessages.Operand {
-    .init(expr: Expr(.literal(literal), range: .empty(at: 0)), written: written, type: literal.value.type)
+  /// An operand that is a literal, at `start` in the policy's text (where a fix-it edits it).
+  static func literal(_ literal: Literal, _ written: String, at start: Int = 0) -> CheckerMessages.Operand {
+    let range = SourceRange(start: start, end: start == 0 ? 0 : start + written.utf8.count)
+    return .init(expr: Expr(.literal(literal), range: range), written: written, type: literal.value.type)
   }
 
   /// Compiles `text` and expects exactly one diagnostic with the factory's code, equal to the
@@ -154,7 +155,7 @@ struct CheckerMessagesTests {
     }
     Self.expect("ask when min(wait, 3) > 1d") {
       CheckerMessages.extremumMixedArguments(
-        "min", first: Self.name("wait", .duration), other: Self.literal(.int(3), "3"), at: $0)
+        "min", first: Self.name("wait", .duration), other: Self.literal(.int(3), "3", at: 19), at: $0)
     }
     Self.expect("ask when events() > 1") { CheckerMessages.familyKeyCount(Self.events, count: 0, at: $0) }
     Self.expect("ask when events(3) > 1") { CheckerMessages.familyKeyType(Self.events, at: $0) }
@@ -193,12 +194,13 @@ struct CheckerMessagesTests {
     Self.expect("ask when -plan == \"a\"") { CheckerMessages.invalidNegation(Self.name("plan", .string), at: $0) }
     Self.expect("ask when since(last_prompt) >= 30") {
       CheckerMessages.incomparableTypes(
-        "since(last_prompt) >= 30", Self.name("since(last_prompt)", .duration), Self.literal(.int(30), "30"), at: $0)
+        "since(last_prompt) >= 30", Self.name("since(last_prompt)", .duration), Self.literal(.int(30), "30", at: 31),
+        at: $0)
     }
     Self.expect("ask when version >= 2.1") {
       CheckerMessages.incomparableTypes(
         "version >= 2.1", Self.name("version", .version),
-        Self.literal(.number(Number(parsing: "2.1") ?? Number(scaled: 0)), "2.1"), at: $0)
+        Self.literal(.number(Number(parsing: "2.1") ?? Number(scaled: 0)), "2.1", at: 20), at: $0)
     }
     Self.expect("ask when first_use > 3") {
       CheckerMessages.incomparableTypes(
@@ -237,7 +239,7 @@ struct CheckerMessagesTests {
     }
     Self.expect("ask when wait % 2 > 1d") {
       CheckerMessages.invalidArithmetic(
-        .remainder, "wait % 2", Self.name("wait", .duration), Self.literal(.int(2), "2"), at: $0)
+        .remainder, "wait % 2", Self.name("wait", .duration), Self.literal(.int(2), "2", at: 16), at: $0)
     }
   }
 }

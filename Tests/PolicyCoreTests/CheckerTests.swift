@@ -588,7 +588,8 @@ struct CheckerWarningTests {
     #expect(
       PolicyCoreCode.allCases.filter { $0.severity == .warning } == [
         .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
-        .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .tooManyWarnings,
+        .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
+        .unknownAllowedCode, .unusedAllow, .tooManyWarnings,
       ])
     #expect(PolicyCoreCode.allCases.filter { $0.severity == .warning }.allSatisfy { $0.rawValue.hasPrefix("PC3") })
   }

@@ -55,7 +55,7 @@ struct ParserDeclarationTests {
       ("days >= 30 uses >= 20", "join conditions with `and` or `or`; start a new rule with `ask` or `never`"),
       ("days >= 30 AND uses >= 20", "keywords are lowercase: write `and`"),
       ("days >= 30)", "remove the `)` or add the `(` it closes"),
-      ("ask when days = 3", "compare with `==`"),
+      ("ask when days = 3", "`=` only defines a `let`; write `==` to test whether two values are equal"),
       ("let x = 3 when x", "a rule starts with `ask` or `never`: `ask when <condition>`"),
     ])
   func trailingText(text: String, help: String) throws {
@@ -413,7 +413,10 @@ struct ParserExpressionTests {
     #expect(list.range == SourceRange(start: 5, end: 11))
     let unclosed = try onlyDiagnostic("ask when x in [1, 2")
     #expect(unclosed.code == .unclosedDelimiter)
-    #expect(unclosed.message == "expected `]` to close the `[` on line 1, found the end of the file")
+    #expect(unclosed.message == "`[` is never closed")
+    #expect(unclosed.range == SourceRange(start: 14, end: 15))
+    let unclosedMidLine = try onlyDiagnostic("ask when x in [1, 2 3]")
+    #expect(unclosedMidLine.message == "expected `]` to close the `[` on line 1, found `3`")
     #expect(try onlyDiagnostic("ask when x in [,]").code == .expectedExpression)
   }
 
@@ -438,8 +441,11 @@ struct ParserExpressionTests {
     #expect(operands[0].range == SourceRange(start: 0, end: 8))
     let unclosed = try onlyDiagnostic("ask when (days > 3\nnever when rated")
     #expect(unclosed.code == .unclosedDelimiter)
-    #expect(unclosed.message == "expected `)` to close the `(` on line 1, found keyword `never`")
-    #expect(unclosed.help == ["add `)`"])
+    #expect(unclosed.message == "`(` is never closed")
+    #expect(unclosed.range == SourceRange(start: 9, end: 10))
+    #expect(unclosed.help == ["add `)` where the parenthesized expression ends"])
+    #expect(unclosed.notes == [DiagnosticNote("the next declaration begins here", at: SourceRange(start: 19, end: 24))])
+    #expect(unclosed.fixIts == [FixIt("add `)`", edits: [.insert(")", at: 18)])])
   }
 
   @Test("precedence: or < and < not < comparison < ?? < + - < * / % < unary -")

@@ -251,11 +251,18 @@ struct EtiquetteSilencingTests {
   func placement() throws {
     let trailing =
       unpolite + "ask a when days >= 30 and not declined and not rated  # policyc: allow PC320\nask b when days >= 40\n"
+    // The misplaced comments silence nothing, which is itself a warning (PC317).
     #expect(
-      try analyzerWarnings(trailing) == ["PC320 4:1 ask rule `b` can ask a user who declined or rated this version"])
+      try analyzerWarnings(trailing) == [
+        "PC317 3:71 `allow PC320` silences nothing here",
+        "PC320 4:1 ask rule `b` can ask a user who declined or rated this version",
+      ])
     let twoAbove = unpolite + "# policyc: allow PC320\n\nask b when days >= 40\n"
     #expect(
-      try analyzerWarnings(twoAbove) == ["PC320 5:1 ask rule `b` can ask a user who declined or rated this version"])
+      try analyzerWarnings(twoAbove) == [
+        "PC317 3:18 `allow PC320` silences nothing here",
+        "PC320 5:1 ask rule `b` can ask a user who declined or rated this version",
+      ])
     let misspelt = unpolite + "# policyc allow PC320\nask b when days >= 40\n"
     #expect(try analyzerWarnings(misspelt).count == 1)
   }

@@ -8,9 +8,39 @@ struct ReviewSchemaTests {
   @Test("the schema is valid: it is the same list as its definitions, not the empty fallback")
   func schemaIsValid() throws {
     let rebuilt = try FactSchema(facts: ReviewSchema.facts, families: ReviewSchema.families)
+      .relating(scopes: ReviewSchema.scopes, bounds: ReviewSchema.bounds)
     #expect(rebuilt == ReviewSchema.standard)
     #expect(ReviewSchema.standard.facts.count == ReviewSchema.facts.count)
     #expect(ReviewSchema.standard.facts.count > 20)
+    #expect(ReviewSchema.standard.bounds.count == ReviewSchema.bounds.count)
+  }
+
+  @Test("scopes pair each per-version fact with its lifetime counterpart")
+  func scopesAndCounterparts() throws {
+    let schema = ReviewSchema.standard
+    let lifetime = try #require(schema.scopes.first { $0.name == "the whole install" })
+    let version = try #require(schema.scopes.first { $0.name == "this version" })
+    #expect(schema.counterpart(of: "declined", in: lifetime) == "declined_any")
+    #expect(schema.counterpart(of: "rated", in: lifetime) == "rated_any")
+    #expect(schema.counterpart(of: "total_days", in: version) == "days")
+    #expect(schema.counterpart(of: "days", in: version) == "days")
+    #expect(schema.scope(of: "total_uses")?.name == "the whole install")
+  }
+
+  @Test("a relation naming an unknown fact, or facts of different types, is refused")
+  func invalidRelations() throws {
+    let schema = try FactSchema(facts: ReviewSchema.facts, families: ReviewSchema.families)
+    #expect(throws: FactSchema.DefinitionError.invalidRelation("dayz")) {
+      try schema.relating(scopes: [FactScope("x", facts: ["dayz"])], bounds: [])
+    }
+    #expect(throws: FactSchema.DefinitionError.invalidRelation("days")) {
+      try schema.relating(scopes: [], bounds: [FactBound("days", atMost: "declined_any", because: "no")])
+    }
+    let bound = FactBound("days", atMost: "total_days", because: "part")
+    #expect(bound.isBroken(lower: .int(50), upper: .int(40)))
+    #expect(!bound.isBroken(lower: .int(40), upper: .int(40)))
+    #expect(
+      FactBound("declined", atMost: "declined_any", because: "").isBroken(lower: .bool(true), upper: .bool(false)))
   }
 
   @Test("the binder computes exactly the schema's plain facts: none missing, none extra")

@@ -11,12 +11,18 @@
 public struct AnalysisCheck: Sendable {
   /// A short name, for documentation and debugging.
   public var name: String
+  /// The codes the check may report: `# policyc: allow` comments may name them, and an
+  /// `allow` of one that silences nothing is reported (PC317).
+  public var codes: [DiagnosticCode]
   /// Runs the check on one policy, reporting into the context.
   public var run: @Sendable (inout AnalysisContext) -> Void
 
-  /// Creates a check.
-  public init(name: String, run: @escaping @Sendable (inout AnalysisContext) -> Void) {
+  /// Creates a check that reports the codes `codes`.
+  public init(
+    name: String, codes: [DiagnosticCode] = [], run: @escaping @Sendable (inout AnalysisContext) -> Void
+  ) {
     self.name = name
+    self.codes = codes
     self.run = run
   }
 }

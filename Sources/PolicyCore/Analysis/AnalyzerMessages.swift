@@ -106,4 +106,72 @@ enum AnalyzerMessages {
     let (subject, object) = count == 1 ? ("1 check was", "it") : ("\(count) checks were", "them")
     return "\(subject) too complex to complete within the analysis limits; nothing is reported for \(object)"
   }
+
+  // MARK: - PC315, PC316, PC317: silencing comments
+
+  /// `PC315`: a `policyc:` comment whose directive `word` is not `allow`.
+  static func unknownDirective(_ word: String, at range: SourceRange) -> Diagnostic {
+    let suggestion =
+      EditDistance.suggestion(for: word.lowercased(), among: ["allow"])
+      ?? (word.lowercased() == "allow" ? "allow" : nil)
+    return Diagnostic(
+      PolicyCoreCode.unknownDirective, "unknown directive `\(LiteralText.abbreviated(word))` in a `policyc:` comment",
+      at: range,
+      help: [
+        suggestion.map { "did you mean `\($0)`?" }
+          ?? "the only directive is `allow`, as in `# policyc: allow PC314`; this comment silences nothing"
+      ],
+      fixIts: suggestion.map {
+        [
+          FixIt(
+            "replace `\(LiteralText.abbreviated(word))` with `\($0)`", edits: [SourceEdit(replacing: range, with: $0)])
+        ]
+      } ?? [])
+  }
+
+  /// `PC316`: an `allow` of `written`, which is not a code; `silenceable` are the codes comments can silence.
+  static func unknownAllowedCode(_ written: String, silenceable: [String], at range: SourceRange) -> Diagnostic {
+    let upper = written.uppercased()
+    let suggestion =
+      silenceable.contains(upper) ? upper : EditDistance.suggestion(for: upper, among: silenceable)
+    return Diagnostic(
+      PolicyCoreCode.unknownAllowedCode, "unknown code `\(LiteralText.abbreviated(written))` in `allow`", at: range,
+      help: [suggestion.map { "did you mean `\($0)`?" } ?? silenceableList(silenceable)],
+      fixIts: suggestion.map {
+        [
+          FixIt(
+            "replace `\(LiteralText.abbreviated(written))` with `\($0)`",
+            edits: [SourceEdit(replacing: range, with: $0)])
+        ]
+      } ?? [])
+  }
+
+  /// `PC316`: an `allow` of `code`, a code of PolicyCore that no comment can silence.
+  static func unsilenceableCode(_ code: DiagnosticCode, silenceable: [String], at range: SourceRange) -> Diagnostic {
+    let what = code.severity == .error ? "an error" : "a warning of the checker"
+    return Diagnostic(
+      PolicyCoreCode.unknownAllowedCode, "`\(code.rawValue)` (\(code.summary)) cannot be silenced", at: range,
+      help: [
+        code.severity == .error
+          ? "\(code.rawValue) is \(what); fix the policy instead"
+          : "\(code.rawValue) is \(what); fix or remove what it reports",
+        silenceableList(silenceable),
+      ])
+  }
+
+  /// `PC317`: an `allow` of `code` that silenced no warning; `fix` removes it.
+  static func unusedAllow(_ code: String, fix: SourceEdit, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.unusedAllow, "`allow \(code)` silences nothing here", at: range,
+      help: [
+        "no \(code) warning is reported for the rule or `let` this comment applies to: the one starting on its line, or on the next line when the comment stands alone",
+        "remove `\(code)`, or move the comment to the declaration it is about",
+      ],
+      fixIts: [FixIt("remove `\(code)`", edits: [fix])])
+  }
+
+  /// "the codes that comments can silence are `PC310`, ..."
+  static func silenceableList(_ codes: [String]) -> String {
+    "the codes that comments can silence are \(codes.sorted().map { "`\($0)`" }.joined(separator: ", "))"
+  }
 }

@@ -70,8 +70,16 @@ public struct AnalysisReport: Sendable {
 ///
 /// **Silencing.** A comment `# policyc: allow PC311` on the first line of a rule (or `let`)
 /// or alone on the line just above it silences that warning for that declaration; several
-/// codes may be listed, separated by spaces or commas.
+/// codes may be listed, separated by spaces or commas. The comments are checked: an unknown
+/// directive (PC315), a code no comment can silence (PC316) and an `allow` that silences nothing
+/// where it stands (PC317) are warnings. Codes of other domains are known through the checks'
+/// ``AnalysisCheck/codes``; without checks, codes PolicyCore does not define are not judged.
 public enum PolicyAnalyzer {
+  /// The codes of the analyzer's own logic checks, which comments can silence.
+  public static let logicCodes: [PolicyCoreCode] = [
+    .ruleNeverHolds, .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison,
+  ]
+
   /// The analysis of `policy`: the logic checks that `options` enables, then `checks`.
   public static func analyze(
     _ policy: CompiledPolicy, options: AnalysisOptions = .all, checks: [AnalysisCheck] = []
@@ -80,13 +88,26 @@ public enum PolicyAnalyzer {
     analysis.run()
     var findings: [AnalysisFinding] = []
     var silenced: [AnalysisFinding] = []
-    // Comments are read (the file parsed again) only when there is something to silence.
-    let allowed = analysis.findings.isEmpty ? nil : SilencingComments(source: policy.source)
+    // Comments are read (the file parsed again) only when the file has a `policyc:` comment.
+    var allowed =
+      SilencingComments.mayHaveDirectives(policy.source) ? SilencingComments(source: policy.source) : nil
     for finding in analysis.findings {
-      if allowed?.silences(finding.diagnostic.code, owner: finding.owner) == true {
+      if allowed?.silence(finding.diagnostic.code, owner: finding.owner) == true {
         silenced.append(finding)
       } else {
         findings.append(finding)
+      }
+    }
+    if let allowed {
+      // An `allow` is judged unused only for codes that every check had the chance to report.
+      let logic = PolicyAnalyzer.logicCodes.map(\.code)
+      let fromChecks = checks.flatMap(\.codes)
+      let judged =
+        analysis.notes.isEmpty ? Set((options.logic ? logic : []).map(\.rawValue) + fromChecks.map(\.rawValue)) : []
+      for warning in allowed.warnings(
+        silenceable: logic + fromChecks, judged: judged, reportsUnknown: !checks.isEmpty)
+      {
+        findings.append(AnalysisFinding(diagnostic: warning, witness: nil, owner: warning.range))
       }
     }
     let order = { (lhs: AnalysisFinding, rhs: AnalysisFinding) -> Bool in
@@ -145,53 +166,6 @@ public enum PolicyAnalyzer {
     if let overflow { result.append(overflow) } else { result += markers.filter { $0.code == tooManyWarnings } }
     result += markers.filter { $0.code == tooManyErrors }
     return result
-  }
-}
-
-// MARK: - Silencing comments
-
-/// The `# policyc: allow PCnnn` comments of a file, by line.
-struct SilencingComments {
-  let source: SourceFile
-  /// Codes allowed by a comment on each line (0-based), and whether the comment is alone on its line.
-  private var byLine: [Int: (codes: Set<String>, isAlone: Bool)] = [:]
-
-  init(source: SourceFile) {
-    self.source = source
-    let parsed = Parser.parse(source)
-    for comment in parsed.file.comments {
-      let codes = SilencingComments.codes(in: source.text(in: comment.range))
-      guard !codes.isEmpty else { continue }
-      let line = source.lineIndex(of: comment.range.start)
-      var entry = byLine[line] ?? ([], !comment.isTrailing)
-      entry.codes.formUnion(codes)
-      byLine[line] = entry
-    }
-  }
-
-  /// The codes a comment's text allows: `# policyc: allow PC310, PC311`.
-  static func codes(in text: String) -> Set<String> {
-    var rest = Substring(text)
-    guard rest.hasPrefix("#") else { return [] }
-    rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
-    guard rest.hasPrefix("policyc:") else { return [] }
-    rest = rest.dropFirst("policyc:".count).drop { $0 == " " || $0 == "\t" }
-    guard rest.hasPrefix("allow") else { return [] }
-    rest = rest.dropFirst("allow".count)
-    var codes = Set<String>()
-    for word in rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
-      guard word.count == 5, word.hasPrefix("PC"), word.dropFirst(2).allSatisfy(\.isNumber) else { break }
-      codes.insert(String(word))
-    }
-    return codes
-  }
-
-  /// Whether a comment allows `code` for the declaration at `owner`.
-  func silences(_ code: DiagnosticCode, owner: SourceRange) -> Bool {
-    let line = source.lineIndex(of: owner.start)
-    if let entry = byLine[line], entry.codes.contains(code.rawValue) { return true }
-    if line > 0, let entry = byLine[line - 1], entry.isAlone, entry.codes.contains(code.rawValue) { return true }
-    return false
   }
 }
 

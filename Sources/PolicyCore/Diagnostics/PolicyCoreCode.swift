@@ -126,6 +126,15 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case contradictoryComparisons = "PC313"
   /// A comparison implied by another of the same `and` (or implying another of the same `or`).
   case redundantComparison = "PC314"
+
+  // MARK: - Warnings about silencing comments
+
+  /// A `# policyc:` comment whose directive is not `allow`, such as `# policyc: alow PC314`.
+  case unknownDirective = "PC315"
+  /// An `allow` of a code that no comment can silence: an unknown code, an error or a checker warning.
+  case unknownAllowedCode = "PC316"
+  /// An `allow` of a code that silences no warning of the declaration it applies to.
+  case unusedAllow = "PC317"
   /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
   case tooManyWarnings = "PC399"
 
@@ -147,8 +156,8 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
       .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
-      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison,
-      .tooManyWarnings:
+      .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
+      .unknownAllowedCode, .unusedAllow, .tooManyWarnings:
       .warning
     }
   }
@@ -207,6 +216,9 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .shadowedAskRule: "ask rule shadowed by never rules"
     case .contradictoryComparisons: "contradictory comparisons"
     case .redundantComparison: "redundant comparison"
+    case .unknownDirective: "unknown directive in a `policyc:` comment"
+    case .unknownAllowedCode: "`allow` of a code no comment can silence"
+    case .unusedAllow: "`allow` that silences nothing"
     case .tooManyWarnings: "too many warnings"
     }
   }

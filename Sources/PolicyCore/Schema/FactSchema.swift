@@ -84,6 +84,10 @@ public struct FactSchema: Sendable, Hashable {
   /// Once known, an event-name key of a family (``FactFamilyDefinition/keyIsEventName``) that is
   /// not among them is an error, as is a name the policy declares with `event` that the app does not record.
   public private(set) var eventNames: Set<String> = []
+  /// The spans of time the facts describe, such as "this version" (see ``relating(scopes:bounds:)``).
+  public internal(set) var scopes: [FactScope] = []
+  /// Bounds between facts that every real snapshot satisfies, such as `days <= total_days`.
+  public internal(set) var bounds: [FactBound] = []
 
   /// A problem with a schema definition (a programming error in the host, not a policy error).
   public enum DefinitionError: Error, Sendable, Hashable {
@@ -95,6 +99,9 @@ public struct FactSchema: Sendable, Hashable {
     case defaultTypeMismatch(String)
     /// A family's key type is not `string`, `int` or `duration`.
     case invalidKeyType(String)
+    /// A scope or bound names something that is not a fact of the schema, or a bound joins
+    /// facts of different types or strings.
+    case invalidRelation(String)
   }
 
   /// The schema with no facts: policies must declare every fact they use.

@@ -134,7 +134,35 @@ extension Checker {
       report(CheckerMessages.functionWithoutArguments(builtin, at: identifier.range))
       return
     }
-    report(CheckerMessages.unknownName(name, candidates: candidateNames(), at: identifier.range))
+    if let (family, event) = eventNamed(like: name) {
+      let forms = schema.families.filter { $0.keyType == .string && $0.keyMeaning == family.keyMeaning }.map(\.name)
+      report(
+        CheckerMessages.unknownNameLikeKey(name, family: family.name, key: event, forms: forms, at: identifier.range))
+      return
+    }
+    var diagnostic = CheckerMessages.unknownName(name, candidates: candidateNames(), at: identifier.range)
+    if diagnostic.fixIts.isEmpty, name.hasSuffix("s"), name.count > 2 {
+      let forms = schema.families.filter { $0.keyType == .string }
+      if let first = forms.first {
+        diagnostic.help.append(
+          CheckerMessages.keyedFormAdvice(
+            key: String(name.dropLast()), keyMeaning: first.keyMeaning,
+            forms: forms.filter { $0.keyMeaning == first.keyMeaning }.map(\.name)))
+      }
+    }
+    report(diagnostic)
+  }
+
+  /// The string-keyed family and key the policy uses elsewhere that `name` spells, give or take a
+  /// plural: `purchases` when the policy reads `events("purchase")`.
+  func eventNamed(like name: String) -> (FactFamilyDefinition, String)? {
+    for slot in layout.slots {
+      guard case .family(let familyName, .string(let key)) = slot.origin, let family = schema.family(named: familyName),
+        !key.isEmpty, [key, key + "s", key + "es"].contains(name)
+      else { continue }
+      return (family, key)
+    }
+    return nil
   }
 
   mutating func checkHas(_ identifier: Identifier, _ expr: Expr) -> TypedExpr? {

@@ -169,18 +169,51 @@ enum CheckerMessages {
     -> Diagnostic
   {
     let help: String
+    var fixIts: [FixIt] = []
     if TokenKind.keywords.contains(name.lowercased()) {
       help = "keywords are lowercase: write `\(name.lowercased())`"
+      fixIts = [renaming(name, to: name.lowercased(), at: range)]
     } else if PolicyType(rawValue: name) != nil {
       help = "type names are only used in `fact` declarations"
     } else if name == "event" {
       help = "declare the events the policy counts with their names: `event purchase, export`"
     } else if let suggestion = EditDistance.suggestion(for: name, among: candidates()) {
       help = "did you mean `\(suggestion)`?"
+      fixIts = [renaming(name, to: suggestion, at: range)]
     } else {
       help = "declare app-specific facts with `fact \(name): <type>`; `policyc facts` lists the standard ones"
     }
-    return Diagnostic(PolicyCoreCode.unknownName, "unknown name `\(name)`", at: range, help: [help])
+    return Diagnostic(PolicyCoreCode.unknownName, "unknown name `\(name)`", at: range, help: [help], fixIts: fixIts)
+  }
+
+  /// `PC201`: a name that is nothing known but spells, give or take a plural, a key the policy
+  /// uses with a string-keyed family (`purchases` beside `events("purchase")`); `forms` are the
+  /// families with keys of the same meaning, and the fix-it uses `family`.
+  static func unknownNameLikeKey(_ name: String, family: String, key: String, forms: [String], at range: SourceRange)
+    -> Diagnostic
+  {
+    Diagnostic(
+      PolicyCoreCode.unknownName, "unknown name `\(name)`", at: range,
+      help: ["`\(key)` is used as a key elsewhere: " + keyedFormList(key: key, forms: forms)],
+      fixIts: [renaming(name, to: "\(family)(\(StringLiteral.quoted(key)))", at: range)])
+  }
+
+  /// A help line for a plural name that may count by a key (`purchases`): the keyed forms.
+  static func keyedFormAdvice(key: String, keyMeaning: String, forms: [String]) -> String {
+    "to count by \(keyMeaning), " + keyedFormList(key: key, forms: forms)
+  }
+
+  /// "write `events("purchase")` or `total_events("purchase")`".
+  static func keyedFormList(key: String, forms: [String]) -> String {
+    let written = forms.map { "`\($0)(\(StringLiteral.quoted(key)))`" }
+    let list =
+      written.count > 1 ? written.dropLast().joined(separator: ", ") + " or " + (written.last ?? "") : written.joined()
+    return "write \(list)"
+  }
+
+  /// A fix-it that replaces the name `name` at `range` by `replacement`.
+  static func renaming(_ name: String, to replacement: String, at range: SourceRange) -> FixIt {
+    FixIt("replace `\(name)` with `\(replacement)`", edits: [SourceEdit(replacing: range, with: replacement)])
   }
 
   /// `PC217`: an event name the policy does not declare (`fromDeclarations`) or the app does not
@@ -242,10 +275,13 @@ enum CheckerMessages {
   /// `PC202`: a call of an unknown function; `families` are the schema's keyed facts.
   static func unknownFunction(_ name: String, families: [String], at range: SourceRange) -> Diagnostic {
     let candidates = Builtin.functionNames + families
+    let suggestion = EditDistance.suggestion(for: name, among: candidates)
     let help =
-      EditDistance.suggestion(for: name, among: candidates).map { ["did you mean `\($0)`?"] }
+      suggestion.map { ["did you mean `\($0)`?"] }
       ?? ["the functions are \(Builtin.functionNames.map { "`\($0)`" }.joined(separator: ", "))"]
-    return Diagnostic(PolicyCoreCode.unknownFunction, "unknown function `\(name)`", at: range, help: help)
+    return Diagnostic(
+      PolicyCoreCode.unknownFunction, "unknown function `\(name)`", at: range, help: help,
+      fixIts: suggestion.map { [renaming(name, to: $0, at: range)] } ?? [])
   }
 
   /// `PC209`: `since` with `count` arguments other than 1; `instant` is an instant fact to show
@@ -315,7 +351,7 @@ enum CheckerMessages {
     Diagnostic(
       PolicyCoreCode.wrongArgumentType,
       "`\(name)` needs arguments of one type, but `\(first.written)` is \(article(first.type)) and `\(other.written)` is \(article(other.type))",
-      at: range, help: unitHelp(first, other))
+      at: range, help: unitHelp(first, other), fixIts: unitFixIts(first, other))
   }
 
   /// `PC209`: a keyed fact with `count` keys other than 1.
@@ -382,7 +418,7 @@ enum CheckerMessages {
   {
     Diagnostic(
       PolicyCoreCode.incomparableTypes, "`\(written)` compares \(article(lhs.type)) with \(article(rhs.type))",
-      at: range, help: unitHelp(lhs, rhs))
+      at: range, help: unitHelp(lhs, rhs), fixIts: unitFixIts(lhs, rhs))
   }
 
   /// `PC213`: an ordering comparison `op` of values without order.
@@ -456,16 +492,20 @@ enum CheckerMessages {
       verb = "take the remainder of"  // not arithmetic; the checker never reports these here
     }
     var help = unitHelp(lhs, rhs)
+    var fixIts = unitFixIts(lhs, rhs)
     if lhs.type == .instant && rhs.type == .instant && op == .add {
+      fixIts = []
       help = ["subtract instants to get the duration between them: `\(lhs.written) - \(rhs.written)`"]
     } else if lhs.type == .duration && rhs.type == .duration && op == .multiply {
       help = ["multiply a duration by an int, as in `2 * 1d`"]
+      fixIts = []
     } else if help == ["both sides must have the same type"] {
       help = ["`\(op.rawValue)` works on ints, numbers and durations, and adds durations to instants"]
     }
     return Diagnostic(
       PolicyCoreCode.invalidOperands,
-      "cannot \(verb) \(article(lhs.type)) and \(article(rhs.type)) in `\(written)`", at: range, help: help)
+      "cannot \(verb) \(article(lhs.type)) and \(article(rhs.type)) in `\(written)`", at: range, help: help,
+      fixIts: fixIts)
   }
 
   // MARK: - Shared wording
@@ -513,8 +553,14 @@ enum CheckerMessages {
     }
   }
 
-  /// Advice for two operands of different types: a missing unit, `since`, a version literal.
+  /// Advice for two operands of different types: a missing unit, a unit too many, quotes
+  /// around a literal, `since`, a version literal.
   static func unitHelp(_ lhs: Operand, _ rhs: Operand) -> [String] {
+    for (a, b) in [(lhs, rhs), (rhs, lhs)] {
+      if let unquoted = unquotedLiteral(b, as: a.type) {
+        return ["remove the quotes: `\(unquoted)` is \(article(a.type)), `\(b.written)` is a string"]
+      }
+    }
     for (a, b) in [(lhs, rhs), (rhs, lhs)] {
       switch (a.type, b.type) {
       case (.duration, .int), (.duration, .number):
@@ -523,9 +569,12 @@ enum CheckerMessages {
             "add a unit to the number: `\(count)d` for \(count) days, `\(count)h` for hours, `\(count)w` for weeks"
           ]
         }
-        return [
+        let multiply =
           "`\(b.written)` is \(article(b.type)); turn it into a duration by multiplying by a unit, as in `\(b.written) * 1d`"
-        ]
+        if let count = durationLiteralCount(a) {
+          return ["drop the unit: `\(count)` is an `int`, like `\(b.written)`", "or \(multiply)"]
+        }
+        return [multiply]
       case (.instant, .duration):
         return ["to compare how long ago `\(a.written)` was, write `since(\(a.written))`"]
       case (.instant, .int), (.instant, .number):
@@ -549,5 +598,68 @@ enum CheckerMessages {
       }
     }
     return ["both sides must have the same type"]
+  }
+
+  /// The exact fixes behind ``unitHelp(_:_:)``'s first line, when it has one: remove the quotes,
+  /// drop the unit, add the unit `d`, write a quoted version as a version literal.
+  static func unitFixIts(_ lhs: Operand, _ rhs: Operand) -> [FixIt] {
+    for (a, b) in [(lhs, rhs), (rhs, lhs)] {
+      if let unquoted = unquotedLiteral(b, as: a.type) {
+        return [FixIt("remove the quotes", edits: [SourceEdit(replacing: b.expr.range, with: unquoted)])]
+      }
+    }
+    for (a, b) in [(lhs, rhs), (rhs, lhs)] {
+      switch (a.type, b.type) {
+      case (.duration, .int), (.duration, .number):
+        if case .literal(.int) = b.expr.kind {
+          return [FixIt("add the unit `d` (days)", edits: [SourceEdit.insert("d", at: b.expr.range.end)])]
+        }
+        if let count = durationLiteralCount(a) {
+          return [FixIt("drop the unit", edits: [SourceEdit(replacing: a.expr.range, with: count)])]
+        }
+        return []
+      case (.version, .number), (.version, .int):
+        guard case .literal = b.expr.kind, b.expr.range.length == b.written.utf8.count else { return [] }
+        return [
+          FixIt(
+            "write a version literal",
+            edits: [SourceEdit(replacing: b.expr.range, with: "v\(b.written)\(b.type == .int ? ".0" : "")")])
+        ]
+      case (.version, .string):
+        guard case .literal(.string(let text)) = b.expr.kind, let version = Version(parsing: text) else { return [] }
+        return [FixIt("write a version literal", edits: [SourceEdit(replacing: b.expr.range, with: "v\(version)")])]
+      default:
+        continue
+      }
+    }
+    return []
+  }
+
+  /// The digits of `operand` when it is a duration literal written as digits and a unit (`14d`).
+  static func durationLiteralCount(_ operand: Operand) -> String? {
+    guard case .literal(.duration) = operand.expr.kind, operand.expr.range.length == operand.written.utf8.count
+    else { return nil }
+    let digits = operand.written.prefix { $0.isASCII && $0.isNumber }
+    return digits.isEmpty ? nil : String(digits)
+  }
+
+  /// The text of `operand` without its quotes, when it is a string literal whose text is a
+  /// literal of `type` (`"30"` for an int, `"7.5"` for a number, `"30d"` for a duration, `"true"`).
+  static func unquotedLiteral(_ operand: Operand, as type: PolicyType) -> String? {
+    guard case .literal(.string(let text)) = operand.expr.kind, !text.isEmpty, text.utf8.count <= 40 else { return nil }
+    let source = SourceFile(path: "", bytes: Array(text.utf8))
+    var lexer = Lexer(source: source)
+    var bag = DiagnosticBag()
+    lexer.lex(into: &bag)
+    guard bag.diagnostics.isEmpty, lexer.tokens.count == 2, let token = lexer.tokens.first,
+      token.range == SourceRange(start: 0, end: source.bytes.count)
+    else { return nil }
+    switch (type, token.kind) {
+    case (.int, .integer), (.number, .integer), (.number, .number), (.duration, .duration),
+      (.bool, .trueKeyword), (.bool, .falseKeyword):
+      return text
+    case (.bool, _), (.int, _), (.number, _), (.duration, _), (.instant, _), (.version, _), (.string, _):
+      return nil
+    }
   }
 }

@@ -307,8 +307,14 @@ struct Lexer {
     let start = position
     position += length
     let written = text(start, position)
+    // A word replacing a symbol needs spaces where the symbol touched a name: `a&&b` -> `a and b`.
+    let isWord = Lexer.isIdentifierByte(replacement.utf8.first)
+    let touchesBefore = start > 0 && Lexer.isIdentifierByte(bytes[start - 1])
+    let touchesAfter = Lexer.isIdentifierByte(peek())
+    let spelled = (isWord && touchesBefore ? " " : "") + replacement + (isWord && touchesAfter ? " " : "")
     diagnostics.report(
-      LexerMessages.foreignOperator(written, replacement: replacement, at: SourceRange(start: start, end: position)))
+      LexerMessages.foreignOperator(
+        written, replacement: replacement, spelled: spelled, at: SourceRange(start: start, end: position)))
     append(.invalid, from: start)
   }
 

@@ -57,17 +57,25 @@ enum LexerMessages {
   /// `PC102`: a single quote, or text in single quotes (`'pro'`), which the range covers.
   static func singleQuotes(_ written: String, at range: SourceRange) -> Diagnostic {
     let inner = range.length > 2 ? String(written.dropFirst().dropLast()) : "purchase"
+    let closed = range.length >= 2 && written.hasSuffix("'")
     return Diagnostic(
       PolicyCoreCode.unexpectedCharacter,
       range.length > 1 ? "string `\(LiteralText.abbreviated(written))` uses single quotes" : "unexpected character `'`",
-      at: range, help: ["strings use double quotes: `\"\(LiteralText.abbreviated(inner))\"`"])
+      at: range, help: ["strings use double quotes: `\"\(LiteralText.abbreviated(inner))\"`"],
+      fixIts: closed ? requoted(String(written.dropFirst().dropLast()), at: range) : [])
   }
 
-  /// `PC102`: an operator of another language (`&&`, `!`, `=>`) where the policy language has `replacement`.
-  static func foreignOperator(_ written: String, replacement: String, at range: SourceRange) -> Diagnostic {
+  /// `PC102`: an operator of another language (`&&`, `!`, `=>`) where the policy language has
+  /// `replacement`; the fix-it writes `spelled`, the replacement with the spaces it needs there.
+  static func foreignOperator(_ written: String, replacement: String, spelled: String, at range: SourceRange)
+    -> Diagnostic
+  {
     Diagnostic(
       PolicyCoreCode.unexpectedCharacter, "unexpected `\(written)`", at: range,
-      help: ["write `\(replacement)` instead of `\(written)`"])
+      help: ["write `\(replacement)` instead of `\(written)`"],
+      fixIts: [
+        FixIt("replace `\(written)` with `\(replacement)`", edits: [SourceEdit(replacing: range, with: spelled)])
+      ])
   }
 
   /// `PC102`: a control character, such as a NUL byte.
@@ -94,16 +102,28 @@ enum LexerMessages {
 
   /// `PC102`: a character that cannot start a token, with advice for look-alikes (`≥`, `–`).
   static func unexpectedCharacter(_ scalar: Unicode.Scalar, at range: SourceRange) -> Diagnostic {
-    Diagnostic(
+    let replacement = LexerAdvice.replacement(for: scalar).flatMap { $0 == "\"" ? nil : $0 }
+    return Diagnostic(
       PolicyCoreCode.unexpectedCharacter, "unexpected character `\(Character(scalar))` (\(codePoint(scalar)))",
-      at: range, help: [help(for: scalar)])
+      at: range, help: [help(for: scalar)],
+      fixIts: replacement.map {
+        [FixIt("replace it with `\($0)`", edits: [SourceEdit(replacing: range, with: $0)])]
+      } ?? [])
   }
 
   /// `PC102`: text in curly quotes (`“pro”`); `inner` is the text between them.
   static func curlyQuotes(_ written: String, inner: String, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.unexpectedCharacter, "`\(LiteralText.abbreviated(written))` uses curly quotes", at: range,
-      help: ["use straight double quotes: `\"\(LiteralText.abbreviated(inner))\"`"])
+      help: ["use straight double quotes: `\"\(LiteralText.abbreviated(inner))\"`"],
+      fixIts: written.unicodeScalars.count >= 2 && written.unicodeScalars.last.map(LexerAdvice.isClosingQuote) == true
+        ? requoted(inner, at: range) : [])
+  }
+
+  /// A fix-it that writes `inner` in straight double quotes over `range`, when it needs no escape.
+  static func requoted(_ inner: String, at range: SourceRange) -> [FixIt] {
+    guard !inner.contains("\""), !inner.contains("\\") else { return [] }
+    return [FixIt("use straight double quotes", edits: [SourceEdit(replacing: range, with: "\"\(inner)\"")])]
   }
 
   /// `PC101`: a run of bytes that are not UTF-8; the message shows the first 4.

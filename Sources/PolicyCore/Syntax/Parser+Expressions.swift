@@ -275,21 +275,53 @@ extension Parser {
   }
 
   /// Consumes the closing `)` or `]`, or reports which opener it would close.
+  ///
+  /// When the line ends without the closer and the next declaration (or the end of the file)
+  /// follows, the caret goes on the opener itself, with a note where the next declaration begins.
   mutating func expectClosing(_ kind: TokenKind, opener: Token) {
     if eat(kind) != nil { return }
+    let insertion = SourceEdit.insert(kind == .rightParen ? ")" : "]", at: previousEnd)
+    if let next = nextDeclarationAfterLineEnd() {
+      report(
+        ParserMessages.unclosedDelimiterAtOpener(
+          kind, next: next.range, nextIsEndOfFile: next.kind == .endOfFile, fix: insertion, at: opener.range))
+      return
+    }
     report(
       ParserMessages.unclosedDelimiter(
-        kind, openedOnLine: source.location(of: opener.range.start).line, found: describe(current),
+        kind, openedOnLine: source.location(of: opener.range.start).line, found: describe(current), fix: insertion,
         at: at(.endOfFile) ? .empty(at: previousEnd) : current.range))
   }
 
   /// Reports that an expression was expected at the current token.
+  ///
+  /// An operator that ends its line, followed by the next declaration or the end of the file,
+  /// is the mistake: the caret goes on it, with a note where the next declaration begins.
   mutating func reportExpectedExpression() {
     let token = current
+    if index > 0, ParserMessages.danglingOperatorKinds.contains(tokens[index - 1].kind),
+      let next = nextDeclarationAfterLineEnd()
+    {
+      let operatorToken = tokens[index - 1]
+      report(
+        ParserMessages.danglingOperator(
+          operatorToken.kind, text: text(of: operatorToken), line: source.location(of: operatorToken.range.start).line,
+          next: next.range, nextIsEndOfFile: next.kind == .endOfFile, at: operatorToken.range))
+      return
+    }
     report(
       ParserMessages.expectedExpression(
         found: token.kind, text: text(of: token),
         at: token.kind == .endOfFile ? .empty(at: previousEnd) : token.range))
+  }
+
+  /// The current token when it starts the next declaration (or ends the file) on a later line
+  /// than the last token consumed: the sign that the previous line was left unfinished.
+  func nextDeclarationAfterLineEnd() -> Token? {
+    guard index > 0, at(.endOfFile) || current.kind.startsDeclaration else { return nil }
+    if at(.endOfFile) { return current }
+    let previousLine = source.lineIndex(of: tokens[index - 1].range.end)
+    return source.lineIndex(of: current.range.start) > previousLine ? current : nil
   }
 
   // MARK: - Literals

@@ -64,7 +64,10 @@ enum ParserMessages {
   static func unknownType(_ name: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.unknownType, "unknown type `\(name)`", at: range,
-      help: suggestion.map { ["did you mean `\($0)`?"] } ?? [typeList])
+      help: suggestion.map { ["did you mean `\($0)`?"] } ?? [typeList],
+      fixIts: suggestion.map {
+        [FixIt("replace `\(name)` with `\($0)`", edits: [SourceEdit(replacing: range, with: $0)])]
+      } ?? [])
   }
 
   /// `PC110`: `let NAME` without `=`; `foundEquals` when `==` was written instead.
@@ -149,11 +152,18 @@ enum ParserMessages {
       help = "join conditions with `and` or `or`; start a new rule with `ask` or `never`"
     }
     let what: String
+    let isComparison: Bool
     switch declaration {
-    case .fact: what = "the fact declaration"
-    case .let: what = "the definition"
-    case .rule: what = "the condition"
-    case .events: what = "the event declaration"
+    case .fact: (what, isComparison) = ("the fact declaration", false)
+    case .let: (what, isComparison) = ("the definition", true)
+    case .rule: (what, isComparison) = ("the condition", true)
+    case .events: (what, isComparison) = ("the event declaration", false)
+    }
+    if kind == .assign && isComparison {
+      return Diagnostic(
+        PolicyCoreCode.unexpectedToken, "use `==` to compare: `=` is not a comparison", at: range,
+        help: ["`=` only defines a `let`; write `==` to test whether two values are equal"],
+        fixIts: [FixIt("replace `=` with `==`", edits: [SourceEdit(replacing: range, with: "==")])])
     }
     return Diagnostic(
       PolicyCoreCode.unexpectedToken, "unexpected \(describe(kind, text: text)) after \(what)", at: range,
@@ -181,16 +191,51 @@ enum ParserMessages {
       ])
   }
 
-  /// `PC112`: no `close` for the opener on `line`.
-  static func unclosedDelimiter(_ close: TokenKind, openedOnLine line: Int, found: String, at range: SourceRange)
-    -> Diagnostic
-  {
+  /// `PC112`: no `close` for the opener on `line`; `fix` inserts the closer after the last token read.
+  static func unclosedDelimiter(
+    _ close: TokenKind, openedOnLine line: Int, found: String, fix: SourceEdit, at range: SourceRange
+  ) -> Diagnostic {
     let closer = close == .rightParen ? ")" : "]"
     let opening = close == .rightParen ? "(" : "["
     return Diagnostic(
       PolicyCoreCode.unclosedDelimiter,
       "expected `\(closer)` to close the `\(opening)` on line \(line), found \(found)", at: range,
-      help: ["add `\(closer)`"])
+      help: ["add `\(closer)`"], fixIts: [FixIt("add `\(closer)`", edits: [fix])])
+  }
+
+  /// `PC112`: the opener at `range` is not closed before its line ends and the next declaration
+  /// (at `next`) or the end of the file comes; `fix` inserts the closer where its line ends.
+  static func unclosedDelimiterAtOpener(
+    _ close: TokenKind, next: SourceRange, nextIsEndOfFile: Bool, fix: SourceEdit, at range: SourceRange
+  ) -> Diagnostic {
+    let closer = close == .rightParen ? ")" : "]"
+    let opening = close == .rightParen ? "(" : "["
+    return Diagnostic(
+      PolicyCoreCode.unclosedDelimiter, "`\(opening)` is never closed", at: range,
+      help: ["add `\(closer)` where the \(close == .rightParen ? "parenthesized expression" : "list") ends"],
+      notes: nextIsEndOfFile ? [] : [DiagnosticNote("the next declaration begins here", at: next)],
+      fixIts: [FixIt("add `\(closer)`", edits: [fix])])
+  }
+
+  /// The tokens that need an operand after them: when one ends a line and the next declaration
+  /// follows, ``danglingOperator(_:text:line:next:nextIsEndOfFile:at:)`` reports it.
+  static let danglingOperatorKinds: Set<TokenKind> = [
+    .andKeyword, .orKeyword, .notKeyword, .inKeyword, .equal, .notEqual, .less, .lessEqual, .greater,
+    .greaterEqual, .plus, .minus, .star, .slash, .percent, .coalesce,
+  ]
+
+  /// `PC109`: the operator at `range` (of `kind`, spelled `text`, on `line`) ends its line with no
+  /// operand after it; `next` is where the next declaration begins (or the end of the file).
+  static func danglingOperator(
+    _ kind: TokenKind, text: String, line: Int, next: SourceRange, nextIsEndOfFile: Bool, at range: SourceRange
+  ) -> Diagnostic {
+    let isLogical = kind == .andKeyword || kind == .orKeyword || kind == .notKeyword
+    let what = isLogical ? "condition" : "value"
+    return Diagnostic(
+      PolicyCoreCode.expectedExpression,
+      "`\(text)` at the end of line \(line) has no \(what) after it", at: range,
+      help: ["put a \(what) after `\(text)` or remove it"],
+      notes: nextIsEndOfFile ? [] : [DiagnosticNote("the next declaration begins here", at: next)])
   }
 
   /// `PC109`: a token of `kind`, spelled `text`, where an expression must start.

@@ -1,7 +1,7 @@
 import PolicyCore
 
 /// The stable code of every diagnostic PolicyTools reports: the `PolicyTools` domain, `PC4xx`,
-/// errors in facts files, test files and simulation behaviour files.
+/// errors (and one warning) in facts files, test files and simulation behaviour files.
 ///
 /// Codes never change meaning once published. Grammar.md lists each one with its severity,
 /// summary and an example (a test checks the table against this enum).
@@ -26,13 +26,19 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   /// A behaviour file that is valid JSON but not a behaviour model: an unknown key, a value
   /// of the wrong kind or out of range, shares that do not add up.
   case invalidBehaviour = "PC408"
+  /// A facts file gives a fact the policy never reads (a warning: the evaluation goes on).
+  case unreadFact = "PC409"
+  /// Given facts that no real history has, by a bound of the schema: `days` above `total_days`,
+  /// an answer date before `install_date`.
+  case impossibleFacts = "PC410"
 
-  /// Whether diagnostics with this code are errors or warnings: every one is an error.
+  /// Whether diagnostics with this code are errors or warnings: every one but PC409 is an error.
   public var severity: Severity {
     switch self {
     case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
-      .unusablePolicy, .invalidBehaviour:
+      .unusablePolicy, .invalidBehaviour, .impossibleFacts:
       .error
+    case .unreadFact: .warning
     }
   }
 
@@ -47,6 +53,8 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
     case .invalidHistoryStep: "invalid history step"
     case .unusablePolicy: "unusable policy"
     case .invalidBehaviour: "invalid behaviour file"
+    case .unreadFact: "fact the policy never reads"
+    case .impossibleFacts: "impossible facts"
     }
   }
 }

@@ -1,4 +1,5 @@
 import PolicyCore
+import ReviewPolicy
 
 /// Reads a facts file: a JSON object from fact names to values, for one compiled policy.
 ///
@@ -18,11 +19,18 @@ public struct FactsFile: Sendable {
   public var facts: Facts
   /// Facts the policy reads that took their default, with the value used ("absent" when absent).
   public var defaulted: [(name: String, value: String)]
+  /// Warnings about the file that do not stop the evaluation, such as a given fact the policy
+  /// never reads (PC409).
+  public var warnings: [Diagnostic] = []
 
   /// Reads `source` for `policy`; `now` (from `--now`) wins over a `now` key in the file;
   /// without either, `clock` gives the instant.
+  ///
+  /// The schema's scopes and bounds check the file: a given fact the policy never reads is a
+  /// warning (PC409), given facts that break a bound (`days` above `total_days`) an error (PC410).
   public static func read(
-    _ source: SourceFile, for policy: CompiledPolicy, now explicitNow: Timestamp?, clock: () -> Timestamp
+    _ source: SourceFile, for policy: CompiledPolicy, now explicitNow: Timestamp?,
+    schema: FactSchema = ReviewSchema.standard, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
     let root: JSONNode
     switch JSONParser.parse(source) {
@@ -30,12 +38,14 @@ public struct FactsFile: Sendable {
     case .failure(let failure):
       return .failure(Problems([.tools(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
     }
-    return read(root, for: policy, now: explicitNow, clock: clock)
+    return read(root, for: policy, now: explicitNow, schema: schema, clock: clock)
   }
 
-  /// Reads facts from a JSON object node (of a facts file, or embedded in a test file).
+  /// Reads facts from a JSON object node (of a facts file, or embedded in a test file), checked
+  /// against `schema`'s scopes and bounds.
   public static func read(
-    _ root: JSONNode, for policy: CompiledPolicy, now explicitNow: Timestamp?, clock: () -> Timestamp
+    _ root: JSONNode, for policy: CompiledPolicy, now explicitNow: Timestamp?,
+    schema: FactSchema = ReviewSchema.standard, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
     guard case .object(let members) = root.value else {
       return .failure(
@@ -60,6 +70,7 @@ public struct FactsFile: Sendable {
     let instant = now ?? clock()
     var facts = policy.makeFacts(now: instant)
     var given = Set<Int>()
+    var givenFacts: [FactsConsistency.Given] = []
     let knownNames = policy.layout.slots.map(\.name)
     for member in members where member.key != "now" {
       let slot =
@@ -81,11 +92,13 @@ public struct FactsFile: Sendable {
         do {
           try facts.set(slot: slot, to: value)
           given.insert(slot)
+          givenFacts.append(FactsConsistency.Given(slot: slot, value: value, member: member))
         } catch {
           diagnostics.append(.tools(.invalidFactValue, "\(error)", at: member.value.range))
         }
       case .success(nil):
         given.insert(slot)
+        givenFacts.append(FactsConsistency.Given(slot: slot, value: nil, member: member))
         try? facts.setAbsent(definition.name)
       case .failure(let problems):
         diagnostics += problems.diagnostics
@@ -111,8 +124,12 @@ public struct FactsFile: Sendable {
             help: ["add `\"\(definition.name)\": \(FactsFile.example(for: definition.type))` to the facts file"]))
       }
     }
+    diagnostics += FactsConsistency.brokenBounds(givenFacts, policy: policy, schema: schema)
     if !diagnostics.isEmpty { return .failure(Problems(diagnostics)) }
-    return .success(FactsFile(facts: facts, defaulted: defaulted))
+    return .success(
+      FactsFile(
+        facts: facts, defaulted: defaulted,
+        warnings: FactsConsistency.unreadFacts(givenFacts, policy: policy, schema: schema)))
   }
 
   /// Whether `key` is written like a member of one of the policy's keyed facts (`events("x")`).
