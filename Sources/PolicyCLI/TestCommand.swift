@@ -91,6 +91,9 @@ enum TestCommand: Command {
         status = max(status, failure.isUnreadablePolicy ? PolicyCLI.usageError : PolicyCLI.failure)
       case .success(let report):
         for result in report.results {
+          if !result.warnings.isEmpty {
+            io.write(renderer.render(result.warnings, in: loaded.file), to: .standardError)
+          }
           if result.passed { passed += 1 } else { failed += 1 }
           if format == "text" { io.write(result.line + "\n", to: .standardOutput) }
         }

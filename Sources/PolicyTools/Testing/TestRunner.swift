@@ -14,6 +14,8 @@ public struct CaseResult: Sendable {
   public var actual: String
   /// The policy's explanation of its decision.
   public var explanation: Explanation
+  /// Warnings about the case's facts, located in the test file (a fact the policy never reads, PC409).
+  public var warnings: [Diagnostic] = []
 
   /// `PASS  name`, or `FAIL  name: expected ..., got ...`.
   public var line: String {
@@ -48,6 +50,7 @@ public enum TestRunner {
 
     let explanation: Explanation
     var promptCount: Int?
+    var warnings: [Diagnostic] = []
     if let history = testCase.history {
       switch runHistory(history, testCase, file: file, policy: policy, policyText: policyText) {
       case .success(let result):
@@ -58,7 +61,9 @@ public enum TestRunner {
     } else if let factsNode = testCase.facts {
       let now = testCase.now ?? file.now
       switch FactsFile.read(factsNode, for: policy, now: now, clock: { Timestamp(Date()) }) {
-      case .success(let facts): explanation = policy.explain(facts.facts)
+      case .success(let facts):
+        explanation = policy.explain(facts.facts)
+        warnings = facts.warnings
       case .failure(let failure): return .failure(failure)
       }
     } else {
@@ -82,7 +87,9 @@ public enum TestRunner {
       if wanted != promptCount { passed = false }
     }
     return .success(
-      CaseResult(name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation))
+      CaseResult(
+        name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation,
+        warnings: warnings))
   }
 
   /// A clock the history advances.
