@@ -99,6 +99,9 @@ enum TestCommand: Command {
         brokenFiles += 1
       case .success(let report):
         for result in report.results {
+          if !result.warnings.isEmpty {
+            io.write(renderer.render(result.warnings, in: loaded.file), to: .standardError)
+          }
           if result.passed { passed += 1 } else { failed += 1 }
           if format == "text" { io.write(result.report(in: loaded.file), to: .standardOutput) }
         }

@@ -328,6 +328,15 @@ struct FactsConsistencyTests {
     #expect(result.standardError.contains("error: `declined` is true but `declined_any` is false [PC410]"))
   }
 
+  @Test("an unknown fact named like an event the policy counts suggests the keyed form")
+  func pluralEventName() {
+    let result = runPolicyc(
+      ["eval", "--no-color", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": "ask when total_events(\"purchase\") >= 3\n", "f.json": #"{"purchases": 5}"#])
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("help: did you mean `total_events(\"purchase\")`?"))
+  }
+
   @Test("keyed members are bound key by key")
   func keyedMembers() {
     let result = runPolicyc(

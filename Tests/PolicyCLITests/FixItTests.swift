@@ -78,6 +78,14 @@ struct FixItTests {
       ("ask when days > 3 || uses > 2\n", "ask when days > 3 or uses > 2\n"),
       ("ask when !rated\n", "ask when not rated\n"),
       ("ask when uses = 20\n", "ask when uses == 20\n"),
+      ("let x == 3\nask when days > x\n", "let x = 3\nask when days > x\n"),
+      ("ask when days > 3 AND uses > 2\n", "ask when days > 3 and uses > 2\n"),
+      ("ask when NOT declined\n", "ask when not declined\n"),
+      ("ask when days \u{2265} 30\n", "ask when days >= 30\n"),
+      (
+        "ask when total_events(\"export\") > 3 or exports > 2\n",
+        "ask when total_events(\"export\") > 3 or total_events(\"export\") > 2\n"
+      ),
       ("ask when dayz > 3\n", "ask when days > 3\n"),
       ("ask when days > \"30\"\n", "ask when days > 30\n"),
       ("ask when days >= 14d\n", "ask when days >= 14\n"),

@@ -36,6 +36,28 @@ struct TestCommandTests {
           status: 0, standardOutput: "PASS  loyal\nPASS  new\nPASS  history\n3 passed, 0 failed\n", standardError: ""))
   }
 
+  @Test("a case's fact the policy never reads is a warning in the test file; impossible facts are an error")
+  func factsCheckedAgainstTheSchema() {
+    let unread = """
+      {"policy": "p.policy", "cases": [
+        {"name": "lifetime", "facts": {"days": 31, "uses": 25, "total_days": 40}, "expect": "ask"}
+      ]}
+      """
+    let result = run(unread, arguments: ["--no-color"])
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "PASS  lifetime\n1 passed, 0 failed\n")
+    #expect(
+      result.standardError.hasPrefix("dir/p.test.json:2:58: warning: the policy never reads `total_days` [PC409]"))
+    let impossible = """
+      {"policy": "p.policy", "cases": [
+        {"name": "impossible", "facts": {"days": 31, "uses": 25, "total_uses": 20}, "expect": "ask"}
+      ]}
+      """
+    let failing = run(impossible, arguments: ["--no-color"])
+    #expect(failing.status == 1)
+    #expect(failing.standardError.contains("error: `uses` (25) is more than `total_uses` (20) [PC410]"))
+  }
+
   @Test("a failing case says what was expected and what happened; exit 1")
   func failing() {
     let tests = """

@@ -36,6 +36,33 @@ struct AnalyzerMessagesTests {
     }
   }
 
+  @Test("PC315, PC316, PC317: silencing comments are checked")
+  func silencingComments() throws {
+    let logic = PolicyAnalyzer.logicCodes.map(\.rawValue)
+    Self.expect("# policyc: alow PC314\nask when days > 10") { AnalyzerMessages.unknownDirective("alow", at: $0) }
+    Self.expect("ask when days > 10  # policyc: allow PC302") {
+      AnalyzerMessages.unsilenceableCode(PolicyCoreCode.unusedLet.code, silenceable: logic, at: $0)
+    }
+    Self.expect("# policyc: allow PC310\nask when days > 10") {
+      AnalyzerMessages.unusedAllow("PC310", fix: .delete(SourceRange(start: 0, end: 23)), at: $0)
+    }
+    Self.expect("ask when days > 10 and days > 5  # policyc: allow PC314, PC310 because") {
+      AnalyzerMessages.unusedAllow("PC310", fix: .delete(SourceRange(start: 55, end: 62)), at: $0)
+    }
+    // Codes of other domains are known only through the checks; with a check, unknown ones are reported.
+    let quiet = AnalysisCheck(name: "quiet", codes: []) { _ in }
+    let compilation = PolicyCompiler.compile(
+      "ask when days > 10  # policyc: allow PC999, pc314", path: "test.policy", schema: CheckerMessagesTests.schema)
+    let warnings = PolicyAnalyzer.warnings(for: compilation, checks: [quiet])
+    #expect(
+      warnings == [
+        AnalyzerMessages.unknownAllowedCode("PC999", silenceable: logic, at: SourceRange(start: 37, end: 42)),
+        AnalyzerMessages.unknownAllowedCode("pc314", silenceable: logic, at: SourceRange(start: 44, end: 49)),
+      ])
+    #expect(warnings.last?.help == ["did you mean `PC314`?"])
+    #expect(PolicyAnalyzer.warnings(for: compilation).isEmpty, "without checks, unknown codes are not judged")
+  }
+
   @Test("PC310, PC311, PC312: whole rules")
   func rules() {
     Self.expect("let big = days > 10\nask when big and days < 5") {

@@ -112,6 +112,9 @@ struct CheckerMessagesTests {
     Self.expect("ask when dayz > 3") { CheckerMessages.unknownName("dayz", candidates: candidates, at: $0) }
     Self.expect("ask when TRUE") { CheckerMessages.unknownName("TRUE", candidates: candidates, at: $0) }
     Self.expect("ask when int > 3") { CheckerMessages.unknownName("int", candidates: candidates, at: $0) }
+    Self.expect("ask when events(\"export\") >= 3 or exports >= 3") {
+      CheckerMessages.unknownNameLikeKey("exports", family: "events", key: "export", forms: ["events"], at: $0)
+    }
     Self.expect("ask when zzzzqqq > 3") { CheckerMessages.unknownName("zzzzqqq", candidates: candidates, at: $0) }
     Self.expect("let tiers = [\"a\"]\nask when has tiers") { CheckerMessages.hasOnList("tiers", at: $0) }
     Self.expect("ask when has now") { CheckerMessages.hasNow(at: $0) }

@@ -254,7 +254,7 @@ struct EtiquetteSilencingTests {
     // The misplaced comments silence nothing, which is itself a warning (PC317).
     #expect(
       try analyzerWarnings(trailing) == [
-        "PC317 3:71 `allow PC320` silences nothing here",
+        "PC317 3:72 `allow PC320` silences nothing here",
         "PC320 4:1 ask rule `b` can ask a user who declined or rated this version",
       ])
     let twoAbove = unpolite + "# policyc: allow PC320\n\nask b when days >= 40\n"

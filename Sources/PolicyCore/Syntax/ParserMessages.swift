@@ -70,12 +70,14 @@ enum ParserMessages {
       } ?? [])
   }
 
-  /// `PC110`: `let NAME` without `=`; `foundEquals` when `==` was written instead.
+  /// `PC110`: `let NAME` without `=`; `foundEquals` when `==` was written instead (then a fix-it
+  /// writes `=` over `range`).
   static func expectedAssign(name: String, found: String, foundEquals: Bool, at range: SourceRange) -> Diagnostic {
     let help =
       foundEquals ? "a definition uses a single `=`: `let \(name) = ...`" : "write `let \(name) = <expression>`"
     return Diagnostic(
-      PolicyCoreCode.expectedToken, "expected `=` after `let \(name)`, found \(found)", at: range, help: [help])
+      PolicyCoreCode.expectedToken, "expected `=` after `let \(name)`, found \(found)", at: range, help: [help],
+      fixIts: foundEquals ? [FixIt("replace `==` with `=`", edits: [SourceEdit(replacing: range, with: "=")])] : [])
   }
 
   /// `PC110`: a rule without `when` after `ask`, `never` or the rule's name (`written`); the
@@ -130,7 +132,16 @@ enum ParserMessages {
   {
     Diagnostic(
       PolicyCoreCode.unexpectedToken, "unexpected \(found) after `\(keyword)`", at: range,
-      help: ["keywords are lowercase: write `\(keyword.lowercased()) \(foundText)`"])
+      help: ["keywords are lowercase: write `\(keyword.lowercased()) \(foundText)`"],
+      fixIts: [
+        FixIt(
+          "replace `\(keyword)` with `\(keyword.lowercased())`",
+          edits: [
+            SourceEdit(
+              replacing: SourceRange(start: range.start, end: range.start + keyword.utf8.count),
+              with: keyword.lowercased())
+          ])
+      ])
   }
 
   /// `PC111`: a token of `kind`, spelled `text`, after a complete `declaration`.
@@ -138,8 +149,10 @@ enum ParserMessages {
     _ declaration: Declaration, found kind: TokenKind, text: String, at range: SourceRange
   ) -> Diagnostic {
     let help: String
+    var fixIts: [FixIt] = []
     if kind == .identifier, let keyword = ["and", "or", "not"].first(where: { $0 == text.lowercased() }) {
       help = "keywords are lowercase: write `\(keyword)`"
+      fixIts = [FixIt("replace `\(text)` with `\(keyword)`", edits: [SourceEdit(replacing: range, with: keyword)])]
     } else if kind == .whenKeyword {
       help = "a rule starts with `ask` or `never`: `ask when <condition>`"
     } else if kind == .rightParen {
@@ -167,7 +180,7 @@ enum ParserMessages {
     }
     return Diagnostic(
       PolicyCoreCode.unexpectedToken, "unexpected \(describe(kind, text: text)) after \(what)", at: range,
-      help: [help])
+      help: [help], fixIts: fixIts)
   }
 
   /// `PC119`: a bare condition in a file with other rules.

@@ -78,7 +78,9 @@ public struct FactsFile: Sendable {
         ?? FactLayout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
       guard let slot else {
         if FactsFile.isFamilyMember(member.key, of: policy) { continue }  // a keyed fact the policy does not read
-        let suggestion = EditDistance.suggestion(for: member.key, among: knownNames)
+        let suggestion =
+          FactsFile.keyedMember(spelledLike: member.key, in: policy)
+          ?? EditDistance.suggestion(for: member.key, among: knownNames)
         diagnostics.append(
           .tools(
             .unknownFact, "unknown fact `\(member.key)`", at: member.keyRange,
@@ -130,6 +132,18 @@ public struct FactsFile: Sendable {
       FactsFile(
         facts: facts, defaulted: defaulted,
         warnings: FactsConsistency.unreadFacts(givenFacts, policy: policy, schema: schema)))
+  }
+
+  /// The member of a string-keyed fact the policy reads whose key `key` spells, give or take a
+  /// plural: `events("purchase")` for `purchases`.
+  static func keyedMember(spelledLike key: String, in policy: CompiledPolicy) -> String? {
+    for slot in policy.layout.slots {
+      guard case .family(_, .string(let member)) = slot.origin, !member.isEmpty,
+        [member, member + "s", member + "es"].contains(key)
+      else { continue }
+      return slot.name
+    }
+    return nil
   }
 
   /// Whether `key` is written like a member of one of the policy's keyed facts (`events("x")`).

@@ -19,6 +19,8 @@ public struct CaseResult: Sendable {
   /// For a history case, one line per step: the step as written, the prompts it showed and the
   /// rules that decided them (`2. "prompt -> remind": 1 prompt (`loyal`)`); empty for a facts case.
   public var trace: [String] = []
+  /// Warnings about the case's facts, located in the test file (a fact the policy never reads, PC409).
+  public var warnings: [Diagnostic] = []
 
   /// `PASS  name`, or `FAIL  name: expected ..., got ...`.
   public var line: String {
@@ -66,6 +68,7 @@ public enum TestRunner {
     let explanation: Explanation
     var promptCount: Int?
     var trace: [String] = []
+    var warnings: [Diagnostic] = []
     if let history = testCase.history {
       switch runHistory(history, testCase, file: file, policy: policy, policyText: policyText) {
       case .success(let result):
@@ -77,7 +80,9 @@ public enum TestRunner {
     } else if let factsNode = testCase.facts {
       let now = testCase.now ?? file.now
       switch FactsFile.read(factsNode, for: policy, now: now, clock: { Timestamp(Date()) }) {
-      case .success(let facts): explanation = policy.explain(facts.facts)
+      case .success(let facts):
+        explanation = policy.explain(facts.facts)
+        warnings = facts.warnings
       case .failure(let failure): return .failure(failure)
       }
     } else {
@@ -103,7 +108,7 @@ public enum TestRunner {
     return .success(
       CaseResult(
         name: testCase.name, passed: passed, expected: expected, actual: actual, explanation: explanation,
-        range: testCase.expectRange, trace: trace))
+        range: testCase.expectRange, trace: trace, warnings: warnings))
   }
 
   /// A clock the history advances.
