@@ -94,6 +94,8 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case useBeforeDefinition = "PC215"
   /// A keyed fact used without its key, with a key of the wrong kind, or a plain fact called like a function.
   case invalidFactKey = "PC216"
+  /// The default of a `fact` declaration that is not a literal of the declared type.
+  case invalidFactDefault = "PC220"
 
   // MARK: - Warnings
 
@@ -140,7 +142,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .unknownName, .unknownFunction, .incomparableTypes, .invalidOperands, .notBoolean,
       .unguardedAbsentValue, .duplicateRuleName, .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType,
       .invalidListElement, .misplacedList, .unorderedType, .divisionByZero, .useBeforeDefinition,
-      .invalidFactKey:
+      .invalidFactKey, .invalidFactDefault:
       .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
@@ -192,6 +194,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .divisionByZero: "division by zero"
     case .useBeforeDefinition: "`let` used before its definition"
     case .invalidFactKey: "invalid key of a keyed fact"
+    case .invalidFactDefault: "invalid default of a fact declaration"
     case .noAskRule: "policy never asks"
     case .unusedLet: "unused `let`"
     case .unusedFact: "unused fact declaration"
