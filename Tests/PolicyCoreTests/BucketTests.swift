@@ -91,4 +91,23 @@ struct BucketTests {
       try codes("ask when bucket(\"x\") < 10 and days > 5 and days < 2").contains(
         PolicyCoreCode.contradictoryComparisons.code))
   }
+
+  @Test("a counterexample names the seed it needs, and the policies decide apart on it")
+  func counterexampleSeed() throws {
+    // A bucket value that seed 0 does not have but some seed below 128 does.
+    let zero = Bucket.value(seed: 0, name: "x")
+    let seed = try #require((UInt64(1)..<128).first { Bucket.value(seed: $0, name: "x") != zero })
+    let value = Bucket.value(seed: seed, name: "x")
+    let old = try compiled("ask when bucket(\"x\") == \(value) and days > 3")
+    let new = try compiled("ask when days > 3 and days < 3")
+    guard case .different(let counterexample) = PolicyEquivalence.compare(old, new) else {
+      Issue.record("expected a difference")
+      return
+    }
+    #expect(counterexample.witness.seed != 0)
+    #expect(counterexample.witness.summary().hasSuffix("seed \(counterexample.witness.seed)"))
+    let facts = counterexample.witness.facts(for: old)
+    #expect(facts.seed == counterexample.witness.seed)
+    #expect(old.decide(facts).shouldAsk)
+  }
 }
