@@ -23,7 +23,8 @@ enum EvalCommand: Command {
        "version": "3.1", "events(\"export\")": 4, "last_reminder": null}
     Durations are strings with units ("30d", "1d 12h"), instants ISO-8601
     strings, versions strings; null makes a fact that can be absent absent.
-    The key "now" sets the evaluation instant. A missing fact takes its
+    The key "now" sets the evaluation instant, and "seed" the install seed
+    that bucket("name") draws from (0 by default). A missing fact takes its
     default: the schema's default, now for first_use and install_date, v1.0
     for version, absent for facts that can be absent.
 
@@ -121,6 +122,7 @@ enum EvalCommand: Command {
 
   static func footer(_ facts: FactsFile) -> String {
     var output = "now: \(facts.facts.now)\n"
+    if facts.facts.seed != 0 { output += "seed: \(facts.facts.seed)\n" }
     if !facts.defaulted.isEmpty {
       output += "defaults: " + facts.defaulted.map { "`\($0.name)` = \($0.value)" }.joined(separator: ", ") + "\n"
     }

@@ -8,8 +8,9 @@ enum ExplainCommand: Command {
     OVERVIEW: explain a policy's decision on a facts file
 
     Prints the decision, then every rule with every condition: held, failed,
-    not needed (an earlier condition already decided) or faulted, with the
-    values it saw. This answers "why didn't it ask?".
+    not needed (an earlier condition already decided, or another branch of an
+    `or` held) or faulted, with the values it saw. This answers "why didn't it
+    ask?": the failed conditions are exactly those that blocked.
 
     USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
 

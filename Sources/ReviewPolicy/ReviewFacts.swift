@@ -84,6 +84,7 @@ struct ReviewFactBinder: Sendable {
     guard let version = parse(versionText, versions) else { return .failure(.unparsableVersion(versionText)) }
     var facts = prepared
     facts.now = now
+    facts.seed = UInt64(bitPattern: state.installSeed ?? 0)
     for (fact, slot) in complete ? standard : read {
       if let value = value(of: fact, state: state, now: now, version: version, versions: versions) {
         try? facts.set(slot: slot, to: value)

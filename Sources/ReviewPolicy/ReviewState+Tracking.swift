@@ -55,6 +55,11 @@ extension ReviewState {
     return true
   }
 
+  /// A new random install seed (never 0, so a drawn seed is told from a missing one in logs).
+  public static func newInstallSeed() -> Int64 {
+    Int64.random(in: 1...Int64.max)
+  }
+
   /// Forgets everything tracked, as a new install, keeping only what is not about the user:
   /// the stored policy update and which legacy managers were already imported.
   public mutating func reset() {

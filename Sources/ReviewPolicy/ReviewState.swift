@@ -48,6 +48,12 @@ public struct ReviewState: Codable, Sendable, Hashable {
   /// When the first session started (``ReviewManager/sessionStarted()``), any version; nil
   /// until then. A default session (actions logged with no session started) does not set it.
   public var firstSession: Timestamp?
+  /// This install's random seed, from which policies draw `bucket("name")` (rollouts and
+  /// experiments): drawn at the first tracked call under a policy that reads a bucket, then kept
+  /// for good, so an install stays in its buckets across launches, updates and policy changes.
+  /// ``reset()`` forgets it (a reset is a new install, so it gets new buckets). Nil until then
+  /// (decisions then use seed 0), and in states stored before seeds existed.
+  public var installSeed: Int64?
   /// The version used before ``version``.
   public var previousVersion: String?
   /// Uses, all versions.

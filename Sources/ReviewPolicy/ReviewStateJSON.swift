@@ -63,6 +63,7 @@ enum ReviewStateJSON {
       member("format", \.format) { $0.int(s.format) }
       member("importedLegacy", \.importedLegacy) { w in w.array(s.importedLegacy) { $0.string($1) } }
       optional("installDate", \.installDate, s.installDate.map(instantWriter))
+      optional("installSeed", \.installSeed, s.installSeed.map(int64Writer))
       optional("lastBadSession", \.lastBadSession, s.lastBadSession.map(sessionWriter))
       optional("lastDecline", \.lastDecline, s.lastDecline.map(instantWriter))
       optional("lastRating", \.lastRating, s.lastRating.map(instantWriter))
@@ -96,6 +97,7 @@ enum ReviewStateJSON {
       { $0.int64(value.millisecondsSince1970) }
     }
     private func stringWriter(_ value: String) -> (inout Writer) -> Void { { $0.string(value) } }
+    private func int64Writer(_ value: Int64) -> (inout Writer) -> Void { { $0.int64(value) } }
     private func sessionWriter(_ value: SessionRecord) -> (inout Writer) -> Void { { $0.session(value) } }
 
     private mutating func begin() {
@@ -619,6 +621,7 @@ enum ReviewStateJSON {
     optional("lastReminder", \.lastReminder) { $0.instant($1) }
     optional("installDate", \.installDate) { $0.instant($1) }
     optional("firstSession", \.firstSession) { $0.instant($1) }
+    optional("installSeed", \.installSeed) { Int64($0.int($1)) }
     optional("previousVersion", \.previousVersion) { $0.string($1) }
     required("totalUses", \.totalUses) { $0.int($1) }
     required("totalEvents", \.totalEvents) { $0.int($1) }

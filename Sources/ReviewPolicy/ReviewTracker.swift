@@ -126,6 +126,8 @@ public struct ReviewTracker: Sendable {
   public mutating func enter(at now: Timestamp) {
     expireUnansweredPrompt(at: now)
     state.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
+    // The install's seed is drawn once, when a running policy first reads a bucket.
+    if state.installSeed == nil && !policy.bucketNames.isEmpty { state.installSeed = ReviewState.newInstallSeed() }
   }
 
   // MARK: - The prompt contract

@@ -51,6 +51,20 @@ struct AllocationTests {
     expectNone(count, "loyal user")
   }
 
+  @Test("`bucket(\"name\")` decides without allocating, in rules and `let`s")
+  func bucket() throws {
+    let policy = try compiled(
+      "let group = bucket(\"b\")\nask when bucket(\"new-ask\") < 50 and group >= 0 and days >= 1")
+    var facts = policy.makeFacts(now: testNow)
+    try facts.set("days", to: .int(3))
+    for seed: UInt64 in [0, 1, 42, .max] {
+      facts.seed = seed
+      let (count, decision) = allocations(policy, facts)
+      #expect(decision.shouldAsk == (Bucket.value(seed: seed, name: "new-ask") < 50))
+      expectNone(count, "seed \(seed)")
+    }
+  }
+
   @Test("W1: string, number and int facts declared in the policy")
   func w1() throws {
     let policy = try compiled(

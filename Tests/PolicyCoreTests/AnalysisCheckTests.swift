@@ -67,7 +67,8 @@ struct TypedTreeTests {
       case .constant: kinds.append("constant")
       case .arithmetic: kinds.append("arithmetic")
       case .call: kinds.append("call")
-      case .letValue, .now, .has, .membership, .negate, .coalesce, .since, .extremum, .promote: kinds.append("other")
+      case .letValue, .now, .has, .membership, .negate, .coalesce, .since, .extremum, .promote, .bucket:
+        kinds.append("other")
       }
     }
     #expect(

@@ -165,3 +165,75 @@ struct ExplanationRenderingTests {
         """)
   }
 }
+
+@Suite("Explanation: `or` branches not needed")
+struct ExplanationOrNotNeededTests {
+  /// Each condition as `text: shown status`.
+  private func shown(_ trace: RuleTrace, _ policy: CompiledPolicy) -> [String] {
+    trace.conditions.map { "\(policy.source.text(in: $0.range)): \($0.shownStatus.rawValue)" }
+  }
+
+  @Test("the branches before the one that held an `or` are not needed; their values are kept")
+  func failedBranchesOfAnOrThatHeld() throws {
+    let (policy, explanation) = try explain("ask when declined or days < 5 or uses > 1000") {
+      try $0.set("days", to: .int(2))
+    }
+    let rule = try #require(explanation.rules.first)
+    #expect(shown(rule, policy) == ["declined: notNeeded", "days < 5: held", "uses > 1000: notNeeded"])
+    // The evaluation is still recorded (for coverage): `declined` failed, with the value it saw.
+    #expect(rule.conditions.map(\.status) == [.failed, .held, .notNeeded])
+    #expect(rule.conditions.map(\.isNeeded) == [false, true, true])
+    #expect(rule.conditions[0].operands.map(\.value) == [.bool(false)])
+  }
+
+  @Test("inside an `and` that failed, only what really blocked is failed")
+  func whyNamesOnlyTheBlocker() throws {
+    let (policy, explanation) = try explain("ask when (declined or days < 5) and uses > 1000") {
+      try $0.set("days", to: .int(2))
+      try $0.set("uses", to: .int(7))
+    }
+    let rule = try #require(explanation.rules.first)
+    #expect(rule.outcome == .notHeld)
+    #expect(shown(rule, policy) == ["declined: notNeeded", "days < 5: held", "uses > 1000: failed"])
+    #expect(
+      ExplanationRenderer().render(explanation, of: policy) == """
+        decision: don't ask: no ask rule held
+        ask rule at line 1 (line 1): not held
+          not needed  declined     declined = false
+          held        days < 5     days = 2
+          failed      uses > 1000  uses = 7
+
+        """)
+  }
+
+  @Test("a nested chain that failed inside an `or` that held is not needed as a whole")
+  func nestedChain() throws {
+    let (policy, explanation) = try explain("ask when (uses >= 20 and days >= 30) or events >= 3") {
+      try $0.set("uses", to: .int(25))
+      try $0.set("days", to: .int(10))
+      try $0.set("events", to: .int(4))
+    }
+    let rule = try #require(explanation.rules.first)
+    #expect(rule.outcome == .held)
+    #expect(shown(rule, policy) == ["uses >= 20: notNeeded", "days >= 30: notNeeded", "events >= 3: held"])
+  }
+
+  @Test("an `or` that did not hold keeps every branch failed: each one blocked")
+  func orThatFailed() throws {
+    let (policy, explanation) = try explain("ask when declined or days < 5") { try $0.set("days", to: .int(9)) }
+    let rule = try #require(explanation.rules.first)
+    #expect(shown(rule, policy) == ["declined: failed", "days < 5: failed"])
+    #expect(rule.conditions.map(\.isNeeded) == [true, true])
+  }
+
+  @Test("under `not`, the `or` that held decides through its holding branch only")
+  func negatedOr() throws {
+    let (policy, explanation) = try explain("ask when not (declined or rated) and days >= 1") {
+      try $0.set("rated", to: .bool(true))
+      try $0.set("days", to: .int(3))
+    }
+    let rule = try #require(explanation.rules.first)
+    #expect(rule.outcome == .notHeld)
+    #expect(shown(rule, policy) == ["declined: notNeeded", "rated: held", "days >= 1: notNeeded"])
+  }
+}

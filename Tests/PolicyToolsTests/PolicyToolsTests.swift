@@ -49,7 +49,7 @@ struct PolicyToolsTests {
       users: 200, days: 60, seed: 7,
       policies: [
         SimulationPolicy(
-          name: path, text: text, appFacts: [("plan", .string("")), ("crashed_this_session", .bool(false))],
+          name: path, text: text, appFacts: [("plan", .string("free")), ("crashed_this_session", .bool(false))],
           defaultedFacts: ["plan", "crashed_this_session"])
       ])
     let report = SimulationReport.simulate(setup)

@@ -162,6 +162,7 @@ public struct AnalysisContext {
     var tries = 0
     let policy = self.policy
     let builder = self.builder
+    let seeds = Witness.candidateSeeds(for: [policy])
     let result = analysis.solver.search(condition.formula) { state in
       tries += 1
       if tries > attempts { return true }
@@ -169,10 +170,13 @@ public struct AnalysisContext {
       for round in 0..<2 {
         if round == 1 { witness = builder.repair(witness, state) }
         witness = adjust(witness, SolverModel(state: state))
-        let decision = policy.decide(witness.facts(for: policy))
-        if verify(witness, decision) {
-          found = witness
-          return true
+        for seed in seeds {
+          witness.seed = seed
+          let decision = policy.decide(witness.facts(for: policy))
+          if verify(witness, decision) {
+            found = witness
+            return true
+          }
         }
       }
       return false

@@ -30,7 +30,9 @@ indirect enum Term: Hashable, Sendable {
   var canFault: Bool {
     switch self {
     case .constant, .value, .age, .now: false
-    case .failure, .arithmetic, .negate, .since, .opaque: true
+    case .failure, .arithmetic, .negate, .since: true
+    // `bucket("name")` is the one opaque value that never faults.
+    case .opaque(let text): !text.hasPrefix("bucket(")
     case .promote(let inner):
       if case .constant = inner { false } else { true }
     case .extremum(_, let terms, _): terms.contains { $0.canFault }
@@ -187,7 +189,7 @@ struct PolicyTranslator {
           case .letValue(let other), .has(.letValue(let other)):
             if other < letDepths.count { depth = max(depth, letDepths[other] + 1) }
           case .constant, .fact, .now, .has, .not, .logical, .compare, .membership, .arithmetic, .negate, .coalesce,
-            .since, .extremum, .promote, .call:
+            .since, .extremum, .promote, .call, .bucket:
             stack.append(contentsOf: expr.children)
           }
         }
@@ -455,6 +457,10 @@ struct PolicyTranslator {
     case .call:
       // A built-in function's value is not modelled: an unknown of its own (its arguments are
       // present wherever it is evaluated; it may fault).
+      result = [ValueCase(guardFormula: .true, term: .opaque(canonicalText(expr)))]
+    case .bucket:
+      // A bucket is an unknown int (in 0..<100, which the analysis does not use: it only loses
+      // precision, never soundness); the same name is the same unknown in both policies of a diff.
       result = [ValueCase(guardFormula: .true, term: .opaque(canonicalText(expr)))]
     }
     if let result, result.count > PolicyTranslator.maximumCases { return nil }
@@ -735,6 +741,7 @@ struct PolicyTranslator {
     case .promote(let inner): return "number(\(canonicalText(inner)))"
     case .call(let function, let arguments):
       return "\(function.name)(" + arguments.map { canonicalText($0) }.joined(separator: ",") + ")"
+    case .bucket(let name, _): return "bucket(\(StringLiteral.quoted(name)))"
     }
   }
 }

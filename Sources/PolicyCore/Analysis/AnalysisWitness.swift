@@ -18,6 +18,9 @@ public struct Witness: Sendable, Hashable {
   public var now: Timestamp
   /// The facts, in the order of the policies' layouts.
   public var facts: [Fact]
+  /// The subject's seed, which fixes every `bucket("name")` (0 unless a policy reads a bucket and
+  /// another seed was needed to show the behaviour).
+  public var seed: UInt64 = 0
 
   /// The fact named `name`, if the witness has it.
   public func fact(named name: String) -> Fact? {
@@ -33,6 +36,7 @@ public struct Witness: Sendable, Hashable {
   /// keep the policy's defaults (instants without one are `now`, versions `1.0`).
   public func facts(for policy: CompiledPolicy) -> Facts {
     var result = policy.makeFacts(now: now)
+    result.seed = seed
     var given = Set<Int>()
     for fact in facts {
       guard let slot = policy.layout.slot(named: fact.name) else { continue }
@@ -50,6 +54,12 @@ public struct Witness: Sendable, Hashable {
       }
     }
     return result
+  }
+
+  /// The seeds to try when realising a witness for `policies`: only 0 when none reads a bucket,
+  /// else enough seeds that any bucket range of 5 or more values is met with near certainty.
+  static func candidateSeeds(for policies: [CompiledPolicy]) -> [UInt64] {
+    policies.contains { !$0.bucketNames.isEmpty } ? Array(0..<128) : [0]
   }
 
   /// The value a fact with no default takes when nothing constrains it.
@@ -75,6 +85,7 @@ public struct Witness: Sendable, Hashable {
       let extra = parts.count - limit
       parts = Array(parts.prefix(limit)) + ["and \(extra) more"]
     }
+    if seed != 0 { parts.append("seed \(seed)") }
     return parts.joined(separator: ", ")
   }
 

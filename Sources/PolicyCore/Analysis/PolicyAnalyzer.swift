@@ -279,7 +279,7 @@ struct Analysis {
           stack.append(contentsOf: operands)
         case .not(let inner): stack.append(inner)
         case .constant, .fact, .letValue, .now, .has, .compare, .membership, .arithmetic, .negate, .coalesce, .since,
-          .extremum, .promote, .call:
+          .extremum, .promote, .call, .bucket:
           break  // a chain's operands are not searched below comparisons and values
         }
       }
@@ -506,7 +506,7 @@ struct Analysis {
       case .letValue(let index), .has(.letValue(let index)):
         if seenLets.insert(index).inserted, let value = policy.lets[index].value { stack.append(value) }
       case .constant, .now, .not, .logical, .compare, .membership, .arithmetic, .negate, .coalesce, .since, .extremum,
-        .promote, .call:
+        .promote, .call, .bucket:
         stack.append(contentsOf: next.children)
       }
     }

@@ -70,6 +70,7 @@ public enum PolicyEquivalence {
     let solver = FormulaSolver(
       budget: budget, stepLimit: options.searchSteps, windowed: FormulaSolver.windowedFacts(of: [old, new]))
     let builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [old, new]), table: table)
+    let seeds = Witness.candidateSeeds(for: [old, new])
     var models = 0
     var found: Counterexample?
     let maximumModels = 256
@@ -79,13 +80,16 @@ public enum PolicyEquivalence {
       guard var witness = builder.build(state) else { return false }
       for round in 0..<2 {
         if round == 1 { witness = builder.repair(witness, state) }
-        let oldDecision = old.decide(witness.facts(for: old))
-        let newDecision = new.decide(witness.facts(for: new))
-        guard oldDecision.shouldAsk != newDecision.shouldAsk else { continue }
-        let candidate = Counterexample(witness: witness, old: oldDecision, new: newDecision)
-        if accept(candidate) {
-          found = candidate
-          return true
+        for seed in seeds {
+          witness.seed = seed
+          let oldDecision = old.decide(witness.facts(for: old))
+          let newDecision = new.decide(witness.facts(for: new))
+          guard oldDecision.shouldAsk != newDecision.shouldAsk else { continue }
+          let candidate = Counterexample(witness: witness, old: oldDecision, new: newDecision)
+          if accept(candidate) {
+            found = candidate
+            return true
+          }
         }
       }
       return false

@@ -97,6 +97,8 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   /// An event name the policy does not declare with `event`, or, when the app names the events it
   /// records, one the app does not record.
   case unknownEvent = "PC217"
+  /// The default of a `fact` declaration that is not a literal of the declared type.
+  case invalidFactDefault = "PC218"
 
   // MARK: - Warnings
 
@@ -152,7 +154,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .unknownName, .unknownFunction, .incomparableTypes, .invalidOperands, .notBoolean,
       .unguardedAbsentValue, .duplicateRuleName, .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType,
       .invalidListElement, .misplacedList, .unorderedType, .divisionByZero, .useBeforeDefinition,
-      .invalidFactKey, .unknownEvent:
+      .invalidFactKey, .unknownEvent, .invalidFactDefault:
       .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
@@ -205,6 +207,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .useBeforeDefinition: "`let` used before its definition"
     case .invalidFactKey: "invalid key of a keyed fact"
     case .unknownEvent: "unknown event name"
+    case .invalidFactDefault: "invalid default of a fact declaration"
     case .noAskRule: "policy never asks"
     case .unusedLet: "unused `let`"
     case .unusedFact: "unused fact declaration"

@@ -164,7 +164,8 @@ private struct Printer {
     switch declaration {
     case .fact(let fact):
       let type = fact.type.map { $0.rawValue + (fact.isOptional ? "?" : "") } ?? source.text(in: fact.typeRange)
-      return [Line(code: "fact \(fact.name.name): \(type)", comment: joined(comments))]
+      let defaultValue = fact.defaultValue.map { " = " + inline($0) } ?? ""
+      return [Line(code: "fact \(fact.name.name): \(type)\(defaultValue)", comment: joined(comments))]
     case .let(let definition):
       return layout(header: "let \(definition.name.name) =", definition.value, comments: comments, indent: 2)
     case .rule(let rule):

@@ -108,6 +108,8 @@ enum Opcode: UInt8 {
   /// `a = function(b, c)` for the ``BuiltinFunction`` numbered `immediate >> 8`, on arguments of
   /// the ``PolicyType`` numbered `immediate & 0xff`; faults as the function does.
   case callFunction
+  /// `a = bucket(seed, immediate)`: the snapshot's ``Bucket`` for the name hash in `immediate`.
+  case bucket
 }
 
 /// One instruction: an operation and its operands (24 bytes).
@@ -134,7 +136,8 @@ struct Program: Sendable {
   var ranges: [SourceRange] = []
   /// The constant sets of `in`, back to back (versions as pairs of words).
   var setData: [Int64] = []
-  /// Registers needed: 0 is `now`, then `let` values and states, then scratch.
+  /// Registers needed: 0 is `now`, then `let` values and states, then scratch. (The snapshot's
+  /// seed, which `bucket` reads, is passed to the evaluator beside the registers.)
   var registerCount = 1
   /// For each compiled `let`: its entry point and state register.
   var letEntries: [(entry: Int, stateRegister: Int)] = []

@@ -446,6 +446,10 @@ struct ProgramBuilder {
         Instruction(
           .callFunction, a: register, b: first, c: second, immediate: Int64(function.code) << 8 | Int64(type.code)))
       return register
+    case .bucket(_, let hash):
+      let register = newRegister(for: .int)
+      emit(Instruction(.bucket, a: register, immediate: Int64(bitPattern: hash)))
+      return register
     case .extremum(let isMinimum, let operands):
       var result = emitValue(operands[0])
       for operand in operands.dropFirst() {

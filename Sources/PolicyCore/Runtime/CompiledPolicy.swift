@@ -14,6 +14,9 @@ public struct CompiledPolicy: Sendable {
   public let readSlots: [Int]
   /// The event names the policy declares with `event`, sorted; empty when it declares none.
   public let declaredEvents: [String]
+  /// The names of the `bucket("name")` calls of the rules and `let`s, sorted, without duplicates:
+  /// empty when decisions do not depend on ``Facts/seed``.
+  public let bucketNames: [String]
   let storage: ProgramStorage
 
   init(_ checked: CheckedPolicy, program: Program) {
@@ -23,6 +26,13 @@ public struct CompiledPolicy: Sendable {
     self.lets = checked.lets
     self.readSlots = checked.usedSlots.sorted()
     self.declaredEvents = checked.declaredEvents
+    var names = Set<String>()
+    for root in checked.rules.map(\.condition) + checked.lets.compactMap(\.value) {
+      root.forEachNode { node in
+        if case .bucket(let name, _) = node.node { names.insert(name) }
+      }
+    }
+    self.bucketNames = names.sorted()
     let rules = checked.rules
     self.storage = ProgramStorage(
       program, neverRules: rules.indices.filter { rules[$0].kind == .never },
@@ -55,13 +65,15 @@ public struct CompiledPolicy: Sendable {
     }
     let storage = self.storage
     let now = facts.now.millisecondsSince1970
+    let seed = facts.seed
     return facts.withStorage { words, presence in
-      CompiledPolicy.decide(storage, words: words, presence: presence, now: now)
+      CompiledPolicy.decide(storage, words: words, presence: presence, now: now, seed: seed)
     }
   }
 
   private static func decide(
-    _ storage: ProgramStorage, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>, now: Int64
+    _ storage: ProgramStorage, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>, now: Int64,
+    seed: UInt64
   ) -> Decision {
     var index = 0
     while index < storage.requiredMask.count {
@@ -72,7 +84,7 @@ public struct CompiledPolicy: Sendable {
     if storage.registerCount <= RegisterFile.smallCapacity {
       return withUnsafeTemporaryAllocation(of: Int64.self, capacity: RegisterFile.smallCapacity) { registers in
         guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
-        return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
+        return evaluate(storage, words: words, presence: presence, registers: registers, now: now, seed: seed)
       }
     }
     if storage.registerCount <= RegisterFile.largeCapacity {
@@ -80,18 +92,18 @@ public struct CompiledPolicy: Sendable {
       return withUnsafeMutableBytes(of: &file) { bytes in
         guard let base = bytes.baseAddress else { return Decision.invalid(.foreignFacts) }
         let registers = base.assumingMemoryBound(to: Int64.self)
-        return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
+        return evaluate(storage, words: words, presence: presence, registers: registers, now: now, seed: seed)
       }
     }
     return withUnsafeTemporaryAllocation(of: Int64.self, capacity: storage.registerCount) { registers in
       guard let registers = registers.baseAddress else { return Decision.invalid(.foreignFacts) }
-      return evaluate(storage, words: words, presence: presence, registers: registers, now: now)
+      return evaluate(storage, words: words, presence: presence, registers: registers, now: now, seed: seed)
     }
   }
 
   private static func evaluate(
     _ storage: ProgramStorage, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>,
-    registers: UnsafeMutablePointer<Int64>, now: Int64
+    registers: UnsafeMutablePointer<Int64>, now: Int64, seed: UInt64
   ) -> Decision {
     guard let code = UnsafePointer(storage.code.baseAddress), let setData = UnsafePointer(storage.setData.baseAddress)
     else { return Decision.invalid(.foreignFacts) }
@@ -102,7 +114,7 @@ public struct CompiledPolicy: Sendable {
     while index < storage.letEntries.count {
       let result = Evaluator.run(
         from: storage.letEntries[index], code: code, setData: setData, words: words, presence: presence,
-        registers: registers)
+        registers: registers, seed: seed)
       registers[storage.letEntries[index + 1]] =
         result.outcome < 0
         ? LetState.state(for: result.fault) : (result.outcome == 1 ? LetState.present : LetState.absent)
@@ -116,7 +128,7 @@ public struct CompiledPolicy: Sendable {
       let rule = storage.neverRules[index]
       let result = Evaluator.run(
         from: storage.ruleEntries[rule], code: code, setData: setData, words: words, presence: presence,
-        registers: registers)
+        registers: registers, seed: seed)
       if result.outcome != 0 { deciding.insert(rule) }
       if result.outcome < 0 {
         if firstFault == nil { firstFault = Fault(kind: result.fault, rule: rule, range: storage.ranges[result.pc]) }
@@ -134,7 +146,7 @@ public struct CompiledPolicy: Sendable {
       let rule = storage.askRules[index]
       let result = Evaluator.run(
         from: storage.ruleEntries[rule], code: code, setData: setData, words: words, presence: presence,
-        registers: registers)
+        registers: registers, seed: seed)
       if result.outcome == 1 { deciding.insert(rule) }
       if result.outcome < 0 {
         if firstFault == nil { firstFault = Fault(kind: result.fault, rule: rule, range: storage.ranges[result.pc]) }

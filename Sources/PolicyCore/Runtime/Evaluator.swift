@@ -51,7 +51,8 @@ enum Evaluator {
   // swiftlint:disable:next function_body_length cyclomatic_complexity
   static func run(
     from entry: Int, code: UnsafePointer<Instruction>, setData: UnsafePointer<Int64>,
-    words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>, registers r: UnsafeMutablePointer<Int64>
+    words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>, registers r: UnsafeMutablePointer<Int64>,
+    seed: UInt64
   ) -> SegmentResult {
     var pc = entry
     while true {
@@ -191,6 +192,8 @@ enum Evaluator {
         let (value, fault) = function.apply(r[b], c > 0 ? r[c] : 0, type: type)
         if let fault { return .faulted(fault, at: pc) }
         r[a] = value
+      case .bucket:
+        r[a] = Bucket.value(seed: seed, nameHash: UInt64(bitPattern: i.immediate))
       }
       pc += 1
     }

@@ -30,6 +30,15 @@ public struct ConditionTrace: Sendable, Hashable {
   public var operands: [OperandValue]
   /// The fault, when ``status`` is ``ConditionStatus/faulted``.
   public var fault: FaultKind?
+  /// Whether the outcome depended on it: false for the conditions of the operands of an `or`
+  /// that held through another operand. They were evaluated (``status`` says how they came out,
+  /// for coverage), but they neither let the rule hold nor kept it from holding, so explanations
+  /// show them as not needed.
+  public var isNeeded = true
+
+  /// The status explanations show: ``ConditionStatus/notNeeded`` when the condition was not
+  /// needed, else ``status``.
+  public var shownStatus: ConditionStatus { isNeeded ? status : .notNeeded }
 }
 
 /// How a rule came out in an explanation.

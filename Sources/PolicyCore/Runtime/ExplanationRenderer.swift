@@ -9,6 +9,10 @@
 ///   failed      days >= 30                     days = 12
 ///   not needed  uses >= 20
 /// ```
+///
+/// A condition that did not matter is "not needed": one after the operand that decided an
+/// `and`/`or`, and one of an `or` that held through another operand (it is shown with the value
+/// it saw), so the failed conditions are exactly those that kept a rule from holding.
 public struct ExplanationRenderer: Sendable {
   /// Creates a renderer.
   public init() {}
@@ -42,7 +46,7 @@ public struct ExplanationRenderer: Sendable {
       let width = min(48, texts.map(\.count).max() ?? 0)
       for (condition, text) in zip(trace.conditions, texts) {
         let statusText: String
-        switch condition.status {
+        switch condition.shownStatus {
         case .held: statusText = "held"
         case .failed: statusText = "failed"
         case .notNeeded: statusText = "not needed"

@@ -10,6 +10,9 @@
 public struct Facts: @unchecked Sendable {
   /// The instant of the evaluation: `now` in policies, the reference point of `since`.
   public var now: Timestamp
+  /// The subject's 64-bit seed, from which `bucket("name")` draws its value (see ``Bucket``): the
+  /// host gives each subject (an install, a simulated user) its own, stable one. 0 until set.
+  public var seed: UInt64 = 0
   let fingerprint: UInt64
   /// The layout, string tables, value words and presence bits, in one copy-on-write allocation:
   /// copying a snapshot is one reference count, not one per array.

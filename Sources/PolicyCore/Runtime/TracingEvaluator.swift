@@ -25,11 +25,21 @@ struct TracingEvaluator {
       return walk(inner, evaluate: evaluate).map { !$0 }
     case .logical(let op, let operands):
       var decided: Bool?
+      let first = conditions.count
+      var decidingStart = first
       for operand in operands {
+        let start = conditions.count
         let value = walk(operand, evaluate: evaluate && decided == nil && fault == nil)
-        if decided == nil, let value, value == (op == .or) { decided = value }
+        if decided == nil, let value, value == (op == .or) {
+          decided = value
+          decidingStart = start
+        }
       }
       guard evaluate && fault == nil else { return nil }
+      if op == .or && decided == true {
+        // The operand that held decided the `or`: the ones before it failed, but they did not matter.
+        for index in first..<decidingStart { conditions[index].isNeeded = false }
+      }
       return decided ?? (op == .and)
     default:
       let index = conditions.count
@@ -56,7 +66,7 @@ struct TracingEvaluator {
     case .logical: false
     case .not(let inner): isAtom(inner)
     case .constant, .fact, .letValue, .now, .has, .compare, .membership, .arithmetic, .negate, .coalesce, .since,
-      .extremum, .promote, .call:
+      .extremum, .promote, .call, .bucket:
       true
     }
   }
@@ -76,7 +86,7 @@ struct TracingEvaluator {
       return [OperandValue(range: expr.range, value: try letValue(index))]
     case .fact, .letValue:
       return [OperandValue(range: expr.range, value: try value(expr))]
-    case .constant, .now, .logical, .arithmetic, .negate, .coalesce, .since, .extremum, .promote, .call:
+    case .constant, .now, .logical, .arithmetic, .negate, .coalesce, .since, .extremum, .promote, .call, .bucket:
       return []
     }
   }
@@ -161,6 +171,8 @@ struct TracingEvaluator {
       let (result, fault) = function.apply(words[0], words[1], type: arguments.first?.type ?? expr.type)
       if let fault { throw EvaluationFault(kind: fault) }
       return TracingEvaluator.value(word: result, type: expr.type)
+    case .bucket(_, let hash):
+      return .int(Bucket.value(seed: facts.seed, nameHash: hash))
     case .extremum(let isMinimum, let operands):
       var best = try present(operands[0])
       for operand in operands.dropFirst() {

@@ -6,6 +6,8 @@ public enum Builtin: String, Sendable, Hashable, CaseIterable {
   case min
   /// `max(a, b, ...)`: the largest of two or more values of one ordered type.
   case max
+  /// `bucket("name") -> int`: the subject's bucket in `0..<100` for `name` (see ``Bucket``).
+  case bucket
 
   /// The name `now`: the instant of the evaluation.
   public static let nowName = "now"
@@ -14,7 +16,8 @@ public enum Builtin: String, Sendable, Hashable, CaseIterable {
   public static let reservedNames: Set<String> = Set(functionNames + [nowName])
 
   /// The names of every built-in function, in documentation order.
-  public static let functionNames: [String] = allCases.map(\.rawValue) + BuiltinFunction.allCases.map(\.name)
+  public static let functionNames: [String] =
+    allCases.filter { $0 != .bucket }.map(\.rawValue) + BuiltinFunction.allCases.map(\.name) + [bucket.rawValue]
 
   /// The signature as shown in help text.
   public var signature: String {
@@ -22,6 +25,7 @@ public enum Builtin: String, Sendable, Hashable, CaseIterable {
     case .since: "since(instant) -> duration"
     case .min: "min(a, b, ...)"
     case .max: "max(a, b, ...)"
+    case .bucket: "bucket(\"name\") -> int"
     }
   }
 }

@@ -204,6 +204,7 @@ extension Checker {
       switch builtin {
       case .since: return checkSince(arguments, expr)
       case .min, .max: return checkExtremum(isMinimum: builtin == .min, name.name, arguments, expr)
+      case .bucket: return checkBucket(arguments, expr)
       }
     }
     if let function = BuiltinFunction(name: name.name) {
@@ -235,6 +236,24 @@ extension Checker {
       return nil
     }
     return TypedExpr(.since(argument), .duration, range: expr.range)
+  }
+
+  /// `bucket("name")`: one argument, a string literal, hashed now so evaluation only mixes.
+  mutating func checkBucket(_ arguments: [Expr], _ expr: Expr) -> TypedExpr? {
+    guard arguments.count == 1 else {
+      report(CheckerMessages.bucketArgumentCount(arguments.count, at: expr.range))
+      return nil
+    }
+    var argument = arguments[0]
+    while case .parenthesized(let inner) = argument.kind { argument = inner }
+    guard case .literal(.string(let name)) = argument.kind else {
+      // Checked first, so its names count as used and its own mistakes are reported instead.
+      if checkValue(arguments[0]) != nil {
+        report(CheckerMessages.bucketArgumentNotLiteral(written(arguments[0]), at: arguments[0].range))
+      }
+      return nil
+    }
+    return TypedExpr(.bucket(name: name, hash: Bucket.nameHash(name)), .int, range: expr.range)
   }
 
   /// A call of a ``BuiltinFunction``: its arity, then present arguments of one accepted type.

@@ -122,7 +122,7 @@ struct Checker {
     }
     let slot = layout.addSlot(
       name: name, type: type, isOptional: declaration.isOptional, origin: .declaration(declaration.range),
-      defaultValue: nil, meaning: "")
+      defaultValue: declaration.defaultValue.flatMap { checkFactDefault($0, name: name, type: type) }, meaning: "")
     declaredFactRanges[slot] = declaration.name.range
   }
 
@@ -150,6 +150,28 @@ struct Checker {
     if !declaredEvents.isEmpty { return declaredEvents.keys.sorted() }
     if !schema.eventNames.isEmpty { return schema.eventNames.sorted() }
     return nil
+  }
+
+  /// The value of the default `expr` of fact `name` of `type`: a literal of that type (an int
+  /// literal for a `number`); reports `PC218` and returns nil otherwise.
+  mutating func checkFactDefault(_ expr: Expr, name: String, type: PolicyType) -> Value? {
+    if expr.kind == .error { return nil }  // a syntax error, already reported
+    guard var value = literalValue(expr) else {
+      report(CheckerMessages.invalidFactDefault(name, type: type, found: nil, at: expr.range))
+      return nil
+    }
+    if type == .number, case .int(let integer) = value {
+      guard let number = Number(exactly: integer) else {
+        report(numberOutOfRange(expr))
+        return nil
+      }
+      value = .number(number)
+    }
+    guard value.type == type else {
+      report(CheckerMessages.invalidFactDefault(name, type: type, found: value.type, at: expr.range))
+      return nil
+    }
+    return value
   }
 
   mutating func checkLet(_ declaration: LetDeclaration) {

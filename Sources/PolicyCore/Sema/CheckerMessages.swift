@@ -70,6 +70,21 @@ enum CheckerMessages {
       help: ["`\(name)` is already a fact; choose another name"])
   }
 
+  /// `PC218`: the default of `fact name: type` is not a literal (`found` is nil) or is a literal
+  /// of type `found`; the range is the default as written. An `instant` has no literal, so its
+  /// help suggests an optional fact instead.
+  static func invalidFactDefault(_ name: String, type: PolicyType, found: PolicyType?, at range: SourceRange)
+    -> Diagnostic
+  {
+    let problem = found.map { "is \(article($0)), not \(article(type))" } ?? "is not a literal"
+    let help =
+      type == .instant
+      ? "an `instant` has no literal: declare `fact \(name): instant?` and guard it with `has` or `since`"
+      : "write a literal of the declared type, such as `fact \(name): \(type) = \(defaultExample(for: type))`"
+    return Diagnostic(
+      PolicyCoreCode.invalidFactDefault, "the default of fact `\(name)` \(problem)", at: range, help: [help])
+  }
+
   /// `PC302`: a `let` nothing uses; the range is its name.
   static func unusedLet(_ name: String, at range: SourceRange) -> Diagnostic {
     Diagnostic(
@@ -311,6 +326,21 @@ enum CheckerMessages {
       PolicyCoreCode.wrongArgumentCount,
       "`\(function.name)` takes \(takes), but \(count) \(count == 1 ? "was" : "were") given", at: range,
       help: ["write `\(function.signature)`"])
+  }
+
+  /// `PC209`: `bucket` with other than one argument.
+  static func bucketArgumentCount(_ count: Int, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.wrongArgumentCount,
+      "`bucket` takes 1 argument, but \(count) \(count == 1 ? "was" : "were") given", at: range,
+      help: ["write `bucket(\"name\")` with the name of the rollout, such as `bucket(\"new-ask\") < 10`"])
+  }
+
+  /// `PC210`: a `bucket` argument that is not a string literal; `written` is the argument.
+  static func bucketArgumentNotLiteral(_ written: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.wrongArgumentType, "`bucket` needs a string literal, but `\(written)` is not one", at: range,
+      help: ["the name is fixed in the policy so each rollout has its own buckets: write `bucket(\"new-ask\")`"])
   }
 
   /// `PC210`: an argument of `function` of a type it does not accept, or of another type than

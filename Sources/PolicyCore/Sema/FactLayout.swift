@@ -40,7 +40,8 @@ public struct FactLayout: Sendable, Hashable {
   /// A hash of the slots and strings, identifying layouts cheaply (see ``computeFingerprint()``).
   public internal(set) var fingerprint: UInt64 = 0
 
-  /// Computes ``fingerprint`` (FNV-1a over slot names, types and string ids).
+  /// Computes ``fingerprint`` (FNV-1a over slot names, types, the defaults of declared facts and
+  /// string ids): a snapshot made for one layout holds that layout's defaults.
   mutating func computeFingerprint() {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     func mix(_ text: String) {
@@ -58,6 +59,7 @@ public struct FactLayout: Sendable, Hashable {
       mix(slot.name)
       mix(slot.type.rawValue)
       mix(slot.isOptional ? "?" : "")
+      if case .declaration = slot.origin, let value = slot.defaultValue { mix("=" + value.description) }
     }
     for (text, id) in stringIDs.sorted(by: { $0.value < $1.value }) {
       mix(text)

@@ -31,7 +31,7 @@ public struct TypedExpr: Sendable, Hashable {
   /// The direct subexpressions, left to right (a `let`'s value is not followed).
   public var children: [TypedExpr] {
     switch node {
-    case .constant, .fact, .letValue, .now, .has: []
+    case .constant, .fact, .letValue, .now, .has, .bucket: []
     case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .membership(_, let inner, _):
       [inner]
     case .logical(_, let operands), .extremum(_, let operands), .call(_, let operands): operands
@@ -84,6 +84,8 @@ public indirect enum TypedNode: Sendable, Hashable {
   case promote(TypedExpr)
   /// A call of a built-in function on present arguments of one type.
   case call(BuiltinFunction, [TypedExpr])
+  /// `bucket("name")`: the snapshot's bucket for `name`, whose ``Bucket/nameHash(_:)`` is `hash`.
+  case bucket(name: String, hash: UInt64)
 }
 
 /// What `has` tests.

@@ -14,7 +14,7 @@ public struct PolicyFile: Sendable, Hashable {
 
 /// One top-level declaration.
 public enum Declaration: Sendable, Hashable {
-  /// `fact NAME: TYPE` or `fact NAME: TYPE?`.
+  /// `fact NAME: TYPE`, `fact NAME: TYPE?`, either with `= DEFAULT`.
   case fact(FactDeclaration)
   /// `let NAME = EXPR`.
   case `let`(LetDeclaration)
@@ -31,6 +31,7 @@ public enum Declaration: Sendable, Hashable {
     switch self {
     case .fact(var declaration):
       declaration.type = nil
+      declaration.defaultValue = nil
       return .fact(declaration)
     case .let(var declaration):
       declaration.value = Expr(.error, range: declaration.value.range)
@@ -70,7 +71,8 @@ public struct Identifier: Sendable, Hashable {
   }
 }
 
-/// `fact NAME: TYPE[?]`: an app-specific fact the policy relies on.
+/// `fact NAME: TYPE[?] [= DEFAULT]`: an app-specific fact the policy relies on, with the value
+/// it has while the app has not set it.
 public struct FactDeclaration: Sendable, Hashable {
   /// The fact's name.
   public var name: Identifier
@@ -80,15 +82,21 @@ public struct FactDeclaration: Sendable, Hashable {
   public var isOptional: Bool
   /// The range of the type annotation, `?` included.
   public var typeRange: SourceRange
+  /// The default after `=`, as written (the checker requires a literal of the declared type), or nil.
+  public var defaultValue: Expr?
   /// The whole declaration.
   public var range: SourceRange
 
   /// Creates a fact declaration.
-  public init(name: Identifier, type: PolicyType?, isOptional: Bool, typeRange: SourceRange, range: SourceRange) {
+  public init(
+    name: Identifier, type: PolicyType?, isOptional: Bool, typeRange: SourceRange, defaultValue: Expr? = nil,
+    range: SourceRange
+  ) {
     self.name = name
     self.type = type
     self.isOptional = isOptional
     self.typeRange = typeRange
+    self.defaultValue = defaultValue
     self.range = range
   }
 }

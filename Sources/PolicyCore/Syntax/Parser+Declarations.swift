@@ -94,21 +94,31 @@ extension Parser {
 
   /// Parses an app-specific fact declaration.
   ///
-  /// `fact_declaration = "fact" identifier ":" type_name [ "?" ] ;`
+  /// `fact_declaration = "fact" identifier ":" type_name [ "?" ] [ "=" fact_default ] ;`
   mutating func parseFactDeclaration() -> FactDeclaration {
     let keyword = advance()
     let name = parseName(after: "fact")
     var type: PolicyType?
     var isOptional = false
     var typeRange = SourceRange.empty(at: previousEnd)
+    var defaultValue: Expr?
     if eat(.colon) != nil {
       (type, isOptional, typeRange) = parseTypeName()
+      if eat(.assign) != nil { defaultValue = parseFactDefault() }
     } else {
       report(ParserMessages.expectedFactType(found: describe(current), at: current.range))
     }
     return FactDeclaration(
-      name: name, type: type, isOptional: isOptional, typeRange: typeRange,
+      name: name, type: type, isOptional: isOptional, typeRange: typeRange, defaultValue: defaultValue,
       range: SourceRange(start: keyword.range.start, end: previousEnd))
+  }
+
+  /// Parses the default of a fact declaration: the checker requires a literal of the declared
+  /// type, so only a signed primary is read (a rule on the next line is not taken in).
+  ///
+  /// `fact_default = unary ;`
+  mutating func parseFactDefault() -> Expr {
+    parseUnary()
   }
 
   /// Parses a type name in a fact declaration.

@@ -17,7 +17,7 @@ public enum SyntaxDump {
     switch declaration {
     case .fact(let fact):
       let type = fact.type.map { $0.rawValue + (fact.isOptional ? "?" : "") } ?? "<error>"
-      return "(fact \(fact.name.name) \(type))"
+      return "(fact \(fact.name.name) \(type)\(fact.defaultValue.map { " " + dump($0) } ?? ""))"
     case .let(let definition):
       return "(let \(definition.name.name) \(dump(definition.value)))"
     case .rule(let rule):

@@ -11,7 +11,8 @@ import ReviewPolicy
 ///
 /// Durations are strings with units (`"30d"`, `"1d 12h"`), instants ISO-8601 strings,
 /// versions strings, numbers exact decimals; `null` makes a fact that can be absent
-/// absent. The key `now` sets the evaluation instant. A fact the file does not name takes
+/// absent. The key `now` sets the evaluation instant, and `seed` (or `install_seed`) the
+/// subject's seed that `bucket("name")` draws from (0 when not given). A fact the file does not name takes
 /// its fresh-install default: the schema's default, `now` for the first-use instants,
 /// `v1.0` for a version, absent for a fact that can be absent.
 public struct FactsFile: Sendable {
@@ -72,7 +73,18 @@ public struct FactsFile: Sendable {
     var given = Set<Int>()
     var givenFacts: [FactsConsistency.Given] = []
     let knownNames = policy.layout.slots.map(\.name)
-    for member in members where member.key != "now" {
+    let seedKeys = FactsFile.seedKeys.filter { policy.layout.slot(named: $0) == nil }
+    for member in members where seedKeys.contains(member.key) {
+      if case .number(let text) = member.value.value, let seed = FactsFile.seed(text) {
+        facts.seed = seed
+      } else {
+        diagnostics.append(
+          .tools(
+            .invalidFactValue, "`\(member.key)` must be an integer, the seed `bucket(\"name\")` draws from",
+            at: member.value.range, help: ["write `\"\(member.key)\": 12345`"]))
+      }
+    }
+    for member in members where member.key != "now" && !seedKeys.contains(member.key) {
       let slot =
         policy.layout.slot(named: member.key)
         ?? FactLayout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
@@ -144,6 +156,14 @@ public struct FactsFile: Sendable {
       return slot.name
     }
     return nil
+  }
+
+  /// The keys that set ``Facts/seed`` (unless the policy declares a fact of that name).
+  public static let seedKeys = ["seed", "install_seed"]
+
+  /// A seed written as a JSON integer: 0 to 2^64 - 1, or a negative 64-bit integer (its bit pattern).
+  public static func seed(_ text: String) -> UInt64? {
+    UInt64(text) ?? Int64(text).map { UInt64(bitPattern: $0) }
   }
 
   /// Whether `key` is written like a member of one of the policy's keyed facts (`events("x")`).

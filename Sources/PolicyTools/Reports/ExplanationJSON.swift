@@ -71,7 +71,7 @@ public enum ExplanationJSON {
                   $0.key("line"); $0.number(location.line)
                   $0.key("column"); $0.number(location.column)
                   $0.key("status")
-                  switch condition.status {
+                  switch condition.shownStatus {
                   case .held: $0.string("held")
                   case .failed: $0.string("failed")
                   case .notNeeded: $0.string("not_needed")

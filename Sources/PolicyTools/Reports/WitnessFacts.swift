@@ -32,6 +32,7 @@ public enum WitnessFacts {
   /// The facts named `names` (and `now`) as one compact JSON object.
   public static func object(_ witness: Witness, names: [String]) -> String {
     var members = ["\(JSONWriter.quoted("now")):\(JSONWriter.quoted(witness.now.description))"]
+    if witness.seed != 0 { members.append("\(JSONWriter.quoted("seed")):\(witness.seed)") }
     for name in names {
       guard let fact = witness.fact(named: name) else { continue }
       members.append("\(JSONWriter.quoted(name)):\(json(fact.value))")
@@ -42,6 +43,7 @@ public enum WitnessFacts {
   /// A facts file for `witness` with the facts named `names`, one per line.
   public static func text(_ witness: Witness, names: [String]) -> String {
     var lines = ["  \(JSONWriter.quoted("now")): \(JSONWriter.quoted(witness.now.description))"]
+    if witness.seed != 0 { lines.append("  \(JSONWriter.quoted("seed")): \(witness.seed)") }
     for name in names {
       guard let fact = witness.fact(named: name) else { continue }
       lines.append("  \(JSONWriter.quoted(name)): \(json(fact.value))")

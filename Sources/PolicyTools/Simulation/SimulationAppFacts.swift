@@ -76,6 +76,10 @@ public enum SimulationAppFacts {
               ))
           }
           facts.append((slot.name, value))
+        } else if let value = slot.defaultValue {
+          // The policy's own default (`fact plan: string = "free"`): what an app that never sets it gives.
+          facts.append((slot.name, value))
+          defaultedNames.append(slot.name)
         } else if !slot.isOptional {
           let value = zero(slot.type)
           facts.append((slot.name, value))

@@ -407,6 +407,9 @@ private final class SimulationWorker {
       tallies[policyIndex].managerFailures += 1
       return isHeavy
     }
+    // The user's install seed, for `bucket("name")`: its own stream, the same under every policy.
+    var seeds = SimulationRandom(seed: setup.seed, user: user, stream: 3)
+    tracker.installSeed = Int64(bitPattern: seeds.next())
     if !plan.factThresholds.isEmpty {
       // App facts: one draw per distributed fact, from a stream of their own.
       var facts = SimulationRandom(seed: setup.seed, user: user, stream: 2)

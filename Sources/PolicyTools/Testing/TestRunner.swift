@@ -139,8 +139,21 @@ public enum TestRunner {
     // Only the policy's own facts may be given: the standard ones come from the history.
     var appFacts: [(String, Value)] = []
     var problems: [Diagnostic] = []
+    var seed: UInt64?
     if let facts = testCase.facts, case .object(let members) = facts.value {
       for member in members {
+        if FactsFile.seedKeys.contains(member.key) && policy.layout.slot(named: member.key) == nil {
+          // The install's seed, for `bucket("name")`: the history's store starts with it.
+          if case .number(let text) = member.value.value, let value = FactsFile.seed(text) {
+            seed = value
+          } else {
+            problems.append(
+              .tools(
+                .invalidFactValue, "`\(member.key)` must be an integer, the seed `bucket(\"name\")` draws from",
+                at: member.value.range))
+          }
+          continue
+        }
         guard let slot = policy.layout.slot(named: member.key), case .declaration = policy.layout.slots[slot].origin
         else {
           problems.append(
@@ -173,7 +186,12 @@ public enum TestRunner {
 
     let clock = HistoryClock(testCase.start ?? file.start ?? defaultStart)
     let presenter = HistoryPresenter()
-    let store = InMemoryReviewStore()
+    var initial: ReviewState?
+    if let seed {
+      initial = ReviewState()
+      initial?.installSeed = Int64(bitPattern: seed)
+    }
+    let store = InMemoryReviewStore(initial)
     func manager(version: String) -> ReviewManager? {
       let created = try? ReviewManager(
         configuration: .init(

@@ -24,6 +24,7 @@ struct RuntimeStoreTests {
     state.feedback = true
     state.lastReminder = F.at(2)
     state.installDate = F.at(-5)
+    state.installSeed = -1_234_567_890_123_456_789
     state.previousVersion = "1.0"
     state.totalUses = 70
     state.totalEvents = 40
