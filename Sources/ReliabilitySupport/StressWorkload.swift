@@ -11,10 +11,9 @@ import ReviewPolicy
 ///
 /// The plan is a pure function of (thread, call index). Every policy that runs during the
 /// workload asks whenever it is consulted, one session is started before the threads and no
-/// call ends one (a launch would: the plan's uses are returns to the foreground), and only thread 0
-/// changes the policy: so every count (uses, events by name,
-/// sessions, prompts, answers) is determined by the plan alone, and so is the policy running
-/// at the end.
+/// call ends one (a launch would: the plan's uses are returns to the foreground), and only
+/// thread 0 changes the policy: so every count (uses, events by name, sessions, prompts,
+/// answers) is determined by the plan alone, and so is the policy running at the end.
 public struct StressWorkload: Sendable {
   /// The threads that call the manager at once.
   public var threads: Int

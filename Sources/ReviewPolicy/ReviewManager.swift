@@ -380,7 +380,8 @@ public final class ReviewManager: @unchecked Sendable {
   }
 
   /// Adds an action's score to the current session (with no session started since the launch, an
-  /// uncounted default session, as in ReviewKit); `isBad` marks the session bad. Prompts if `mayPrompt` and the policy says so.
+  /// uncounted default session, as in ReviewKit); `isBad` marks the session bad. Prompts if
+  /// `mayPrompt` and the policy says so.
   ///
   /// `mayPrompt` defaults to true, as in ``significantEvent(_:mayPrompt:)``: one rule for every
   /// tracking call that can prompt (ReviewKit's score-driven policies ask right after the action

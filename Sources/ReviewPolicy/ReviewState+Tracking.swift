@@ -190,15 +190,17 @@ extension ReviewState {
     if let firstSession { return firstSession }
     guard totalSessions > 0 else { return nil }
     // Session 1, or a default session after it (which carries its number): the earliest is session 1.
-    var first: Timestamp?
-    for session in recentSessions where session.number == 1 {
-      if first == nil || session.start < (first ?? session.start) { first = session.start }
-    }
-    for session in [currentSession, lastBadSession] {
-      guard let session, session.number == 1 else { continue }
-      if first == nil || session.start < (first ?? session.start) { first = session.start }
-    }
+    var first = ReviewState.earlierStart(of: currentSession, than: nil)
+    first = ReviewState.earlierStart(of: lastBadSession, than: first)
+    for session in recentSessions { first = ReviewState.earlierStart(of: session, than: first) }
     return first ?? installDate ?? firstUse
+  }
+
+  /// The start of `session` if it is session 1 and starts before `start` (or `start` is nil), else `start`.
+  private static func earlierStart(of session: SessionRecord?, than start: Timestamp?) -> Timestamp? {
+    guard let session, session.number == 1 else { return start }
+    guard let start else { return session.start }
+    return min(start, session.start)
   }
 
   /// Whether `prompt` was shown under the version being tracked: with its version, and not before

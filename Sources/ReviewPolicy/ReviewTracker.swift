@@ -153,9 +153,10 @@ public struct ReviewTracker: Sendable {
     state.record(.unknown, at: deadline)
   }
 
-  /// A launch or a return to the foreground at `now`: a prompt still pending (the app was killed
-  /// or left with it on screen, or its presenter never answered) is recorded as "asked, outcome
-  /// unknown"; then the use is counted when `countingUse` (see ``countUse(at:)``).
+  /// A return to the foreground at `now` (a launch is ``launch(at:countingUse:)``): a prompt still
+  /// pending (the app was killed or left with it on screen, or its presenter never answered) is
+  /// recorded as "asked, outcome unknown"; then the use is counted when `countingUse` (see
+  /// ``countUse(at:)``). The session in progress goes on.
   ///
   /// - Returns: Whether a pending prompt was closed as outcome unknown.
   @discardableResult

@@ -163,6 +163,30 @@ struct RuntimeTrackingTests {
     #expect(state.currentSession == SessionRecord(number: 0, start: F.at(0), version: "1.0", score: F.number("5")))
   }
 
+  @Test("a state stored before first_session decodes unchanged; first_session reads session 1, else the install date")
+  func firstSessionOfOlderStates() throws {
+    var state = ReviewState()
+    state.enter(version: "1.0", at: F.at(0))
+    state.startSession(at: F.at(5000))
+    #expect(state.firstSession == F.at(5000))
+    state.startSession(at: F.at(9000))
+    #expect(state.firstSession == F.at(5000))
+    state.firstSession = nil  // as stored before the field existed
+    let json = ReviewStateJSON.encode(state)
+    #expect(!String(decoding: json, as: UTF8.self).contains("firstSession"))
+    guard case .success(let loaded) = ReviewStateCoding.decode(Data(json)) else {
+      Issue.record("the state did not decode")
+      return
+    }
+    #expect(loaded == state)
+    #expect(loaded.firstSessionStart == F.at(5000))
+    expectRuntimeFacts(["since(first_session) == 5s"], loaded, now: F.date(10_000))
+    var older = loaded
+    older.recentSessions.removeAll { $0.number == 1 }  // session 1 has left the history
+    #expect(older.firstSessionStart == F.at(0))
+    #expect(ReviewState().firstSessionStart == nil)
+  }
+
   @Test("an answer recorded right after an update belongs to the version the prompt was shown under")
   func answerAfterUpdate() throws {
     let clock = RuntimeTestClock()
