@@ -122,9 +122,10 @@ enum SimulateCommand: Command {
 
     """
 
-  /// A progress counter that rewrites one line on standard error, `simulated 4,000/10,000 users`,
-  /// at most every 2% of the users or half a second, and always for the last user.
-  static func progressLine(users: Int, io: CommandIO) -> SimulationProgress {
+  /// A progress counter that writes `simulated 4,000/10,000 users` on standard error at most every
+  /// 2% of the users or half a second, and always for the last user: rewriting one line on a
+  /// terminal (`inPlace`), else one line each (for a log, with `--progress`).
+  static func progressLine(users: Int, inPlace: Bool, io: CommandIO) -> SimulationProgress {
     var shown = 0
     var shownAt = DispatchTime.now().uptimeNanoseconds
     let step = max(1, users / 50)
@@ -134,7 +135,8 @@ enum SimulateCommand: Command {
       guard finished == users || finished - shown >= step || now - shownAt >= 500_000_000 else { return }
       shown = finished
       shownAt = now
-      io.write("\rsimulated \(SimulationFormat.grouped(finished))/\(total) users", to: .standardError)
+      let line = "simulated \(SimulationFormat.grouped(finished))/\(total) users"
+      io.write(inPlace ? "\r" + line : line + "\n", to: .standardError)
     }
   }
 
@@ -227,11 +229,12 @@ enum SimulateCommand: Command {
     // The run, with a progress line when standard error is a terminal: standard output (the
     // report) is never touched, so pipes and goldens stay byte-identical.
     let showsProgress = options.progress ?? (io.isStandardErrorTerminal && options.format == "text")
-    let progress = showsProgress ? progressLine(users: setup.users, io: io) : nil
+    let inPlace = io.isStandardErrorTerminal
+    let progress = showsProgress ? progressLine(users: setup.users, inPlace: inPlace, io: io) : nil
     let started = DispatchTime.now().uptimeNanoseconds
     let report = SimulationReport.simulate(setup, progress: progress)
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    if showsProgress { io.write("\r\u{1B}[K", to: .standardError) }
+    if showsProgress && inPlace { io.write("\r\u{1B}[K", to: .standardError) }
     if options.verbose {
       let userDays = setup.users * setup.days * setup.policies.count
       let rate = elapsed > 0 ? Double(userDays) / elapsed : 0

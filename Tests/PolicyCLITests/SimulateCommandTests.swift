@@ -292,9 +292,11 @@ struct SimulateCommandTests {
     let plain = simulate(arguments, files: Self.files)
     let forced = simulate(arguments + ["--progress"], files: Self.files)
     #expect(forced.result.standardOutput == plain.result.standardOutput)
-    #expect(forced.result.standardError.contains("\rsimulated 2,000/2,000 users"))
-    // Throttled: at most one line per 2% of the users (and one per half second).
-    #expect(forced.result.standardError.components(separatedBy: "\rsimulated ").count - 1 <= 51)
+    // Off a terminal, one line each (for a log), throttled: at most one per 2% of the users
+    // (and one per half second), and always the last.
+    #expect(forced.result.standardError.hasSuffix("simulated 2,000/2,000 users\n"))
+    #expect(!forced.result.standardError.contains("\r"))
+    #expect(forced.result.standardError.components(separatedBy: "simulated ").count - 1 <= 51)
     let hidden = simulate(arguments + ["--no-progress"], files: Self.files, terminal: true)
     #expect(hidden.result.standardError == "")
     #expect(hidden.result.standardOutput == plain.result.standardOutput)

@@ -51,10 +51,13 @@ struct EventDeclarationTests {
 
   @Test("with the app's names, a declared name the app does not record is PC217 at the declaration")
   func declaredButNotRecorded() throws {
-    let schema = ToySchema.standard.recordingEvents(["purchase"])
+    let schema = ToySchema.standard.recordingEvents(["purchase", "export"])
     let compilation = compile("event purchase, exprt\nask when events(\"purchase\") >= 1\n", schema: schema)
     let found = try diagnostic(PolicyCoreCode.unknownEvent.code, in: compilation)
     #expect(text(found.range, in: compilation) == "exprt")
+    // The fix-it keeps a word a word.
+    let fixed = try #require(found.fixIts.first).apply(to: compilation.source.bytes).get()
+    #expect(String(decoding: fixed, as: UTF8.self).hasPrefix("event purchase, export\n"))
   }
 
   @Test("a broken declaration is PC120 and turns the name checks off (no cascade)")

@@ -138,7 +138,8 @@ struct Checker {
       if !schema.eventNames.isEmpty && !schema.eventNames.contains(name.name) {
         report(
           CheckerMessages.unknownEvent(
-            name.name, known: schema.eventNames.sorted(), fromDeclarations: false, declaredAt: nil, at: name.range))
+            name.name, known: schema.eventNames.sorted(), fromDeclarations: false, declaredAt: nil,
+            quoted: source.text(in: name.range).hasPrefix("\""), at: name.range))
       }
     }
   }

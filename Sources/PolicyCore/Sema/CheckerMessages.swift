@@ -232,10 +232,11 @@ enum CheckerMessages {
   }
 
   /// `PC217`: an event name the policy does not declare (`fromDeclarations`) or the app does not
-  /// record; `range` is the quoted name (or the declared name). The fix-it puts in the closest known name.
+  /// record; `range` is the name as written, `quoted` when it is a string. The fix-it puts in the
+  /// closest known name (quoted when the name was, or when it is not a word).
   static func unknownEvent(
     _ name: String, known: [String], fromDeclarations: Bool, declaredAt declaration: SourceRange?,
-    at range: SourceRange
+    quoted: Bool = true, at range: SourceRange
   ) -> Diagnostic {
     let list = LiteralText.abbreviated(known.map { "`\($0)`" }.joined(separator: ", "), limit: 80)
     let whose = fromDeclarations ? "the policy declares" : "the app records"
@@ -245,7 +246,11 @@ enum CheckerMessages {
       ?? known.first(where: { $0.lowercased() == name.lowercased().filter { !$0.isWhitespace } })
     {
       help.append("did you mean `\(suggestion)`?")
-      let replacement = StringLiteral.quoted(suggestion)
+      let isWord =
+        suggestion.first.map { $0.isLetter || $0 == "_" } == true
+        && suggestion.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        && !TokenKind.keywords.contains(suggestion)
+      let replacement = quoted || !isWord ? StringLiteral.quoted(suggestion) : suggestion
       fixIts.append(FixIt("replace with \(replacement)", edits: [SourceEdit(replacing: range, with: replacement)]))
     }
     help.append(
