@@ -6,7 +6,11 @@ import ReviewPolicy
 enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Check policies and print diagnostics"
-  static let usage = "USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...\n"
+  static let usage = """
+    USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...
+           policyc check --fix [--no-color] <file>...
+
+    """
 
   static let help = """
     OVERVIEW: check policies against the review fact schema
@@ -15,8 +19,14 @@ enum CheckCommand: Command {
     advice. Directories are searched for *.policy files. `-` reads standard input.
 
     USAGE: policyc check [--format text|json|sarif|github] [--no-color] <file>...
+           policyc check --fix [--no-color] <file>...
 
     OPTIONS:
+      --fix              Apply the fixes the diagnostics carry, one at a time, each
+                         only when the file checks better with it (no new errors,
+                         fewer problems), until none helps; rewrite each changed
+                         file atomically and print `PATH:LINE:COL: fixed CODE: FIX`
+                         for each fix, then the problems that remain
       --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
                          scanning) or `github` (GitHub Actions annotations)
       --no-color         Never colour the output (colour is used only on a
@@ -26,13 +36,23 @@ enum CheckCommand: Command {
     EXIT STATUS:
       0  no errors (warnings are allowed)
       1  at least one file has an error
-      2  usage error, or a file could not be read
+      2  usage error, or a file could not be read or written
+
+    With --fix the status is that of the files after fixing.
 
     """
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    run(arguments, io: io, fixer: PolicyFixer())
+  }
+
+  /// Runs the command; `fixer` applies the fixes of `--fix` (tests give one with their own check).
+  static func run(_ arguments: [String], io: CommandIO, fixer: PolicyFixer) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format"], flags: ["no-color"], help: help) { return status }
+    if let status = command.parse(arguments, values: ["format"], flags: ["no-color", "fix"], help: help) {
+      return status
+    }
+    if command.arguments.flags.contains("fix") { return fix(command, fixer: fixer) }
     guard let format = command.format(among: ["text", "json", "sarif", "github"]) else { return PolicyCLI.usageError }
     guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
     let renderer = command.renderer(plain: format != "text")
