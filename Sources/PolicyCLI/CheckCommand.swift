@@ -7,8 +7,11 @@ import ReviewPolicy
 enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Check policies and print diagnostics"
-  static let usage =
-    "USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...\n"
+  static let usage = """
+    USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...
+           policyc check --fix [--events <names>] [--no-color] <file>...
+
+    """
 
   static let help = """
     OVERVIEW: check policies against the review fact schema
@@ -18,8 +21,14 @@ enum CheckCommand: Command {
 
     USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
                          [--no-color] <file>...
+           policyc check --fix [--events <names>] [--no-color] <file>...
 
     OPTIONS:
+      --fix              Apply the fixes the diagnostics carry, one at a time, each
+                         only when the file checks better with it (no new errors,
+                         fewer problems), until none helps; rewrite each changed
+                         file atomically and print `PATH:LINE:COL: fixed CODE: FIX`
+                         for each fix, then the problems that remain
       --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
                          scanning) or `github` (GitHub Actions annotations)
       --events <names>   The event names the app records, separated by commas
@@ -33,22 +42,33 @@ enum CheckCommand: Command {
     EXIT STATUS:
       0  no errors (warnings are allowed)
       1  at least one file has an error
-      2  usage error, or a file could not be read
+      2  usage error, or a file could not be read or written
+
+    With --fix the status is that of the files after fixing.
 
     """
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    run(arguments, io: io, fixer: nil)
+  }
+
+  /// Runs the command; `fixer` applies the fixes of `--fix` (tests give one with their own check;
+  /// nil: the check `policyc check` runs, with the `--events` names).
+  static func run(_ arguments: [String], io: CommandIO, fixer: PolicyFixer?) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color"], help: help) {
+    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color", "fix"], help: help) {
       return status
     }
-    guard let format = command.format(among: ["text", "json", "sarif", "github"]) else { return PolicyCLI.usageError }
-    guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
-    let renderer = command.renderer(plain: format != "text")
     let eventNames = (command.arguments.values["events"] ?? "").split(separator: ",").map {
       $0.trimmingCharacters(in: .whitespaces)
     }
     let schema = ReviewSchema.standard.recordingEvents(eventNames)
+    if command.arguments.flags.contains("fix") {
+      return fix(command, fixer: fixer ?? PolicyFixer(check: PolicyFixer.standardCheck(schema: schema)))
+    }
+    guard let format = command.format(among: ["text", "json", "sarif", "github"]) else { return PolicyCLI.usageError }
+    guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
+    let renderer = command.renderer(plain: format != "text")
     var failed = false
     var status = PolicyCLI.success
     var results: [DiagnosticFormats.FileDiagnostics] = []

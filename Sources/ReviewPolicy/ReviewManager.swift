@@ -100,6 +100,10 @@ public final class ReviewManager: @unchecked Sendable {
     /// name that neither this set nor the policy's `event` declarations name is logged once.
     public var eventNames: Set<String> = []
 
+    /// The review schema with ``eventNames``: the bundled policy and updates are compiled against it,
+    /// so once names are known an event name a policy reads outside them is an error (`PC217`).
+    var schema: FactSchema { ReviewSchema.standard.recordingEvents(eventNames) }
+
     /// Creates a configuration.
     public init(
       appVersion: String, build: String? = nil, bundledPolicy: String, appName: String = "this app",
@@ -175,7 +179,7 @@ public final class ReviewManager: @unchecked Sendable {
   public init(configuration: Configuration) throws(ReviewManagerError) {
     self.configuration = configuration
     let bundled = PolicyCompiler.compile(
-      configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+      configuration.bundledPolicy, path: "bundled.policy", schema: configuration.schema)
     guard let bundledPolicy = bundled.policy else {
       throw .invalidBundledPolicy(DiagnosticRenderer().render(bundled.diagnostics, in: bundled.source))
     }
@@ -255,7 +259,7 @@ public final class ReviewManager: @unchecked Sendable {
       notes.append(entry)
       return nil
     }
-    let update = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
+    let update = PolicyCompiler.compile(source, path: "update.policy", schema: configuration.schema)
     guard let compiled = update.policy else {
       notes.append(
         ReviewLogEntry(
@@ -458,7 +462,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// ``Configuration/guardrails`` hold whatever it says.
   @discardableResult
   public func updatePolicy(_ source: String) -> PolicyUpdateResult {
-    let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: ReviewSchema.standard)
+    let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: configuration.schema)
     guard let compiled = compilation.policy else {
       let rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
       var entry = ReviewLogEntry(
@@ -497,7 +501,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// Goes back to the bundled policy and forgets the stored update.
   public func resetPolicy() {
     let bundled = PolicyCompiler.compile(
-      configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+      configuration.bundledPolicy, path: "bundled.policy", schema: configuration.schema)
     guard let compiled = bundled.policy else { return }
     lock.lock()
     let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
@@ -807,7 +811,7 @@ public final class ReviewManager: @unchecked Sendable {
       return
     }
     let bundled = PolicyCompiler.compile(
-      configuration.bundledPolicy, path: "bundled.policy", schema: ReviewSchema.standard)
+      configuration.bundledPolicy, path: "bundled.policy", schema: configuration.schema)
     if let compiled = bundled.policy {
       tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: tracker.appVersion)
     }

@@ -58,6 +58,7 @@ do {
   results.append(try workloads.w3Large())
   results += try workloads.w4()
   results.append(try workloads.w5())
+  results.append(try workloads.w6())
 } catch {
   FileHandle.standardError.write(Data("policy-bench: error: \(error)\n".utf8))
   exit(1)

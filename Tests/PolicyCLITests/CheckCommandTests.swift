@@ -7,8 +7,11 @@ import Testing
 @testable import PolicyTools
 
 /// The usage line printed after a usage error of `policyc check`.
-let checkUsage =
-  "USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...\n"
+let checkUsage = """
+  USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...
+         policyc check --fix [--events <names>] [--no-color] <file>...
+
+  """
 
 /// `policyc` with no command, or `policyc help`.
 let overviewHelp = """
@@ -26,6 +29,7 @@ let overviewHelp = """
     simulate  Run policies over a synthetic population of users
     analyze   Find rules that never hold and prompts that break review etiquette
     diff      Say whether two policies decide the same, with a counterexample
+    lsp       Serve editors over the Language Server Protocol
     help      Show help for a command
 
   See 'policyc help <command>' for details.
@@ -41,8 +45,14 @@ let checkHelp = """
 
   USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
                        [--no-color] <file>...
+         policyc check --fix [--events <names>] [--no-color] <file>...
 
   OPTIONS:
+    --fix              Apply the fixes the diagnostics carry, one at a time, each
+                       only when the file checks better with it (no new errors,
+                       fewer problems), until none helps; rewrite each changed
+                       file atomically and print `PATH:LINE:COL: fixed CODE: FIX`
+                       for each fix, then the problems that remain
     --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
                        scanning) or `github` (GitHub Actions annotations)
     --events <names>   The event names the app records, separated by commas
@@ -56,7 +66,9 @@ let checkHelp = """
   EXIT STATUS:
     0  no errors (warnings are allowed)
     1  at least one file has an error
-    2  usage error, or a file could not be read
+    2  usage error, or a file could not be read or written
+
+  With --fix the status is that of the files after fixing.
 
   """
 

@@ -320,4 +320,18 @@ struct RuntimeRemotePolicyTests {
     #expect(log.entries(.unsetFact).count == 1)
     #expect(log.entries(.factSet).map(\.summary) == ["app fact `plan` set to \"pro\""])
   }
+
+  @Test("an app fact with a declared default is never reported as unset, and decides with its default")
+  func factWithDefaultNotReported() throws {
+    let log = RuntimeLogCollector()
+    let manager = try Self.manager(
+      bundled: "fact plan: string = \"pro\"\nfact crashed: bool\nask pro when plan == \"pro\" and not crashed",
+      store: InMemoryReviewStore(), logger: log.logger)
+    manager.appLaunched()
+    #expect(!manager.promptIfAppropriate())  // `crashed` has no default and is unset
+    #expect(log.entries(.unsetFact).map(\.name) == ["crashed"])
+    manager.setFact("crashed", .bool(false))
+    #expect(manager.promptIfAppropriate())  // `plan` decides with its default
+    #expect(log.entries(.unsetFact).map(\.name) == ["crashed"])
+  }
 }

@@ -1,0 +1,2 @@
+" ReviewPolicy: *.policy files.
+autocmd BufRead,BufNewFile *.policy setfiletype policy

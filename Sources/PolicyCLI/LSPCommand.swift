@@ -1,0 +1,37 @@
+import PolicyTools
+
+/// `policyc lsp`: the language server over standard input and output.
+enum LSPCommand: Command {
+  static let name = "lsp"
+  static let summary = "Serve editors over the Language Server Protocol"
+  static let usage = "USAGE: policyc lsp\n"
+
+  static let help = """
+    OVERVIEW: run the policy language server
+
+    Speaks the Language Server Protocol (JSON-RPC with Content-Length framing) on
+    standard input and output, for editors: diagnostics as you type (the codes and
+    wording of `policyc check`), hover, completion, go to definition, references,
+    document symbols, formatting and quick fixes. See docs/editors.md.
+
+    USAGE: policyc lsp
+
+    OPTIONS:
+      --stdio     Accepted and ignored (standard input and output are always used)
+      -h, --help  Show this help
+
+    EXIT STATUS:
+      0  the client sent `shutdown` then `exit`
+      1  the client sent `exit` without `shutdown`, or closed the input
+      2  usage error
+
+    """
+
+  static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    var command = CommandContext(self, io: io)
+    if let status = command.parse(arguments, flags: ["stdio"], help: help) { return status }
+    guard command.arguments.operands.isEmpty else { return command.usageError("`lsp` takes no files") }
+    var loop = LanguageServerLoop(server: LanguageServer(version: PolicyCLI.version))
+    return loop.run()
+  }
+}

@@ -1,0 +1,100 @@
+import PolicyCore
+
+/// What the language server knows about one version of a policy: its compilation, the
+/// declarations and every use of a name, for hover, completion, navigation and symbols.
+public struct DocumentAnalysis: Sendable {
+  /// The compilation against the server's schema (the tree also when there are errors).
+  public let compilation: Compilation
+  /// The `fact` declarations, in file order.
+  public let facts: [FactDeclaration]
+  /// The `let` declarations, in file order.
+  public let lets: [LetDeclaration]
+  /// The rules, in file order.
+  public let rules: [Rule]
+  /// Every name used in an expression (`.name` and `has`), in file order.
+  public let uses: [Identifier]
+  /// Every call (built-ins and fact families) with its arguments, in file order.
+  public let calls: [(name: Identifier, arguments: [Expr])]
+
+  /// Analyzes `source` against `schema`.
+  public init(_ source: SourceFile, schema: FactSchema) {
+    compilation = PolicyCompiler.compile(source, schema: schema)
+    var facts: [FactDeclaration] = []
+    var lets: [LetDeclaration] = []
+    var rules: [Rule] = []
+    var roots: [Expr] = []
+    for declaration in compilation.syntax.declarations {
+      switch declaration {
+      case .fact(let fact): facts.append(fact)
+      case .let(let binding):
+        lets.append(binding)
+        roots.append(binding.value)
+      case .rule(let rule):
+        rules.append(rule)
+        roots.append(rule.condition)
+      }
+    }
+    var uses: [Identifier] = []
+    var calls: [(name: Identifier, arguments: [Expr])] = []
+    var stack = Array(roots.reversed())
+    while let expr = stack.popLast() {
+      switch expr.kind {
+      case .name(let identifier), .has(let identifier): uses.append(identifier)
+      case .call(let identifier, let arguments): calls.append((identifier, arguments))
+      case .literal, .list, .unary, .binary, .logical, .parenthesized, .error: break
+      }
+      stack.append(contentsOf: expr.kind.children.reversed())
+    }
+    self.facts = facts
+    self.lets = lets
+    self.rules = rules
+    self.uses = uses
+    self.calls = calls
+  }
+
+  /// The source analyzed.
+  public var source: SourceFile { compilation.source }
+
+  /// The `let` named `name`, if declared.
+  public func letDeclaration(named name: String) -> LetDeclaration? {
+    lets.first { $0.name.name == name }
+  }
+
+  /// The `fact` declaration named `name`, if declared.
+  public func factDeclaration(named name: String) -> FactDeclaration? {
+    facts.first { $0.name.name == name }
+  }
+
+  /// The declaration of `name` (a `let` or a declared `fact`) and every use of it.
+  public func occurrences(of name: String) -> (declaration: Identifier?, uses: [Identifier]) {
+    let declaration = letDeclaration(named: name)?.name ?? factDeclaration(named: name)?.name
+    return (declaration, uses.filter { $0.name == name })
+  }
+
+  /// The string keys written in calls of `family`, such as the event names of `events("...")`.
+  public func stringKeys(of family: String) -> [String] {
+    calls.compactMap { call in
+      guard call.name.name == family, let first = call.arguments.first, case .literal(.string(let key)) = first.kind
+      else { return nil }
+      return key
+    }
+  }
+
+  /// The identifier-like word (letters, digits, `_`) around `offset`, with its range.
+  public func word(at offset: Int) -> (text: String, range: SourceRange)? {
+    let bytes = source.bytes
+    guard offset >= 0, offset <= bytes.count else { return nil }
+    var start = offset
+    while start > 0 && DocumentAnalysis.isWordByte(bytes[start - 1]) { start -= 1 }
+    var end = offset
+    while end < bytes.count && DocumentAnalysis.isWordByte(bytes[end]) { end += 1 }
+    guard start < end else { return nil }
+    let range = SourceRange(start: start, end: end)
+    return (source.text(in: range), range)
+  }
+
+  /// Whether `byte` can be part of a name.
+  static func isWordByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+  }
+}

@@ -1,0 +1,309 @@
+import PolicyCore
+import ReviewPolicy
+
+/// The policy language server: JSON-RPC messages in, JSON-RPC messages out, no I/O of its own.
+///
+/// ``receive(_:)`` takes bytes as they come from the client (any pieces, any garbage) and
+/// returns the message bodies to send back; ``LanguageServerLoop`` connects it to standard
+/// input and output. Diagnostics are not computed on every change: a changed document is
+/// queued, and ``publishPendingDiagnostics()`` publishes the queue once the client has paused
+/// (the loop calls it after ``debounceMilliseconds`` without input; tests call it directly).
+///
+/// Every input gets an answer or is ignored as the protocol says: a body that is not JSON is a
+/// parse error (-32700), a message that is not a request an invalid request (-32600), an
+/// unknown method -32601, missing parameters -32602, a request before `initialize` -32002.
+public struct LanguageServer: Sendable {
+  /// How long the client must pause before diagnostics are published.
+  public static let debounceMilliseconds = 150
+
+  /// The fact schema policies are checked against: the review schema, as for `policyc check`.
+  public let schema: FactSchema
+  /// The analyzer checks added to the compiler's diagnostics (the review etiquette, as for `check`).
+  public let checks: [AnalysisCheck]
+  /// Replaces the compiler and analyzer for diagnostics when set (tests inject fix-its with it).
+  public let check: PolicyFixer.Check?
+  /// The version in `serverInfo` (`policyc`'s).
+  public let version: String
+
+  /// The open documents by URI.
+  public private(set) var documents: [String: LSPDocument] = [:]
+  /// Whether `initialize` was answered.
+  public private(set) var isInitialized = false
+  /// Whether `shutdown` was answered.
+  public private(set) var isShutDown = false
+  /// The status to exit with, once the client sent `exit` (0 after `shutdown`, else 1).
+  public private(set) var exitStatus: Int32?
+  /// Whether completions may be snippets (the client said so in `initialize`).
+  private(set) var snippetSupport = false
+
+  private var framer = MessageFramer()
+  private var pending: [String] = []
+  private var analyses: [String: (version: Int, analysis: DocumentAnalysis)] = [:]
+  private var diagnosticsCache: [String: (version: Int, diagnostics: [Diagnostic])] = [:]
+
+  /// Creates a server for the review schema and the checks of `policyc check`.
+  public init(
+    schema: FactSchema = ReviewSchema.standard, checks: [AnalysisCheck] = ReviewEtiquette.checks,
+    check: PolicyFixer.Check? = nil, version: String = ""
+  ) {
+    self.version = version
+    self.schema = schema
+    self.checks = checks
+    self.check = check
+  }
+
+  /// Whether some document changed since its diagnostics were last published.
+  public var hasPendingDiagnostics: Bool { !pending.isEmpty }
+
+  // MARK: - Messages
+
+  /// Takes bytes from the client; returns the bodies of the messages to send (responses,
+  /// errors; diagnostics only from ``publishPendingDiagnostics()``).
+  public mutating func receive(_ bytes: some Sequence<UInt8>) -> [String] {
+    framer.append(bytes)
+    var output: [String] = []
+    while let next = framer.next() {
+      switch next {
+      case .success(let body): output += handle(body)
+      case .failure(let failure):
+        output.append(Self.error(id: nil, code: -32700, "Parse error: " + failure.message))
+      }
+    }
+    return output
+  }
+
+  /// Handles one message body; returns the bodies to send.
+  public mutating func handle(_ body: [UInt8]) -> [String] {
+    let message: JSONNode
+    switch JSONParser.parse(SourceFile(path: "<message>", bytes: body)) {
+    case .success(let node): message = node
+    case .failure(let failure): return [Self.error(id: nil, code: -32700, "Parse error: " + failure.message)]
+    }
+    guard case .object = message.value else {
+      return [Self.error(id: nil, code: -32600, "Invalid Request: a message is a JSON object")]
+    }
+    let id = message["id"]?.idText
+    guard let method = message["method"]?.stringValue else {
+      // A response to a request of ours (we send none that need answers): nothing to do.
+      if message["result"] != nil || message["error"] != nil { return [] }
+      return [Self.error(id: id, code: -32600, "Invalid Request: no `method`")]
+    }
+    let params = message["params"]
+    guard let id else {
+      notify(method, params)
+      return []
+    }
+    guard isInitialized || method == "initialize" else {
+      return [Self.error(id: id, code: -32002, "Server not initialized: send `initialize` first")]
+    }
+    guard !isShutDown else { return [Self.error(id: id, code: -32600, "Invalid Request: the server is shut down")] }
+    switch request(method, params) {
+    case .success(let result): return [Self.response(id: id, result)]
+    case .failure(let failure): return [Self.error(id: id, code: failure.code, failure.message)]
+    }
+  }
+
+  /// A JSON-RPC error to send back.
+  struct RequestError: Error {
+    var code: Int
+    var message: String
+
+    static func invalidParams(_ message: String) -> RequestError {
+      RequestError(code: -32602, message: "Invalid params: " + message)
+    }
+  }
+
+  private mutating func request(_ method: String, _ params: JSONNode?) -> Result<LSPValue, RequestError> {
+    switch method {
+    case "initialize":
+      isInitialized = true
+      let completion = params?["capabilities"]?["textDocument"]?["completion"]?["completionItem"]
+      snippetSupport = completion?["snippetSupport"]?.boolValue ?? false
+      return .success(Self.initializeResult(version: version))
+    case "shutdown":
+      isShutDown = true
+      return .success(.null)
+    case "textDocument/hover", "textDocument/completion", "textDocument/definition", "textDocument/references",
+      "textDocument/documentSymbol", "textDocument/formatting", "textDocument/codeAction":
+      guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
+        return .failure(.invalidParams("`textDocument.uri` is required"))
+      }
+      guard let document = documents[uri] else { return .success(.null) }
+      return feature(method, document, params)
+    default:
+      return .failure(RequestError(code: -32601, message: "Method not found: `\(method)`"))
+    }
+  }
+
+  private mutating func notify(_ method: String, _ params: JSONNode?) {
+    switch method {
+    case "exit":
+      exitStatus = isShutDown ? 0 : 1
+    case "textDocument/didOpen":
+      guard let item = params?["textDocument"], let uri = item["uri"]?.stringValue,
+        let text = item["text"]?.stringValue
+      else { return }
+      documents[uri] = LSPDocument(uri: uri, version: item["version"]?.intValue ?? 0, bytes: Array(text.utf8))
+      queue(uri)
+    case "textDocument/didChange":
+      guard let uri = params?["textDocument"]?["uri"]?.stringValue, var document = documents[uri],
+        let changes = params?["contentChanges"]?.arrayValue
+      else { return }
+      for change in changes {
+        guard let text = change["text"]?.stringValue else { continue }
+        if let range = change["range"], let start = Self.position(range["start"]), let end = Self.position(range["end"])
+        {
+          document.replace(from: start, to: end, with: text)
+        } else {
+          document.replaceAll(with: Array(text.utf8))
+        }
+      }
+      document.version = params?["textDocument"]?["version"]?.intValue ?? document.version + 1
+      documents[uri] = document
+      queue(uri)
+    case "textDocument/didClose":
+      guard let uri = params?["textDocument"]?["uri"]?.stringValue else { return }
+      documents[uri] = nil
+      analyses[uri] = nil
+      diagnosticsCache[uri] = nil
+      pending.removeAll { $0 == uri }
+      closed.append(uri)
+    default:
+      // `initialized`, `didSave`, `$/cancelRequest`, `$/setTrace`, configuration changes and
+      // unknown notifications need nothing (the protocol says to ignore unknown notifications).
+      break
+    }
+  }
+
+  private var closed: [String] = []
+
+  private mutating func queue(_ uri: String) {
+    if !pending.contains(uri) { pending.append(uri) }
+  }
+
+  /// Publishes the diagnostics of every document changed since the last call (and clears those
+  /// of closed documents); returns the notification bodies.
+  public mutating func publishPendingDiagnostics() -> [String] {
+    var output: [String] = []
+    for uri in closed {
+      output.append(
+        Self.notification(
+          "textDocument/publishDiagnostics", .object([("uri", .string(uri)), ("diagnostics", .array([]))])))
+    }
+    closed = []
+    let uris = pending
+    pending = []
+    for uri in uris {
+      guard let document = documents[uri] else { continue }
+      let lspDiagnostics = diagnostics(for: document).map { Self.lspDiagnostic($0, in: document) }
+      output.append(
+        Self.notification(
+          "textDocument/publishDiagnostics",
+          .object([("uri", .string(uri)), ("version", .int(document.version)), ("diagnostics", .array(lspDiagnostics))])
+        ))
+    }
+    return output
+  }
+
+  // MARK: - Analysis
+
+  /// The analysis of `document`'s current version (cached).
+  mutating func analysis(of document: LSPDocument) -> DocumentAnalysis {
+    if let cached = analyses[document.uri], cached.version == document.version { return cached.analysis }
+    let analysis = DocumentAnalysis(document.source, schema: schema)
+    analyses[document.uri] = (document.version, analysis)
+    return analysis
+  }
+
+  /// The diagnostics of `document`'s current version, as `policyc check` reports them (cached).
+  mutating func diagnostics(for document: LSPDocument) -> [Diagnostic] {
+    if let cached = diagnosticsCache[document.uri], cached.version == document.version { return cached.diagnostics }
+    let diagnostics: [Diagnostic]
+    if document.isTestFile {
+      switch PolicyTestFile.parse(document.source) {
+      case .success: diagnostics = []
+      case .failure(let problems): diagnostics = problems.diagnostics
+      }
+    } else if let check {
+      diagnostics = check(document.source)
+    } else if document.source.bytes.count > Limits.maximumFileSize {
+      diagnostics = [.fileTooLarge(size: document.source.bytes.count)]
+    } else {
+      diagnostics = PolicyAnalyzer.diagnostics(for: analysis(of: document).compilation, checks: checks)
+    }
+    diagnosticsCache[document.uri] = (document.version, diagnostics)
+    return diagnostics
+  }
+
+  // MARK: - JSON-RPC
+
+  static func position(_ node: JSONNode?) -> LSPDocument.Position? {
+    guard let line = node?["line"]?.intValue, let character = node?["character"]?.intValue else { return nil }
+    return LSPDocument.Position(line: line, character: character)
+  }
+
+  static func response(id: String, _ result: LSPValue) -> String {
+    LSPValue.object([("jsonrpc", .string("2.0")), ("id", .raw(id)), ("result", result)]).json
+  }
+
+  static func error(id: String?, code: Int, _ message: String) -> String {
+    LSPValue.object([
+      ("jsonrpc", .string("2.0")), ("id", id.map(LSPValue.raw) ?? .null),
+      ("error", .object([("code", .int(code)), ("message", .string(message))])),
+    ]).json
+  }
+
+  static func notification(_ method: String, _ params: LSPValue) -> String {
+    LSPValue.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]).json
+  }
+
+  /// A diagnostic as LSP sends it: the message of `check`, its help lines after it, notes as related information.
+  static func lspDiagnostic(_ diagnostic: Diagnostic, in document: LSPDocument) -> LSPValue {
+    let message = ([diagnostic.message] + diagnostic.help.map { "help: " + $0 }).joined(separator: "\n")
+    var members: [(String, LSPValue)] = [
+      ("range", document.lspRange(diagnostic.range)),
+      ("severity", .int(diagnostic.severity == .error ? 1 : 2)),
+      ("code", .string(diagnostic.code.rawValue)),
+      ("source", .string("policyc")),
+      ("message", .string(message)),
+    ]
+    if !diagnostic.notes.isEmpty {
+      let related = diagnostic.notes.map { note in
+        LSPValue.object([
+          ("location", .object([("uri", .string(document.uri)), ("range", document.lspRange(note.range))])),
+          ("message", .string(note.message)),
+        ])
+      }
+      members.append(("relatedInformation", .array(related)))
+    }
+    return .object(members)
+  }
+
+  static func initializeResult(version: String) -> LSPValue {
+    LSPValue.object([
+      (
+        "capabilities",
+        .object([
+          ("positionEncoding", .string("utf-16")),
+          ("textDocumentSync", .object([("openClose", .bool(true)), ("change", .int(2))])),
+          ("hoverProvider", .bool(true)),
+          (
+            "completionProvider",
+            .object([
+              (
+                "triggerCharacters",
+                .array(["(", "\"", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"].map(LSPValue.string))
+              )
+            ])
+          ),
+          ("definitionProvider", .bool(true)),
+          ("referencesProvider", .bool(true)),
+          ("documentSymbolProvider", .bool(true)),
+          ("documentFormattingProvider", .bool(true)),
+          ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix")]))])),
+        ])
+      ),
+      ("serverInfo", .object([("name", .string("policyc lsp")), ("version", .string(version))])),
+    ])
+  }
+}
