@@ -201,7 +201,8 @@ public final class ReviewManager: @unchecked Sendable {
       configuration.legacySources, into: &state, at: Timestamp(configuration.clock()),
       appVersion: configuration.appVersion, build: configuration.build)
     let update = ReviewManager.storedUpdate(
-      of: state, bundled: bundledIdentity, appVersion: configuration.appVersion, date: configuration.clock(),
+      of: state, bundled: bundledIdentity, schema: configuration.schema, appVersion: configuration.appVersion,
+      date: configuration.clock(),
       notes: &problems)
     let policy = update ?? ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
     compiledUpdate = StoredUpdate(state)
@@ -242,7 +243,8 @@ public final class ReviewManager: @unchecked Sendable {
   /// The stored update of `state` compiled, if there is one, it compiles and it was received under
   /// the `bundled` policy; otherwise nil, with a note in `notes` saying why (nothing for no update).
   private static func storedUpdate(
-    of state: ReviewState, bundled: PolicyIdentity, appVersion: String, date: Date, notes: inout [ReviewLogEntry]
+    of state: ReviewState, bundled: PolicyIdentity, schema: FactSchema, appVersion: String, date: Date,
+    notes: inout [ReviewLogEntry]
   ) -> ActivePolicy? {
     guard let source = state.policySource else { return nil }
     // An update stored before fingerprints were kept (nil) keeps applying.
@@ -259,7 +261,7 @@ public final class ReviewManager: @unchecked Sendable {
       notes.append(entry)
       return nil
     }
-    let update = PolicyCompiler.compile(source, path: "update.policy", schema: configuration.schema)
+    let update = PolicyCompiler.compile(source, path: "update.policy", schema: schema)
     guard let compiled = update.policy else {
       notes.append(
         ReviewLogEntry(
@@ -805,7 +807,8 @@ public final class ReviewManager: @unchecked Sendable {
   private func adoptStoredPolicy(at now: Timestamp, _ problems: inout [ReviewLogEntry]) {
     compiledUpdate = StoredUpdate(tracker.state)
     if let update = ReviewManager.storedUpdate(
-      of: tracker.state, bundled: bundledIdentity, appVersion: tracker.appVersion, date: Date(now), notes: &problems)
+      of: tracker.state, bundled: bundledIdentity, schema: configuration.schema, appVersion: tracker.appVersion,
+      date: Date(now), notes: &problems)
     {
       tracker.active = update
       return

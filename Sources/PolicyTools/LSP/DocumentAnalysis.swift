@@ -11,6 +11,8 @@ public struct DocumentAnalysis: Sendable {
   public let lets: [LetDeclaration]
   /// The rules, in file order.
   public let rules: [Rule]
+  /// The `event` declarations, in file order.
+  public let events: [EventDeclaration]
   /// Every name used in an expression (`.name` and `has`), in file order.
   public let uses: [Identifier]
   /// Every call (built-ins and fact families) with its arguments, in file order.
@@ -22,6 +24,7 @@ public struct DocumentAnalysis: Sendable {
     var facts: [FactDeclaration] = []
     var lets: [LetDeclaration] = []
     var rules: [Rule] = []
+    var events: [EventDeclaration] = []
     var roots: [Expr] = []
     for declaration in compilation.syntax.declarations {
       switch declaration {
@@ -32,6 +35,7 @@ public struct DocumentAnalysis: Sendable {
       case .rule(let rule):
         rules.append(rule)
         roots.append(rule.condition)
+      case .events(let declaration): events.append(declaration)
       }
     }
     var uses: [Identifier] = []
@@ -48,6 +52,7 @@ public struct DocumentAnalysis: Sendable {
     self.facts = facts
     self.lets = lets
     self.rules = rules
+    self.events = events
     self.uses = uses
     self.calls = calls
   }
@@ -69,6 +74,15 @@ public struct DocumentAnalysis: Sendable {
   public func occurrences(of name: String) -> (declaration: Identifier?, uses: [Identifier]) {
     let declaration = letDeclaration(named: name)?.name ?? factDeclaration(named: name)?.name
     return (declaration, uses.filter { $0.name == name })
+  }
+
+  /// The event names the `event` declarations name, in file order, without duplicates.
+  public var declaredEventNames: [String] {
+    var names: [String] = []
+    for declaration in events {
+      for name in declaration.names where !names.contains(name.name) { names.append(name.name) }
+    }
+    return names
   }
 
   /// The string keys written in calls of `family`, such as the event names of `events("...")`.

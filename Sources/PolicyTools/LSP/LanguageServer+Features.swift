@@ -163,6 +163,12 @@ extension LanguageServer {
           keys.append(key)
         }
       }
+      // An event-keyed family also offers the declared names and those the app records.
+      if schema.family(named: family)?.keyIsEventName == true {
+        for key in analysis.declaredEventNames + schema.eventNames.sorted() where !keys.contains(key) {
+          keys.append(key)
+        }
+      }
       for key in keys.sorted() { item(key, kind: 12, detail: "\(family)(\"\(key)\")", insert: key) }
       return .object([("isIncomplete", .bool(false)), ("items", .array(items))])
     }
@@ -178,7 +184,8 @@ extension LanguageServer {
       item(fact.name, kind: 5, detail: "fact: \(Self.typeName(fact.type, optional: fact.isOptional)) — \(fact.meaning)")
     }
     for family in schema.families where family.name.hasPrefix(prefix) {
-      let keys = analysis.stringKeys(of: family.name)
+      var keys = analysis.stringKeys(of: family.name)
+      if family.keyIsEventName { keys += analysis.declaredEventNames + schema.eventNames }
       for key in Set(keys).sorted() {
         item("\(family.name)(\"\(key)\")", kind: 5, detail: family.meaning, insert: "\(family.name)(\"\(key)\")")
       }
