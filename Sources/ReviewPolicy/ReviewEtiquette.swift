@@ -132,7 +132,12 @@ public enum ReviewEtiquette {
     }
     let rule = "never \(chosen) when \(condition)"
     let newline = bytes.last.map { $0 == UInt8(ascii: "\n") } ?? true
-    return (rule, FixIt("add `\(rule)`", edits: [.insert((newline ? "" : "\n") + rule + "\n", at: bytes.count)]))
+    // An added rule changes what the policy decides: an editor offers it, `check --fix` does not apply it.
+    return (
+      rule,
+      FixIt(
+        "add `\(rule)`", edits: [.insert((newline ? "" : "\n") + rule + "\n", at: bytes.count)], isAutomatic: false)
+    )
   }
 
   /// Whether the policy is a single bare condition (no `ask when` before it).

@@ -448,7 +448,7 @@ struct JSONFormatTests {
     let expected =
       #"{"files":[{"path":"m.policy","diagnostics":["#
       + #"{"severity":"warning","code":"PC302","domain":"PolicyCore","message":"`unused` is defined but never used","line":1,"column":5,"endLine":1,"endColumn":11,"startOffset":4,"endOffset":10,"help":["use it in a rule or remove it"],"notes":[],"fixIts":[]},"#
-      + #"{"severity":"error","code":"PC201","domain":"PolicyCore","message":"unknown name `dayz`","line":2,"column":10,"endLine":2,"endColumn":14,"startOffset":24,"endOffset":28,"help":["did you mean `days`?"],"notes":[],"fixIts":[{"message":"replace `dayz` with `days`","edits":[{"startOffset":24,"endOffset":28,"line":2,"column":10,"endLine":2,"endColumn":14,"replacement":"days"}]}]}"#
+      + #"{"severity":"error","code":"PC201","domain":"PolicyCore","message":"unknown name `dayz`","line":2,"column":10,"endLine":2,"endColumn":14,"startOffset":24,"endOffset":28,"help":["did you mean `days`?"],"notes":[],"fixIts":[{"message":"replace `dayz` with `days`","automatic":true,"edits":[{"startOffset":24,"endOffset":28,"line":2,"column":10,"endLine":2,"endColumn":14,"replacement":"days"}]}]}"#
       + #"]}],"errorCount":1,"warningCount":1}"# + "\n"
     #expect(result == RunResult(status: 1, standardOutput: expected, standardError: ""))
   }

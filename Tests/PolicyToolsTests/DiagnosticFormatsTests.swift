@@ -44,9 +44,9 @@ struct DiagnosticFormatsTests {
         + #""line":2,"column":15,"endLine":2,"endColumn":16,"startOffset":37,"endOffset":40,"help":["write `>=`"],"#
         + #""notes":[{"message":"`>=` is written like this here","line":1,"column":18,"endLine":1,"endColumn":20,"#
         + #""startOffset":17,"endOffset":19}],"#
-        + #""fixIts":[{"message":"replace `≥` with `>=`","edits":[{"startOffset":37,"endOffset":40,"line":2,"column":15,"#
+        + #""fixIts":[{"message":"replace `≥` with `>=`","automatic":true,"edits":[{"startOffset":37,"endOffset":40,"line":2,"column":15,"#
         + #""endLine":2,"endColumn":16,"replacement":">="}]},"#
-        + #"{"message":"use `loyal`","edits":[{"startOffset":32,"endOffset":43,"line":2,"column":10,"endLine":2,"#
+        + #"{"message":"use `loyal`","automatic":true,"edits":[{"startOffset":32,"endOffset":43,"line":2,"column":10,"endLine":2,"#
         + #""endColumn":19,"replacement":""},{"startOffset":32,"endOffset":32,"line":2,"column":10,"endLine":2,"#
         + #""endColumn":10,"replacement":"loyal"}]}]}"#)
   }

@@ -6,11 +6,12 @@ endif
 
 syntax keyword policyRule ask never when
 syntax keyword policyDeclaration let fact
+syntax match policyDeclaration /^\s*\zsevent\>\ze\s*[^(:= \t]/
 syntax keyword policyOperatorWord and or not in has
 syntax keyword policyBoolean true false
 syntax keyword policyType bool int number duration instant version string contained
 syntax match policyFactType /:\s*\zs\(bool\|int\|number\|duration\|instant\|version\|string\)\>/ contains=policyType
-syntax match policyBuiltin /\<\(since\|min\|max\|abs\)\ze\s*(/
+syntax match policyBuiltin /\<\(since\|min\|max\|abs\|bucket\)\ze\s*(/
 syntax keyword policyNow now
 syntax match policyNumber /\<\d\+\(\.\d\+\)\?\>/
 syntax match policyDuration /\<\d\+[smhdw]\>/

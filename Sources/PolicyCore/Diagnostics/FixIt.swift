@@ -7,11 +7,17 @@ public struct FixIt: Sendable, Hashable {
   public var message: String
   /// The edits, in the diagnostic's file; they must not overlap.
   public var edits: [SourceEdit]
+  /// Whether a tool may apply it without asking (`policyc check --fix` does): true for a fix that
+  /// repairs what was written (an operator, a unit, a misspelt name); false for a suggestion that
+  /// changes what the policy decides, such as an added rule, which an editor offers as a quick fix
+  /// and a person accepts.
+  public var isAutomatic: Bool
 
-  /// Creates a fix-it.
-  public init(_ message: String, edits: [SourceEdit]) {
+  /// Creates a fix-it; `isAutomatic: false` marks a suggestion that changes what the policy decides.
+  public init(_ message: String, edits: [SourceEdit], isAutomatic: Bool = true) {
     self.message = message
     self.edits = edits
+    self.isAutomatic = isAutomatic
   }
 
   /// The file's bytes with this fix-it's edits applied, or why they cannot be.

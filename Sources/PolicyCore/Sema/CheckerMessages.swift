@@ -627,6 +627,9 @@ enum CheckerMessages {
         }
         return ["versions are written like `v2.1`"]
       case (.bool, .int):
+        if case .literal = a.expr.kind {  // `uses >= true`: the literal is what is wrong
+          return ["`\(b.written)` is an `int`: compare it with a number, for example `\(b.written) >= 1`"]
+        }
         return ["write `\(a.written) == true` or `\(a.written) == false`, or use `\(a.written)` and `not \(a.written)`"]
       default:
         continue  // pairs without advice; the general advice follows

@@ -68,16 +68,22 @@ public struct PolicyFixer: Sendable {
   struct Score: Comparable {
     var syntaxErrors: Int
     var errors: Int
+    /// Where checking stopped at the cap on errors (`PC199`); `Int.max` when it did not stop. With as
+    /// many errors as before, a later stop means a fix removed an error in front of the cap.
+    var checkedUpTo: Int
     var warnings: Int
 
     init(_ source: SourceFile, _ diagnostics: [Diagnostic]) {
       syntaxErrors = Parser.parse(source).diagnostics.filter { $0.severity == .error }.count
       errors = diagnostics.filter { $0.severity == .error }.count
+      checkedUpTo =
+        diagnostics.first { $0.code == PolicyCoreCode.tooManyErrors.code }?.range.start ?? Int.max
       warnings = diagnostics.count - errors
     }
 
     static func < (lhs: Score, rhs: Score) -> Bool {
-      (lhs.syntaxErrors, lhs.errors, lhs.warnings) < (rhs.syntaxErrors, rhs.errors, rhs.warnings)
+      (lhs.syntaxErrors, lhs.errors, rhs.checkedUpTo, lhs.warnings)
+        < (rhs.syntaxErrors, rhs.errors, lhs.checkedUpTo, rhs.warnings)
     }
 
     /// Whether `self` (a candidate) is better than `current` and worse in no way.
@@ -108,7 +114,8 @@ public struct PolicyFixer: Sendable {
     var checks = 1
     search: while true {
       for diagnostic in diagnostics {
-        for fixIt in diagnostic.fixIts {
+        // Only the fixes that repair what was written; suggestions that change the decisions stay for a person.
+        for fixIt in diagnostic.fixIts where fixIt.isAutomatic {
           let attempt = Attempt(
             code: diagnostic.code.rawValue, message: diagnostic.message, fix: fixIt.message,
             edits: fixIt.edits.map { current.text(in: $0.range) + "\u{0}" + $0.replacement })

@@ -45,7 +45,7 @@ public enum DiagnosticFormats {
   /// {"severity","code","domain","message","line","column","endLine","endColumn","startOffset","endOffset",
   ///  "help":[STRING],
   ///  "notes":[{"message","line","column","endLine","endColumn","startOffset","endOffset"}],
-  ///  "fixIts":[{"message","edits":[{"startOffset","endOffset","line","column","endLine","endColumn","replacement"}]}]}
+  ///  "fixIts":[{"message","automatic","edits":[{"startOffset","endOffset","line","column","endLine","endColumn","replacement"}]}]}
   /// ```
   ///
   /// `help`, `notes` and `fixIts` are always present, empty when there are none.
@@ -75,6 +75,7 @@ public enum DiagnosticFormats {
         for fixIt in diagnostic.fixIts {
           $0.object {
             $0.key("message"); $0.string(fixIt.message)
+            $0.key("automatic"); $0.bool(fixIt.isAutomatic)
             $0.key("edits")
             $0.array {
               for edit in fixIt.edits {

@@ -35,7 +35,7 @@ struct RuntimeEventNameTests {
     var configuration = ReviewManager.Configuration(
       appVersion: "1.0", bundledPolicy: "event purchase\nask when events(\"purchase\") >= 100",
       store: InMemoryReviewStore(), texts: .english, logger: log.logger)
-    configuration.eventNames = ["export"]
+    configuration.eventNames = ["purchase", "export"]
     let manager = try ReviewManager(configuration: configuration)
     manager.significantEvent("export", mayPrompt: false)
     manager.significantEvent("share", mayPrompt: false)
@@ -46,5 +46,25 @@ struct RuntimeEventNameTests {
     let plain = try F.manager(policy: "ask when events(\"purchase\") >= 100", logger: quiet.logger)
     plain.significantEvent("anything", mayPrompt: false)
     #expect(problems(quiet).isEmpty)
+  }
+
+  @Test("the manager compiles its policies with Configuration.eventNames: a name outside them is PC217")
+  func policiesCheckedAgainstTheAppsNames() throws {
+    var configuration = ReviewManager.Configuration(
+      appVersion: "1.0", bundledPolicy: "ask when events(\"purchse\") >= 3", store: InMemoryReviewStore(),
+      texts: .english)
+    configuration.eventNames = ["purchase", "export"]
+    #expect {
+      _ = try ReviewManager(configuration: configuration)
+    } throws: { error in
+      guard case ReviewManagerError.invalidBundledPolicy(let text) = error else { return false }
+      return text.contains("PC217") && text.contains("purchase")
+    }
+    configuration.bundledPolicy = "ask when events(\"purchase\") >= 3"
+    let manager = try ReviewManager(configuration: configuration)
+    let rejected = manager.updatePolicy("ask when total_events(\"exprt\") >= 1")
+    #expect(!rejected.isAccepted)
+    #expect(rejected.diagnostics.map(\.code.rawValue) == ["PC217"])
+    #expect(manager.updatePolicy("ask when total_events(\"export\") >= 1").isAccepted)
   }
 }
