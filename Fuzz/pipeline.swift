@@ -27,9 +27,10 @@ struct Literals {
   init(_ file: PolicyFile) {
     for declaration in file.declarations {
       switch declaration {
-      case .fact: break
+      case .fact(let fact): if let value = fact.defaultValue { collect(value) }
       case .let(let definition): collect(definition.value)
       case .rule(let rule): collect(rule.condition)
+      case .events(let declaration): strings.append(contentsOf: declaration.names.map(\.name))
       }
     }
   }

@@ -158,7 +158,7 @@ extension ReviewState {
     var isThisVersion = true
     if let last = promptHistory.indices.last, promptHistory[last].outcome == .pending {
       promptHistory[last].outcome = ReviewState.outcome(for: response)
-      isThisVersion = isShownInThisVersion(promptHistory[last])
+      isThisVersion = isShownInThisVersion(promptHistory[last], answeredAt: now)
       if !isThisVersion { answerVersion = promptHistory[last].version }
     }
     switch response {
@@ -205,9 +205,12 @@ extension ReviewState {
 
   /// Whether `prompt` was shown under the version being tracked: with its version, and not before
   /// that version's first use (a new build that started a new version keeps the version string).
-  func isShownInThisVersion(_ prompt: PromptRecord) -> Bool {
+  func isShownInThisVersion(_ prompt: PromptRecord, answeredAt now: Timestamp) -> Bool {
     guard prompt.version == (version ?? "") else { return false }
-    guard let firstUse else { return true }
+    // A new build under the same version string: the prompt's date against the version's first
+    // use decides, unless the clock is behind that first use (a clock set back), where dates
+    // cannot tell and the answer counts for this version (the side that asks less).
+    guard let firstUse, now >= firstUse else { return true }
     return prompt.date >= firstUse
   }
 
