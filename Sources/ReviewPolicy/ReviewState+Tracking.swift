@@ -64,10 +64,9 @@ extension ReviewState {
   /// Moves every recorded instant later than `now` back to `now`: after the clock went back, a
   /// prompt, decline or rating stamped in the future counts as just now, so the policy's own
   /// waits run from the moment the jump was seen and no one is locked out until the clock
-  /// catches up (Grammar.md, "Clocks"). Changes nothing while the clock moves forward.
+  /// catches up (Grammar.md, "Clocks"). Changes nothing while the clock moves forward. The first
+  /// use and install date are kept (their facts count as now meanwhile), so day counts resume.
   mutating func settleClock(at now: Timestamp) {
-    if let instant = firstUse, instant > now { firstUse = now }
-    if let instant = installDate, instant > now { installDate = now }
     if let instant = lastReminder, instant > now { lastReminder = now }
     if let instant = lastDecline, instant > now { lastDecline = now }
     if let instant = lastRating, instant > now { lastRating = now }
