@@ -123,6 +123,7 @@ struct ReviewFactBinder: Sendable {
   private func value(
     of fact: StandardFact, state: ReviewState, now: Timestamp, version: Version, versions: ParsedVersions
   ) -> Value? {
+    // A recorded instant later than `now` (the clock went back) counts as `now`: see Grammar.md, "Clocks".
     switch fact {
     case .days: return .int(ReviewFactBinder.wholeDays(from: state.firstUse ?? now, to: now))
     case .uses: return .int(Int64(clamping: state.uses))
@@ -132,9 +133,9 @@ struct ReviewFactBinder: Sendable {
     case .rated: return .bool(state.rated)
     case .feedback: return .bool(state.feedback)
     case .prompts: return .int(Int64(clamping: state.prompts))
-    case .firstUse: return .instant(state.firstUse ?? now)
+    case .firstUse: return .instant(min(state.firstUse ?? now, now))
     case .version: return .version(version)
-    case .lastReminder: return state.lastReminder.map(Value.instant)
+    case .lastReminder: return state.lastReminder.map { .instant(min($0, now)) }
     case .totalDays:
       return .int(ReviewFactBinder.wholeDays(from: state.installDate ?? state.firstUse ?? now, to: now))
     case .totalUses: return .int(Int64(clamping: state.totalUses))
@@ -143,18 +144,18 @@ struct ReviewFactBinder: Sendable {
     case .totalPrompts: return .int(Int64(clamping: state.totalPrompts))
     case .declinedAny: return .bool(state.declinedAny)
     case .ratedAny: return .bool(state.ratedAny)
-    case .installDate: return .instant(state.installDate ?? state.firstUse ?? now)
-    case .firstSession: return state.firstSessionStart.map(Value.instant)
+    case .installDate: return .instant(min(state.installDate ?? state.firstUse ?? now, now))
+    case .firstSession: return state.firstSessionStart.map { .instant(min($0, now)) }
     case .previousVersion: return state.previousVersion.flatMap { parse($0, versions) }.map(Value.version)
-    case .lastPrompt: return state.lastPrompt.map { .instant($0.date) }
+    case .lastPrompt: return state.lastPrompt.map { .instant(min($0.date, now)) }
     case .lastPromptVersion: return state.lastPrompt.flatMap { parse($0.version, versions) }.map(Value.version)
     case .sessionsSincePrompt:
       return state.lastPrompt.map { .int(ReviewFactBinder.sessions(since: $0.session, total: state.totalSessions)) }
-    case .lastDecline: return state.lastDecline.map(Value.instant)
-    case .lastRating: return state.lastRating.map(Value.instant)
+    case .lastDecline: return state.lastDecline.map { .instant(min($0, now)) }
+    case .lastRating: return state.lastRating.map { .instant(min($0, now)) }
     case .sessionScore: return .number(state.currentSession?.score ?? Number(scaled: 0))
     case .sessionBad: return .bool(state.currentSession?.isBad ?? false)
-    case .lastBadSession: return state.lastBadSession.map { .instant($0.start) }
+    case .lastBadSession: return state.lastBadSession.map { .instant(min($0.start, now)) }
     case .sessionsSinceBad:
       return state.lastBadSession.map { .int(ReviewFactBinder.sessions(since: $0.number, total: state.totalSessions)) }
     }

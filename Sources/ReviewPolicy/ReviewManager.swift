@@ -788,16 +788,23 @@ public final class ReviewManager: @unchecked Sendable {
       // A prompt check that asks nothing changes nothing: no write (the store already holds it).
       return needsSave || tracker.state != before ? tracker.state : nil
     }
+    // One report per fault episode: when saving starts failing and when it works again, not per call.
+    let wasUnsaved = isUnsaved
     do {
       try configuration.store.update { loaded in
         ran = true
         return apply(loaded)
       }
       isUnsaved = false
+      if wasUnsaved {
+        problems.append(ReviewLogEntry(problem: "the review state is saved again", date: Date(now)))
+      }
     } catch {
       if !ran { _ = apply(nil) }
       isUnsaved = true
-      problems.append(ReviewLogEntry(problem: "cannot save the review state: \(error.detail)", date: Date(now)))
+      if !wasUnsaved {
+        problems.append(ReviewLogEntry(problem: "cannot save the review state: \(error.detail)", date: Date(now)))
+      }
     }
     return problems
   }

@@ -22,6 +22,7 @@ extension ReviewState {
   public mutating func enter(version appVersion: String, build: String?, newVersionOnBuild: Bool, at now: Timestamp)
     -> Bool
   {
+    settleClock(at: now)
     // Stored as loading would bound it, so a relaunch sees the same version.
     let newVersion = ReviewState.prefix(appVersion, bytes: ReviewLimits.versionLength)
     let newBuild = build.map { ReviewState.prefix($0, bytes: ReviewLimits.versionLength) }
@@ -58,6 +59,21 @@ extension ReviewState {
   /// A new random install seed (never 0, so a drawn seed is told from a missing one in logs).
   public static func newInstallSeed() -> Int64 {
     Int64.random(in: 1...Int64.max)
+  }
+
+  /// Moves every recorded instant later than `now` back to `now`: after the clock went back, a
+  /// prompt, decline or rating stamped in the future counts as just now, so the policy's own
+  /// waits run from the moment the jump was seen and no one is locked out until the clock
+  /// catches up (Grammar.md, "Clocks"). Changes nothing while the clock moves forward. The first
+  /// use and install date are kept (their facts count as now meanwhile), so day counts resume.
+  mutating func settleClock(at now: Timestamp) {
+    if let instant = lastReminder, instant > now { lastReminder = now }
+    if let instant = lastDecline, instant > now { lastDecline = now }
+    if let instant = lastRating, instant > now { lastRating = now }
+    if let record = lastBadSession, record.start > now { lastBadSession?.start = now }
+    if let last = promptHistory.last, last.date > now {
+      for index in promptHistory.indices where promptHistory[index].date > now { promptHistory[index].date = now }
+    }
   }
 
   /// Forgets everything tracked, as a new install, keeping only what is not about the user:
