@@ -1,10 +1,12 @@
+import Foundation
 import PolicyTools
+import ReviewPolicy
 
 /// `policyc lsp`: the language server over standard input and output.
 enum LSPCommand: Command {
   static let name = "lsp"
   static let summary = "Serve editors over the Language Server Protocol"
-  static let usage = "USAGE: policyc lsp\n"
+  static let usage = "USAGE: policyc lsp [--events <names>]\n"
 
   static let help = """
     OVERVIEW: run the policy language server
@@ -14,11 +16,15 @@ enum LSPCommand: Command {
     wording of `policyc check`), hover, completion, go to definition, references,
     document symbols, formatting and quick fixes. See docs/editors.md.
 
-    USAGE: policyc lsp
+    USAGE: policyc lsp [--events <names>]
 
     OPTIONS:
-      --stdio     Accepted and ignored (standard input and output are always used)
-      -h, --help  Show this help
+      --events <names>  The event names the app records, separated by commas, as
+                        for `policyc check --events`: an event name a policy reads
+                        or declares outside them is an error (PC217)
+      --stdio           Accepted and ignored (standard input and output are always
+                        used)
+      -h, --help        Show this help
 
     EXIT STATUS:
       0  the client sent `shutdown` then `exit`
@@ -29,9 +35,13 @@ enum LSPCommand: Command {
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, flags: ["stdio"], help: help) { return status }
+    if let status = command.parse(arguments, values: ["events"], flags: ["stdio"], help: help) { return status }
     guard command.arguments.operands.isEmpty else { return command.usageError("`lsp` takes no files") }
-    var loop = LanguageServerLoop(server: LanguageServer(version: PolicyCLI.version))
+    let eventNames = (command.arguments.values["events"] ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    let schema = ReviewSchema.standard.recordingEvents(eventNames)
+    var loop = LanguageServerLoop(server: LanguageServer(schema: schema, version: PolicyCLI.version))
     return loop.run()
   }
 }

@@ -1,5 +1,6 @@
 import PolicyCore
 import PolicyTools
+import ReviewPolicy
 import Testing
 
 /// A client driving a ``LanguageServer`` in memory.
@@ -162,6 +163,18 @@ struct LanguageServerTests {
     #expect(units == ["30s", "30m", "30h", "30d", "30w"])
     let keys = client.request("textDocument/completion", TestClient.at(uri, 2, 17))?.completionLabels ?? []
     #expect(keys == ["purchase"])
+  }
+
+  @Test("event names: declared and the app's names are completed inside events(\"; an unknown one is PC217")
+  func eventNames() {
+    var client = TestClient(LanguageServer(schema: ReviewSchema.standard.recordingEvents(["purchase", "export"])))
+    client.open(uri, "event purchase\nask when total_events(\"purchse\") >= 3\nask when events(\"\n")
+    let published = client.publish()[uri] ?? []
+    // PC217 on line 2; the unterminated string of line 3 (PC103) is the text still being typed.
+    #expect(published.compactMap { $0["code"]?.stringValue } == ["PC217", "PC103"])
+    #expect(published.first?["range"]?["start"]?["line"]?.intValue == 1)
+    let keys = client.request("textDocument/completion", TestClient.at(uri, 2, 17))?.completionLabels ?? []
+    #expect(keys == ["export", "purchase"])
   }
 
   @Test("definition and references of a let and a declared fact; document symbols")
