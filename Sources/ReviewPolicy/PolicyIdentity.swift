@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// Which policy decided: where it came from and a fingerprint of its source text.
 ///
 /// Every decision entry of the log names it (``ReviewLogEntry/policy``), so a decision can be
@@ -31,12 +33,7 @@ public struct PolicyIdentity: Sendable, Hashable, CustomStringConvertible {
 
   /// The fingerprint of a policy's source bytes, as for its text.
   static func fingerprint<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    let digits = String(hash, radix: 16)
+    let digits = String(FNV1a.hash(bytes), radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 }

@@ -12,12 +12,7 @@ public enum Bucket {
 
   /// The 64-bit FNV-1a hash of `name`'s UTF-8 bytes, computed once when the policy is checked.
   public static func nameHash(_ name: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in name.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return hash
+    FNV1a.hash(name.utf8)
   }
 
   /// The bucket of the subject with `seed` for the name whose hash is `nameHash`.

@@ -43,17 +43,11 @@ public struct FactLayout: Sendable, Hashable {
   /// Computes ``fingerprint`` (FNV-1a over slot names, types, the defaults of declared facts and
   /// string ids): a snapshot made for one layout holds that layout's defaults.
   mutating func computeFingerprint() {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var hash = FNV1a()
     func mix(_ text: String) {
       var text = text
-      text.withUTF8 { bytes in  // contiguous bytes: no per-byte index checks
-        for byte in bytes {
-          hash ^= UInt64(byte)
-          hash = hash &* 0x100_0000_01b3
-        }
-      }
-      hash ^= 0xff
-      hash = hash &* 0x100_0000_01b3
+      text.withUTF8 { hash.feed($0) }  // contiguous bytes: no per-byte index checks
+      hash.feed(0xff)  // ends the field
     }
     for slot in slots {
       mix(slot.name)
@@ -65,7 +59,7 @@ public struct FactLayout: Sendable, Hashable {
       mix(text)
       mix(String(id))
     }
-    fingerprint = hash
+    fingerprint = hash.value
   }
 
   /// The slot named `name` (`days`, `events("purchase")`), if the policy has one.
