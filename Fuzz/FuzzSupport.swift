@@ -35,8 +35,14 @@ func checkRange(_ range: SourceRange, in count: Int, _ what: @autoclosure () -> 
   }
 }
 
-@_silgen_name("__lsan_disable") func lsanDisable()
-@_silgen_name("__lsan_enable") func lsanEnable()
+#if FUZZ_NO_ASAN
+  // Built without AddressSanitizer (Fuzz/run.sh with FUZZ_SANITIZE=fuzzer): nothing to pause.
+  func lsanDisable() {}
+  func lsanEnable() {}
+#else
+  @_silgen_name("__lsan_disable") func lsanDisable()
+  @_silgen_name("__lsan_enable") func lsanEnable()
+#endif
 
 /// Runs `target` once on each of `samples` with leak detection off, from LLVMFuzzerInitialize.
 ///
