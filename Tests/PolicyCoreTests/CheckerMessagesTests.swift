@@ -245,4 +245,20 @@ struct CheckerMessagesTests {
         .remainder, "wait % 2", Self.name("wait", .duration), Self.literal(.int(2), "2", at: 16), at: $0)
     }
   }
+
+  /// The advice to measure the time since an instant written in parentheses names one pair of
+  /// parentheses, not two; other texts keep theirs.
+  @Test("since(...) advice does not double an operand's parentheses")
+  func sinceAdviceKeepsOnePairOfParentheses() {
+    let compilation = PolicyCompiler.compile(
+      "ask when (last_prompt ?? first_use) > 30d\n", path: "test.policy", schema: Self.schema)
+    let help = compilation.diagnostics.flatMap(\.help)
+    #expect(
+      help.contains("to compare how long ago `(last_prompt ?? first_use)` was, write `since(last_prompt ?? first_use)`")
+    )
+    #expect(!help.joined().contains("since(("))
+    #expect(CheckerMessages.sinceCall("(a) + (b)") == "since((a) + (b))")
+    #expect(CheckerMessages.sinceCall("first_use") == "since(first_use)")
+    #expect(CheckerMessages.sinceCall("((x))") == "since((x))")
+  }
 }

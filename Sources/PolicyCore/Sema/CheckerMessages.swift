@@ -126,7 +126,7 @@ enum CheckerMessages {
     }
     help.append("or give a default: `\(written) ?? \(defaultExample(for: type))`")
     if type == .instant {
-      help.append("or measure the time since it with `since(\(written))`, which is infinite when it never happened")
+      help.append("or measure the time since it with `\(sinceCall(written))`, which is infinite when it never happened")
     }
     return Diagnostic(PolicyCoreCode.unguardedAbsentValue, "`\(written)` can be absent", at: range, help: help)
   }
@@ -149,7 +149,7 @@ enum CheckerMessages {
     var help = [
       "compare it, for example `\(operand.written) \(operand.type == .string ? "==" : ">=") \(sampleLiteral(for: operand.type))`"
     ]
-    if operand.type == .instant { help = ["compare the time since it: `since(\(operand.written)) >= 30d`"] }
+    if operand.type == .instant { help = ["compare the time since it: `\(sinceCall(operand.written)) >= 30d`"] }
     return Diagnostic(
       PolicyCoreCode.notBoolean, "\(context) must be a `bool`, but `\(operand.written)` is \(article(operand.type))",
       at: range, help: help)
@@ -588,6 +588,20 @@ enum CheckerMessages {
     }
   }
 
+  /// `since(written)`, without doubling the parentheses of an operand written in parentheses:
+  /// `(last_prompt ?? now)` gives `since(last_prompt ?? now)`, not `since((last_prompt ?? now))`.
+  static func sinceCall(_ written: String) -> String {
+    guard written.first == "(", written.last == ")" else { return "since(\(written))" }
+    // The outer parentheses enclose the whole text only when the first one closes at the end.
+    var depth = 0
+    for (offset, character) in written.enumerated() {
+      if character == "(" { depth += 1 }
+      if character == ")" { depth -= 1 }
+      if depth == 0 && offset < written.count - 1 { return "since(\(written))" }
+    }
+    return "since\(written)"
+  }
+
   /// Advice for two operands of different types: a missing unit, a unit too many, quotes
   /// around a literal, `since`, a version literal.
   static func unitHelp(_ lhs: Operand, _ rhs: Operand) -> [String] {
@@ -611,10 +625,10 @@ enum CheckerMessages {
         }
         return [multiply]
       case (.instant, .duration):
-        return ["to compare how long ago `\(a.written)` was, write `since(\(a.written))`"]
+        return ["to compare how long ago `\(a.written)` was, write `\(sinceCall(a.written))`"]
       case (.instant, .int), (.instant, .number):
         return [
-          "to compare how long ago `\(a.written)` was, write `since(\(a.written))` and give the number a unit, as in `30d`"
+          "to compare how long ago `\(a.written)` was, write `\(sinceCall(a.written))` and give the number a unit, as in `30d`"
         ]
       case (.version, .number), (.version, .int):
         if case .literal = b.expr.kind {

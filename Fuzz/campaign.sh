@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A long fuzzing campaign: runs each named target for SECONDS, one after another, from the corpus
+# the campaign has grown so far, and appends one line per run to the campaign's ledger
+# (.build-fuzz-campaign/ledger.tsv: UTC time, target, seconds, executions, edges (`cov:`),
+# features (`ft:`), corpus files, exit status, crash input). Runs continue where the last stopped:
+# the ledger's executions add up across runs and sessions.
+#
+#   Fuzz/campaign.sh SECONDS TARGET...    # e.g. Fuzz/campaign.sh 3600 pipeline store
+#   Fuzz/campaign.sh --report             # executions, edges and findings per target so far
+#   Fuzz/campaign.sh --minimize TARGET... # merge the campaign corpus into Fuzz/corpus/TARGET, minimised
+#
+# Campaign builds leave out AddressSanitizer for speed (FUZZ_SANITIZE=fuzzer; every harness check
+# still runs); Fuzz/ci.sh replays the committed corpus and regressions under ASan. Environment:
+# FUZZ_CAMPAIGN_DIR (default .build-fuzz-campaign), NICE (default 19: the campaign takes idle CPU).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+if ! command -v swiftc >/dev/null 2>&1; then
+  export PATH="/opt/swift/usr/bin:$PATH"
+fi
+OUT=${FUZZ_CAMPAIGN_DIR:-$ROOT/.build-fuzz-campaign}
+export FUZZ_BUILD_DIR=$OUT FUZZ_SANITIZE=${FUZZ_SANITIZE:-fuzzer}
+ledger="$OUT/ledger.tsv"
+mkdir -p "$OUT/logs"
+
+if [ "${1:-}" = "--report" ]; then
+  [ -f "$ledger" ] || { echo "no campaign has run yet ($ledger)"; exit 0; }
+  awk -F'\t' '
+    { runs[$2]++; secs[$2] += $3; execs[$2] += $4; if ($5 > cov[$2]) cov[$2] = $5; if ($6 > ft[$2]) ft[$2] = $6
+      corpus[$2] = $7; if ($8 != 0) crashes[$2]++ }
+    END {
+      printf "| target | runs | hours | executions | edges (cov) | features (ft) | corpus | crashing runs |\n"
+      printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+      for (t in runs) printf "| %s | %d | %.1f | %d | %d | %d | %d | %d |\n", t, runs[t], secs[t] / 3600, execs[t], cov[t], ft[t], corpus[t], crashes[t] + 0
+    }' "$ledger"
+  exit 0
+fi
+
+if [ "${1:-}" = "--minimize" ]; then
+  shift
+  for target in "$@"; do
+    Fuzz/run.sh "$target" 0 || exit 1
+    fresh="$OUT/minimized/$target"
+    rm -rf "$fresh"
+    mkdir -p "$fresh"
+    # -merge=1 keeps the smallest set of inputs that covers every feature of all the inputs given.
+    SWIFT_BACKTRACE=enable=no "$OUT/bin/$target" -merge=1 -timeout=20 -rss_limit_mb=2048 "$fresh" \
+      "Fuzz/corpus/$target" "$OUT/corpus/$target" >"$OUT/logs/$target-merge.log" 2>&1 || {
+      tail -n 20 "$OUT/logs/$target-merge.log" >&2
+      exit 1
+    }
+    rm -rf "Fuzz/corpus/$target"
+    mv "$fresh" "Fuzz/corpus/$target"
+    echo "$target: $(ls "Fuzz/corpus/$target" | wc -l) inputs, $(du -sk "Fuzz/corpus/$target" | cut -f1) KiB" >&2
+  done
+  exit 0
+fi
+
+if [ $# -lt 2 ]; then
+  echo "usage: Fuzz/campaign.sh SECONDS TARGET... | --report | --minimize TARGET..." >&2
+  exit 2
+fi
+seconds=$1
+shift
+for target in "$@"; do
+  Fuzz/run.sh "$target" 0 || exit 1
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  log="$OUT/logs/$target-$stamp.log"
+  nice -n "${NICE:-19}" Fuzz/run.sh "$target" "$seconds" >"$log" 2>&1
+  status=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -n 1)
+  cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+  ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
+  crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+  corpus=$(ls "$OUT/corpus/$target" | wc -l)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$target" "$seconds" "${execs:-0}" "${cov:-0}" \
+    "${ft:-0}" "$corpus" "$status" "${crash:--}" >>"$ledger"
+  echo "$target: ${execs:-0} executions, cov ${cov:-0}, ft ${ft:-0}, exit $status ${crash:+(crash: $crash)}" >&2
+done
