@@ -119,6 +119,23 @@ struct FormatterTests {
     #expect(three == "never when x\nask when y\nask when z  # last\n# standalone\n")
   }
 
+  @Test("a comment inside a condition stays with it, and formatting again changes nothing (found by the campaign)")
+  func commentInsideConditionIsIdempotent() throws {
+    // Fuzz/regressions/pipeline/comment-inside-and-chain.policy: the comment after `c` moved past
+    // `o`, so the next format joined the lines into one.
+    let nested = try formatted("d or c#\nand o")
+    #expect(nested == "d\nor c  #\n  and o\n")
+    #expect(try formatted(nested) == nested)
+    // Fuzz/regressions/pipeline/comment-inside-comparison.policy: every comment ends up after the
+    // last condition, so nothing needs a break.
+    let comparison = try formatted("e and s>#\nl")
+    #expect(comparison == "e and s > l  #\n")
+    #expect(try formatted(comparison) == comparison)
+    let rule = try formatted("ask when a or b # why b\n  and c or d")
+    #expect(rule == "ask when\n  a\n  or b  # why b\n    and c\n  or d\n")
+    #expect(try formatted(rule) == rule)
+  }
+
   @Test("a file with syntax errors is not formatted")
   func errors() {
     let result = PolicyFormatter().format(SourceFile(path: "f.policy", text: "ask when days >= \n"))

@@ -194,6 +194,11 @@ private struct Printer {
     }
     var lines: [Line] = header.map { [Line(code: $0, comment: nil)] } ?? []
     lines += broken(expr, indent: indent, prefix: "", comments: comments)
+    // When every comment ends up after the last condition, nothing needs the break: the comments
+    // trail the one line, as they do when the formatted text is formatted again (idempotence).
+    if oneLine.count <= width, lines.dropLast().allSatisfy({ $0.comment == nil }) {
+      return [Line(code: oneLine, comment: joined(comments))]
+    }
     return lines
   }
 
@@ -230,6 +235,15 @@ private struct Printer {
         lines.append(Line(code: pad + operatorPrefix + "(", comment: nil))
         lines += broken(inner, indent: indent + 2, prefix: "", comments: operandComments)
         lines.append(Line(code: pad + ")", comment: joined(rest.filter { $0.range.start >= operand.range.end })))
+      } else if case .logical = operand.kind, !operandComments.isEmpty {
+        // A chain of the tighter operator (`c and o` in `d or c and o`) with a comment inside: its
+        // conditions go one per line too, indented under its first, so the comment stays where
+        // it was (on one line, it would move past `o`, and the next format would join the lines).
+        var nested = broken(operand, indent: indent + 2, prefix: "", comments: rest)
+        if let first = nested.first {
+          nested[0].code = pad + operatorPrefix + String(first.code.dropFirst(indent + 2))
+        }
+        lines += nested
       } else {
         lines.append(Line(code: candidate, comment: joined(rest)))
       }
