@@ -169,12 +169,16 @@ extension ReviewState {
   /// facts about the whole install change (`rated_any`, `declined_any`, `last_rating`,
   /// `last_decline`) and the answer is recorded with the prompt's version; the new version's
   /// `rated`, `declined`, `feedback` and `last_reminder` stay as they are.
-  public mutating func record(_ response: ReviewResponse, at now: Timestamp) {
+  ///
+  /// With `outsidePrompt`, the answer was given in the app's own UI now (a "Rate this app" row):
+  /// it counts for the version being tracked whatever prompt is pending, and still closes that
+  /// prompt with its outcome.
+  public mutating func record(_ response: ReviewResponse, at now: Timestamp, outsidePrompt: Bool = false) {
     var answerVersion = version ?? ""
     var isThisVersion = true
     if let last = promptHistory.indices.last, promptHistory[last].outcome == .pending {
       promptHistory[last].outcome = ReviewState.outcome(for: response)
-      isThisVersion = isShownInThisVersion(promptHistory[last], answeredAt: now)
+      isThisVersion = outsidePrompt || isShownInThisVersion(promptHistory[last], answeredAt: now)
       if !isThisVersion { answerVersion = promptHistory[last].version }
     }
     switch response {

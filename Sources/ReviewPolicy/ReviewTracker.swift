@@ -249,7 +249,9 @@ public struct ReviewTracker: Sendable {
   /// on screen, if any, takes it as its outcome.
   public mutating func recordWithoutPrompt(_ response: ReviewResponse, at now: Timestamp) {
     enter(at: now)
-    state.record(response, at: now)
+    // Given now, in this version's UI: it counts for this version even when a prompt of an
+    // earlier version is still pending (found by the fuzzing campaign: a "no thanks" was lost).
+    state.record(response, at: now, outsidePrompt: true)
   }
 
   // MARK: - Deciding

@@ -147,6 +147,26 @@ struct RuntimePromptContractTests {
     #expect(manager.currentState.promptHistory.map(\.outcome) == [.remindLater])
   }
 
+  @Test("an answer outside a prompt counts for this version even with an earlier version's prompt pending")
+  func answerOutsidePromptCountsForThisVersion() throws {
+    // Fuzz/regressions/store/no-thanks-with-old-prompt-pending.json: the "no thanks" went to the
+    // pending prompt of version 1.0 and was lost for 2.0.
+    let policy = try #require(
+      PolicyCompiler.compile("never when declined\nask when true\n", schema: ReviewSchema.standard).policy)
+    var state = ReviewState()
+    state.recordPrompt(at: Timestamp(millisecondsSince1970: 1_000), outcome: .pending)
+    state.promptHistory[0].version = "1.0"
+    var tracker = ReviewTracker(policy: policy, appVersion: "2.0", state: state)
+    let now = Timestamp(millisecondsSince1970: 86_400_000)
+    tracker.recordWithoutPrompt(.declined, at: now)
+    #expect(tracker.state.declined)
+    #expect(tracker.state.declinedAny)
+    #expect(tracker.state.promptHistory.first?.outcome == .declined)
+    #expect(tracker.state.responses.last?.version == "2.0")
+    let asks = tracker.promptIfAppropriate(at: now)
+    #expect(!asks)
+  }
+
   @Test("a presenter answering late, after the timeout, is refused and logged")
   func lateAnswer() throws {
     let clock = RuntimeTestClock()
