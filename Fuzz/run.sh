@@ -67,7 +67,8 @@ for module in "${modules[@]}"; do
   if [ ! -f "$object" ] || [ ! -f "$OUT/modules/$module.swiftmodule" ]; then
     needs_build=1
   else
-    for file in "${sources[@]}" "$0"; do
+    # A module an earlier run rebuilt for another target (objects so far) counts as a change too.
+    for file in "${sources[@]}" "$0" "${objects[@]}"; do
       if [ "$file" -nt "$object" ]; then
         needs_build=1
         break
