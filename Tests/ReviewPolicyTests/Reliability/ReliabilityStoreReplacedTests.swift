@@ -179,6 +179,38 @@ struct ReliabilityStoreReplacedTests {
     #expect(rig.problems.first?.summary.hasPrefix("the stored review state was replaced by an older copy") == true)
   }
 
+  @Test("the other stores: a cleared in-memory store and a removed defaults key are restored from memory, once")
+  func otherStores() throws {
+    let suite = "ReviewPolicyStoreReplacedTests.\(UUID().uuidString)"
+    let defaults = try #require(UserDefaults(suiteName: suite))
+    defer { defaults.removePersistentDomain(forName: suite) }
+    let memory = InMemoryReviewStore()
+    let userDefaults = UserDefaultsStore(defaults: defaults, keyPrefix: "R.")
+    let stores: [(any ReviewStore, () -> Void)] = [
+      (memory, { memory.clear() }), (userDefaults, { defaults.removeObject(forKey: userDefaults.stateKey) }),
+    ]
+    for (store, delete) in stores {
+      let log = RuntimeLogCollector()
+      let manager = try F.manager(store: store, logger: log.logger)
+      for _ in 0..<4 { manager.appLaunched() }
+      manager.recordWithoutPrompt(.declined)
+      for _ in 0..<3 {
+        delete()
+        manager.appLaunched()
+      }
+      manager.appLaunched()
+      guard case .loaded(let stored) = store.load() else {
+        Issue.record("\(store): nothing stored")
+        continue
+      }
+      #expect(stored.totalUses == 8 && stored.declinedAny && stored == manager.currentState, "\(store)")
+      #expect(
+        log.entries(.problem).map(\.summary) == [
+          "the stored review state was deleted since the last call; restored from memory (4 lifetime counts)"
+        ], "\(store)")
+    }
+  }
+
   @Test("the epoch is written only once a state was reset, and read as 0 when absent, by both decoders")
   func epochCoding() throws {
     var state = RuntimeStoreTests.fullState
