@@ -26,6 +26,12 @@ public final class ReviewManager: @unchecked Sendable {
   /// Whether the last save failed: `tracker.state` is then ahead of the store, and the next call
   /// saves it (even one that changes nothing) instead of reading the store.
   private var isUnsaved = false
+  /// Whether a transaction has read or saved the store: `tracker.state` is then what the store
+  /// held, and a store that answers with less lost it (deleted, corrupted or replaced since).
+  private var knowsStoredState = false
+  /// Whether the stored state was found lost and restored from memory, with no clean load since
+  /// (one report per episode, however many calls find it lost again).
+  private var isRestoringStore = false
   /// Whether the last transaction closed a prompt whose ``Configuration/promptTimeout`` passed
   /// (read and cleared under `lock` by the call that ran it, to log it and call back).
   private var closedTimedOutPrompt = false
@@ -758,13 +764,31 @@ public final class ReviewManager: @unchecked Sendable {
     let sources = configuration.legacySources
     func apply(_ loaded: StoreLoadResult?) -> ReviewState? {
       var needsSave = isUnsaved || mustSave
+      // A stored state lost since the last call is merged with the one in memory, and reported once.
+      func restore(from stored: ReviewState, _ what: String, always: Bool = false) {
+        let merged = tracker.state.merged(with: stored)
+        if !isRestoringStore && (always || merged != stored) {
+          let restored = "restored from memory (\(stored.restoredCount(in: merged)) lifetime counts)"
+          problems.append(ReviewLogEntry(problem: "\(what); \(restored)", date: Date(now)))
+        }
+        isRestoringStore = true
+        tracker.state = merged
+        needsSave = true
+      }
       if !isUnsaved, let loaded {
         switch loaded {
+        case .loaded(let state) where knowsStoredState && state.isBehind(tracker.state):
+          restore(from: state, "the stored review state was replaced by an older copy since the last call")
         case .loaded(let state):
           tracker.state = state
+          isRestoringStore = false
+        case .empty where knowsStoredState:
+          restore(from: ReviewState(), "the stored review state was deleted since the last call")
         case .empty:
           tracker.state = ReviewState()
           needsSave = true
+        case .recovered(let fresh, let problem) where knowsStoredState:
+          restore(from: fresh, problem.description, always: true)
         case .recovered(let fresh, let problem):
           tracker.state = fresh
           needsSave = true
@@ -796,6 +820,7 @@ public final class ReviewManager: @unchecked Sendable {
         return apply(loaded)
       }
       isUnsaved = false
+      knowsStoredState = true
       if wasUnsaved {
         problems.append(ReviewLogEntry(problem: "the review state is saved again", date: Date(now)))
       }

@@ -83,6 +83,7 @@ extension ReviewState {
     fresh.policySource = policySource
     fresh.policyReceivedUnder = policyReceivedUnder
     fresh.importedLegacy = importedLegacy
+    fresh.epoch = ReviewState.incremented(epoch)
     self = fresh
   }
 

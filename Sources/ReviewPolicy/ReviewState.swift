@@ -103,6 +103,11 @@ public struct ReviewState: Codable, Sendable, Hashable {
   public var policyReceivedUnder: String?
   /// Which legacy managers' keys were imported (so each import happens once).
   public var importedLegacy: [String] = []
+  /// How many times this install's state was reset (``reset()`` adds one). A manager that finds a
+  /// stored state of a higher epoch takes it (a reset made elsewhere wins); one of a lower epoch is
+  /// a stale copy, and the state in memory wins (see ``merged(with:)``). 0 in states stored before
+  /// epochs existed, and not written while 0.
+  @EpochCoding public var epoch = 0
 
   /// A fresh state: nothing used, nothing asked.
   public init() {}
@@ -230,4 +235,43 @@ public enum ReviewLimits {
   public static let legacyImports = 16
   /// The longest legacy manager name remembered, in bytes; longer names are dropped.
   public static let legacyNameLength = 64
+}
+
+/// The coding of ``ReviewState/epoch``: read as 0 when absent, and left out while 0, so states
+/// stored before epochs existed load, and a state never reset is written as before.
+@propertyWrapper
+public struct EpochCoding: Codable, Sendable, Hashable {
+  /// The epoch.
+  public var wrappedValue: Int
+
+  /// Wraps an epoch.
+  public init(wrappedValue: Int) {
+    self.wrappedValue = wrappedValue
+  }
+
+  /// Decodes the epoch as a bare integer.
+  public init(from decoder: any Decoder) throws {
+    wrappedValue = try decoder.singleValueContainer().decode(Int.self)
+  }
+
+  /// Encodes the epoch as a bare integer.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(wrappedValue)
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// An absent epoch is 0 (the synthesized decoder of ``ReviewState`` calls this overload).
+  public func decode(_ type: EpochCoding.Type, forKey key: Key) throws -> EpochCoding {
+    try decodeIfPresent(type, forKey: key) ?? EpochCoding(wrappedValue: 0)
+  }
+}
+
+extension KeyedEncodingContainer {
+  /// An epoch of 0 is left out (the synthesized encoder of ``ReviewState`` calls this overload).
+  public mutating func encode(_ value: EpochCoding, forKey key: Key) throws {
+    guard value.wrappedValue != 0 else { return }
+    try encode(value.wrappedValue, forKey: key)
+  }
 }

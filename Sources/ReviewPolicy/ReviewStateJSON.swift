@@ -55,6 +55,8 @@ enum ReviewStateJSON {
       optional("currentSession", \.currentSession, s.currentSession.map(sessionWriter))
       member("declined", \.declined) { $0.bool(s.declined) }
       member("declinedAny", \.declinedAny) { $0.bool(s.declinedAny) }
+      // Left out while 0 (as the state's `Codable` does), so a state never reset is written as before.
+      if old.map({ $0.epoch != s.epoch }) ?? (s.epoch != 0) { key("epoch") { $0.int(s.epoch) } }
       member("events", \.events) { $0.int(s.events) }
       member("eventsByName", \.eventsByName) { $0.counts(s.eventsByName) }
       member("feedback", \.feedback) { $0.bool(s.feedback) }
@@ -623,6 +625,11 @@ enum ReviewStateJSON {
     optional("firstSession", \.firstSession) { $0.instant($1) }
     optional("installSeed", \.installSeed) { Int64($0.int($1)) }
     optional("previousVersion", \.previousVersion) { $0.string($1) }
+    if members["epoch"] != nil {
+      state.epoch = r.int("epoch")
+    } else if complete {
+      state.epoch = 0
+    }
     required("totalUses", \.totalUses) { $0.int($1) }
     required("totalEvents", \.totalEvents) { $0.int($1) }
     required("totalEventsByName", \.totalEventsByName) { $0.counts($1) }

@@ -190,6 +190,7 @@ struct ReliabilitySharedStateTests {
     expected.policySource = "ask when uses >= 2"
     expected.policyReceivedUnder = PolicyIdentity.fingerprint(of: "ask when uses >= 3")
     expected.importedLegacy = ["appirater"]
+    expected.epoch = 1  // a reset starts a new epoch, so a copy from before it never comes back
     #expect(store.storedState == expected)
     #expect(manager.currentState == expected)
     // Counting starts again, and the legacy keys are not imported again.
