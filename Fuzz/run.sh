@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh TARGET SECONDS [extra libFuzzer args]
 #
-# TARGET is pipeline, facts, testfile or store (see Fuzz/README.md). SECONDS 0 only builds.
+# TARGET is pipeline, facts, testfile, store or analyzer (see Fuzz/README.md). SECONDS 0 only builds.
 # The binary goes to .build-fuzz/bin/TARGET (rebuilt when a source is newer); new corpus
 # inputs to .build-fuzz/corpus/TARGET (the committed seeds in Fuzz/corpus/TARGET are read,
 # never written); crash reproducers to .build-fuzz/artifacts/TARGET/. The exit status is
@@ -23,7 +23,7 @@ fi
 
 if [ $# -lt 2 ]; then
   echo "usage: Fuzz/run.sh TARGET SECONDS [extra libFuzzer args]" >&2
-  echo "targets: pipeline facts testfile store" >&2
+  echo "targets: pipeline facts testfile store analyzer" >&2
   exit 2
 fi
 target=$1
@@ -35,10 +35,10 @@ mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target
 
 # The package's library modules each target links, in dependency order.
 case "$target" in
-  pipeline | store) modules=(PolicyCore ReviewPolicy) ;;
+  pipeline | store | analyzer) modules=(PolicyCore ReviewPolicy) ;;
   facts | testfile) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
   *)
-    echo "unknown target \`$target\`; the targets are pipeline, facts, testfile and store" >&2
+    echo "unknown target \`$target\`; the targets are pipeline, facts, testfile, store and analyzer" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,574 @@
+// Fuzz target `analyzer`: every claim of the policy analyzer must survive evaluation.
+//
+// The input is one policy, or two separated by a line `===` (a single policy with several rules
+// is paired with itself less one rule, picked by the input, for the equivalence checks). Each is compiled against
+// ReviewSchema.standard (its own `fact` and `events` declarations included). For a policy that
+// compiles, PolicyAnalyzer.analyze (default options, no checks) runs and each of its findings is
+// checked on the VM (CompiledPolicy.explain) over fact snapshots derived from the input: extremes,
+// values next to the policy's own literals, absent facts, odd `now`s and subject seeds.
+//
+// The analyzer's domain (PolicyAnalyzer's doc comment): every value of a fact's type, except that
+// instants and `now` lie in the years 1 to 9999. Snapshots stay in that domain, set every fact
+// (a fact with a default gets it written out, or another value) and are never "invalid facts",
+// so every claim applies to each of them. A rule *counts* (Analysis.counts) where an `ask` rule
+// holds, or a `never` rule holds or faults (a faulted never rule stops the policy asking).
+//
+// Claims checked (the findings' codes, exhaustively, PolicyCoreCode):
+// - PC310 (rule never holds): the rule counts on no snapshot;
+// - PC311 (rule always holds): an `ask` rule holds (neither fails nor faults) on every snapshot,
+//   a `never` rule counts on every snapshot, so the policy never asks;
+// - PC312 (ask rule shadowed): wherever the `ask` rule holds, the `never` rule the message names
+//   counts (or, for "one of the never rules", some `never` rule);
+// - PC313 (contradiction / tautology): in the `and` chain, the reported comparison and some other
+//   operand of the chain never both hold; in an `or`, never both fail;
+// - PC314 (redundant comparison): in an `and`, some other operand of the chain implies the
+//   reported one; in an `or`, the reported one implies some other operand;
+//   comparisons are evaluated on the VM as probe rules `ask when (text)` appended to the file;
+//   the analyzer only judges comparisons that cannot fault, so a probe that faults is a failure;
+// - PC315-PC317 (silencing comments) and PC399 make no claim about decisions; other codes cannot
+//   come from the analyzer without checks.
+// The analyzer's model: each rule's translation (PolicyTranslator.outcome, the formulas the
+// solver decides) evaluated on a snapshot, with opaque atoms unknown (three-valued), agrees with
+// the VM's rule trace wherever it is definite, and the atom axioms never definitely fail.
+// For two policies, PolicyEquivalence.compare: "equivalent" means the same shouldAsk on every
+// snapshot; a counterexample's printed decisions are the policies' decisions on its facts
+// (Witness.facts(for:)) and they differ; comparing the other way round never contradicts it. Any witness a finding carries decides as evaluated.
+//
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with PolicyCore and ReviewPolicy.
+@testable import PolicyCore
+@testable import ReviewPolicy
+
+/// Instants a facts file can hold: the years 1 to 9999 (the analyzer's domain).
+let earliestInstant: Int64 = -62_135_596_800_000
+let latestInstant: Int64 = 253_402_300_799_999
+
+func clampInstant(_ value: Int64) -> Int64 { min(max(value, earliestInstant), latestInstant) }
+
+/// The literals written in the policies, by type.
+struct Literals {
+  var ints: [Int64] = []
+  var numbers: [Int64] = []
+  var durations: [Int64] = []
+  var versions: [Version] = []
+  var strings: [String] = []
+
+  mutating func add(_ file: PolicyFile) {
+    for declaration in file.declarations {
+      switch declaration {
+      case .fact(let fact): if let value = fact.defaultValue { collect(value) }
+      case .let(let definition): collect(definition.value)
+      case .rule(let rule): collect(rule.condition)
+      case .events(let declaration): strings.append(contentsOf: declaration.names.map(\.name))
+      }
+    }
+  }
+
+  mutating func collect(_ expr: Expr) {
+    if case .literal(let literal) = expr.kind {
+      switch literal {
+      case .bool: break
+      case .int(let value): ints.append(value)
+      case .number(let value): numbers.append(value.scaled)
+      case .duration(let value, _): durations.append(value.milliseconds)
+      case .version(let value): versions.append(value)
+      case .string(let value): strings.append(value)
+      }
+    }
+    for child in expr.kind.children { collect(child) }
+  }
+}
+
+/// Values for facts of each type: extremes, small values and values around the literals.
+struct ValueMaker {
+  var random: FuzzRandom
+  let literals: Literals
+
+  mutating func near(_ values: [Int64]) -> Int64? {
+    guard let value = random.pick(values) else { return nil }
+    switch random.below(5) {
+    case 0: return value &- 1
+    case 1: return value &+ 1
+    case 2: return 0 &- value
+    default: return value
+    }
+  }
+
+  mutating func word(_ literals: [Int64], scale: Int64) -> Int64 {
+    switch random.below(10) {
+    case 0: return .max
+    case 1: return .min
+    case 2: return 0
+    case 3: return Int64(bitPattern: random.next())
+    case 4, 5: return Int64(random.below(200) - 20) &* scale
+    default: return near(literals) ?? Int64(random.below(100)) &* scale
+    }
+  }
+
+  mutating func instant(now: Int64) -> Int64 {
+    switch random.below(8) {
+    case 0: return latestInstant
+    case 1: return earliestInstant
+    case 2: return now
+    case 3: return clampInstant(Int64(bitPattern: random.next()))
+    default:
+      let span = near(literals.durations) ?? Int64(random.below(1000)) * 3_600_000
+      return clampInstant(random.chance(80) ? now &- span : now &+ span)
+    }
+  }
+
+  mutating func now() -> Int64 {
+    switch random.below(12) {
+    case 0: return latestInstant
+    case 1: return earliestInstant
+    case 2: return 0
+    case 3: return clampInstant(Int64(bitPattern: random.next()))
+    default: return 1_772_366_400_000 + Int64(random.below(1000)) * 86_400_000
+    }
+  }
+
+  mutating func value(_ type: PolicyType, now: Int64) -> Value {
+    switch type {
+    case .bool: return .bool(random.chance(50))
+    case .int: return .int(word(literals.ints, scale: 1))
+    case .number:
+      return .number(Number(scaled: word(literals.numbers + literals.ints.map { $0 &* 1_000_000 }, scale: 1_000_000)))
+    case .duration: return .duration(TimeSpan(milliseconds: word(literals.durations, scale: 86_400_000)))
+    case .instant: return .instant(Timestamp(millisecondsSince1970: instant(now: now)))
+    case .version:
+      if random.chance(70), let version = random.pick(literals.versions) {
+        var parts = version.parts
+        if random.chance(40), !parts.isEmpty {
+          let index = random.below(parts.count)
+          parts[index] = random.chance(50) ? parts[index] &+ 1 : parts[index] &- 1
+        }
+        return .version(Version(parts: parts) ?? version)
+      }
+      return .version(
+        Version(
+          high: random.chance(50) ? random.next() : UInt64(random.below(5)) << 32,
+          low: random.chance(30) ? random.next() : 0))
+    case .string:
+      if random.chance(75), let text = random.pick(literals.strings) { return .string(text) }
+      return .string(random.pick(["", "pro", "free", "\u{0}", "é", "a\"b"]) ?? "")
+    }
+  }
+}
+
+/// One fact of the snapshots: its name, type, whether every policy lets it be absent, its default.
+struct SnapshotSlot {
+  var name: String
+  var type: PolicyType
+  var mayBeAbsent: Bool
+  var defaultValue: Value?
+}
+
+/// The facts of `policies` by name (the first policy's default wins).
+func snapshotSlots(_ policies: [CompiledPolicy]) -> [SnapshotSlot] {
+  var slots: [SnapshotSlot] = []
+  var positions: [String: Int] = [:]
+  for policy in policies {
+    for slot in policy.layout.slots {
+      if let position = positions[slot.name] {
+        slots[position].mayBeAbsent = slots[position].mayBeAbsent && slot.isOptional
+      } else {
+        positions[slot.name] = slots.count
+        slots.append(
+          SnapshotSlot(name: slot.name, type: slot.type, mayBeAbsent: slot.isOptional, defaultValue: slot.defaultValue))
+      }
+    }
+  }
+  return slots
+}
+
+/// One snapshot: `now`, the subject's seed and a value (nil: absent) for every fact, by name.
+struct Snapshot {
+  var now: Timestamp
+  var seed: UInt64
+  var values: [(name: String, value: Value?)]
+
+  /// The facts for `policy` (names it does not have are skipped).
+  func facts(for policy: CompiledPolicy) -> Facts {
+    var facts = policy.makeFacts(now: now)
+    facts.seed = seed
+    for (name, value) in values where policy.layout.slot(named: name) != nil {
+      do {
+        if let value { try facts.set(name, to: value) } else { try facts.setAbsent(name) }
+      } catch {
+        fuzzFail("setting `\(name)` from the policy's own layout failed: \(error)")
+      }
+    }
+    return facts
+  }
+}
+
+func makeSnapshots(_ slots: [SnapshotSlot], _ maker: inout ValueMaker, count: Int) -> [Snapshot] {
+  var snapshots: [Snapshot] = []
+  for round in 0..<count {
+    let now = maker.now()
+    var values: [(String, Value?)] = []
+    for slot in slots {
+      if slot.mayBeAbsent && (round == 0 || maker.random.chance(35)) {
+        values.append((slot.name, nil))
+      } else if let value = slot.defaultValue, round == 1 || maker.random.chance(25) {
+        values.append((slot.name, value))
+      } else {
+        values.append((slot.name, maker.value(slot.type, now: now)))
+      }
+    }
+    let seed = maker.random.chance(50) ? UInt64(maker.random.below(4)) : maker.random.next()
+    snapshots.append(Snapshot(now: Timestamp(millisecondsSince1970: now), seed: seed, values: values))
+  }
+  return snapshots
+}
+
+/// The rule traces of `policy` on `facts` (facts are always valid here).
+func traces(_ policy: CompiledPolicy, _ facts: Facts, _ what: @autoclosure () -> String) -> [RuleOutcome] {
+  let explanation = policy.explain(facts)
+  if explanation.decision != policy.decide(facts) { fuzzFail("explain and decide disagree on \(what())") }
+  if explanation.decision.reason == .invalidFacts {
+    fuzzFail("a snapshot of \(what()) is invalid facts: \(facts.missingFacts)")
+  }
+  if explanation.rules.count != policy.rules.count { fuzzFail("explain traced too few rules of \(what())") }
+  return explanation.rules.map(\.outcome)
+}
+
+func counts(_ kind: RuleKind, _ outcome: RuleOutcome) -> Bool {
+  switch (kind, outcome) {
+  case (.ask, .held), (.never, .held), (.never, .faulted): return true
+  case (.ask, .notHeld), (.ask, .faulted), (.never, .notHeld): return false
+  }
+}
+
+// MARK: - The analyzer's model, evaluated
+
+/// Kleene logic over the analyzer's formulas: nil where an opaque atom makes the value unknown.
+struct ModelEvaluator {
+  let policy: CompiledPolicy
+  let facts: Facts
+
+  func literal(_ proposition: Proposition) -> Bool? {
+    switch proposition {
+    case .present(let name, let value):
+      guard let slot = policy.layout.slot(named: name) else { return nil }
+      return facts.isPresent(slot: slot) == value
+    case .constraint(let variable, let relation):
+      guard let value = facts.value(of: variable.name) else { return nil }
+      if case .string(let text) = value {
+        switch relation {
+        case .textOneOf(let texts): return texts.contains(text)
+        case .textNoneOf(let texts): return !texts.contains(text)
+        case .atLeast, .atMost, .oneOf, .noneOf: return nil
+        }
+      }
+      let key: AnalysisKey
+      if variable.isAge {
+        guard case .instant(let instant) = value else { return nil }
+        let (age, overflow) = facts.now.millisecondsSince1970.subtractingReportingOverflow(
+          instant.millisecondsSince1970)
+        if overflow { return nil }
+        key = AnalysisKey(word: age)
+      } else {
+        guard let valueKey = PolicyTranslator.key(of: value) else { return nil }
+        key = valueKey
+      }
+      switch relation {
+      case .atLeast(let bound): return key >= bound
+      case .atMost(let bound): return key <= bound
+      case .oneOf(let keys): return keys.contains(key)
+      case .noneOf(let keys): return !keys.contains(key)
+      case .textOneOf, .textNoneOf: return nil
+      }
+    case .opaqueHolds, .opaqueFaults: return nil
+    }
+  }
+
+  func evaluate(_ formula: Formula) -> Bool? {
+    switch formula {
+    case .constant(let value): return value
+    case .literal(let proposition): return literal(proposition)
+    case .and(let parts):
+      var unknown = false
+      for part in parts {
+        switch evaluate(part) {
+        case .some(false): return false
+        case .none: unknown = true
+        case .some(true): break
+        }
+      }
+      return unknown ? nil : true
+    case .or(let parts):
+      var unknown = false
+      for part in parts {
+        switch evaluate(part) {
+        case .some(true): return true
+        case .none: unknown = true
+        case .some(false): break
+        }
+      }
+      return unknown ? nil : false
+    }
+  }
+}
+
+/// The analyzer's translation of each rule agrees with the VM on `snapshots`.
+func checkModel(_ policy: CompiledPolicy, _ snapshots: [Snapshot], _ outcomes: [[RuleOutcome]]) {
+  let table = AtomTable()
+  var translator = PolicyTranslator(policy: policy, table: table, freeConstants: false)
+  let formulas = policy.rules.map { translator.outcome(of: $0.condition) }
+  let axioms = table.axioms
+  for (snapshot, traced) in zip(snapshots, outcomes) {
+    let model = ModelEvaluator(policy: policy, facts: snapshot.facts(for: policy))
+    if model.evaluate(axioms) == false { fuzzFail("the atom axioms fail on a snapshot: \(snapshot.values)") }
+    for (index, formula) in formulas.enumerated() {
+      let holds = model.evaluate(formula.holds)
+      let fails = model.evaluate(formula.fails)
+      let faults = model.evaluate(formula.faults)
+      let definite = [holds, fails, faults].filter { $0 == true }.count
+      if definite > 1 { fuzzFail("the model says rule \(index) both holds/fails/faults: \(holds) \(fails) \(faults)") }
+      let vm = traced[index]
+      let agrees: Bool
+      switch vm {
+      case .held: agrees = holds != false && fails != true && faults != true
+      case .notHeld: agrees = fails != false && holds != true && faults != true
+      case .faulted: agrees = faults != false && holds != true && fails != true
+      }
+      if !agrees {
+        fuzzFail(
+          "the analyzer's model of rule \(index) (holds \(String(describing: holds)), fails "
+            + "\(String(describing: fails)), faults \(String(describing: faults))) disagrees with the VM (\(vm)) "
+            + "at now \(snapshot.now.millisecondsSince1970) on \(snapshot.values)")
+      }
+    }
+  }
+}
+
+// MARK: - Comparisons (PC313, PC314)
+
+/// The `and`/`or` chains of the policy's rules and used `let`s.
+func chains(_ policy: CompiledPolicy) -> [(op: LogicalOperator, operands: [TypedExpr])] {
+  var result: [(LogicalOperator, [TypedExpr])] = []
+  var stack = policy.rules.map(\.condition) + policy.lets.filter(\.isUsed).compactMap(\.value)
+  while let expr = stack.popLast() {
+    if case .logical(let op, let operands) = expr.node { result.append((op, operands)) }
+    stack.append(contentsOf: expr.children)
+  }
+  return result
+}
+
+/// Checks PC313 and PC314 findings: each comparison of the chain becomes a probe rule.
+func checkComparisons(
+  _ policy: CompiledPolicy, _ findings: [AnalysisFinding], _ snapshots: [Snapshot], schema: FactSchema
+) {
+  let comparisonFindings = findings.filter {
+    $0.diagnostic.code == PolicyCoreCode.contradictoryComparisons.code
+      || $0.diagnostic.code == PolicyCoreCode.redundantComparison.code
+  }
+  guard !comparisonFindings.isEmpty else { return }
+  let allChains = chains(policy)
+  for finding in comparisonFindings {
+    let range = finding.diagnostic.range
+    guard
+      let (op, operands) = allChains.first(where: { chain in chain.operands.contains { $0.writtenRange == range } }),
+      let reported = operands.firstIndex(where: { $0.writtenRange == range })
+    else {
+      fuzzFail("\(finding.diagnostic.code) at \(range.start)..<\(range.end) is not an operand of a chain")
+    }
+    // Probe rules: the reported operand first, then every other operand.
+    let texts = operands.map { policy.source.text(in: $0.writtenRange) }
+    var text = "\n"
+    let first = policy.rules.count
+    for (index, operandText) in texts.enumerated() { text += "ask fuzz_probe_\(index) when (\(operandText))\n" }
+    let probeSource = SourceFile(path: "probe.policy", bytes: policy.source.bytes + Array(text.utf8))
+    let compilation = PolicyCompiler.compile(probeSource, schema: schema)
+    guard let probe = compilation.policy, probe.rules.count == first + texts.count else { continue }
+    // Whether each other operand is still a candidate for the claim.
+    var candidates = Array(repeating: true, count: operands.count)
+    candidates[reported] = false
+    let isContradiction = finding.diagnostic.code == PolicyCoreCode.contradictoryComparisons.code
+    for snapshot in snapshots {
+      let traced = traces(probe, snapshot.facts(for: probe), "the probe policy")
+      func holds(_ index: Int) -> Bool {
+        switch traced[first + index] {
+        case .held: return true
+        case .notHeld: return false
+        case .faulted:
+          fuzzFail("the comparison `\(texts[index])`, judged by the analyzer (\(finding.diagnostic.message)), faults")
+        }
+      }
+      let mine = holds(reported)
+      for other in operands.indices where candidates[other] {
+        let theirs = holds(other)
+        let broken: Bool
+        switch (isContradiction, op) {
+        case (true, .and): broken = mine && theirs
+        case (true, .or): broken = !mine && !theirs
+        case (false, .and): broken = theirs && !mine
+        case (false, .or): broken = mine && !theirs
+        }
+        if broken { candidates[other] = false }
+      }
+    }
+    if !candidates.contains(true) {
+      fuzzFail("\(finding.diagnostic.code): \(finding.diagnostic.message), but no comparison of the chain bears it out")
+    }
+  }
+}
+
+// MARK: - Rules (PC310, PC311, PC312) and witnesses
+
+func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapshots: [Snapshot], schema: FactSchema) {
+  let outcomes = snapshots.map { traces(policy, $0.facts(for: policy), "the policy") }
+  checkModel(policy, snapshots, outcomes)
+  let nevers = policy.rules.indices.filter { policy.rules[$0].kind == .never }
+  for finding in report.findings + report.silenced {
+    if let witness = finding.witness {
+      let facts = witness.facts(for: policy)
+      if policy.decide(facts) != policy.decide(witness.facts(for: policy)) { fuzzFail("a witness decides twice") }
+      _ = traces(policy, facts, "a witness")
+    }
+    guard finding.diagnostic.code.domain == PolicyCoreCode.domain,
+      let code = PolicyCoreCode(rawValue: finding.diagnostic.code.rawValue)
+    else { fuzzFail("the analyzer without checks reported \(finding.diagnostic.code)") }
+    let rule = policy.rules.firstIndex { $0.range == finding.diagnostic.range }
+    let message = finding.diagnostic.message
+    /// Checks that `broken` (of the rule's kind, its outcome and every rule's) holds on no snapshot.
+    func checkRule(_ broken: (RuleKind, RuleOutcome, [RuleOutcome]) -> Bool) {
+      guard let rule else { fuzzFail("\(finding.diagnostic.code) is not at a rule: \(message)") }
+      for (snapshot, traced) in zip(snapshots, outcomes) where broken(policy.rules[rule].kind, traced[rule], traced) {
+        fuzzFail(
+          "\(message), but it comes out \(traced[rule]) at now \(snapshot.now.millisecondsSince1970) on \(snapshot.values)"
+        )
+      }
+    }
+    switch code {
+    case .ruleNeverHolds: checkRule { kind, outcome, _ in counts(kind, outcome) }
+    case .ruleAlwaysHolds: checkRule { kind, outcome, _ in kind == .ask ? outcome != .held : !counts(kind, outcome) }
+    case .shadowedAskRule:
+      // "whenever it holds, TITLE holds too" names one never rule; "one of the never rules ..." several.
+      let namer = Analysis(policy: policy, options: .all)
+      let named = nevers.filter { message.hasSuffix("whenever it holds, \(namer.title($0)) holds too") }
+      let shadowing = named.count == 1 ? named : nevers
+      checkRule { kind, outcome, traced in
+        if kind != .ask { fuzzFail("PC312 on a never rule: \(message)") }
+        return outcome == .held && !shadowing.contains { counts(.never, traced[$0]) }
+      }
+    case .contradictoryComparisons, .redundantComparison: break  // checkComparisons
+    case .unknownDirective, .unknownAllowedCode, .unusedAllow, .tooManyWarnings:
+      break  // silencing comments and limits: no claim about decisions
+    case .fileTooLarge, .invalidUTF8, .unexpectedCharacter, .unterminatedString, .invalidEscape, .integerTooLarge,
+      .invalidNumber,
+      .invalidDuration, .invalidVersion, .expectedExpression, .expectedToken, .unexpectedToken, .unclosedDelimiter,
+      .nestingTooDeep, .identifierTooLong, .stringTooLong, .tooManyDeclarations, .listTooLong, .chainedComparison,
+      .bareConditionNotAlone, .expectedName, .unknownType, .tooManyErrors, .unknownName, .unknownFunction,
+      .incomparableTypes, .invalidOperands, .notBoolean, .unguardedAbsentValue, .duplicateRuleName,
+      .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType, .invalidListElement, .misplacedList,
+      .unorderedType, .divisionByZero, .useBeforeDefinition, .invalidFactKey, .unknownEvent, .invalidFactDefault,
+      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList:
+      fuzzFail("the analyzer reported a compiler code: \(message)")
+    }
+  }
+  checkComparisons(policy, report.findings + report.silenced, snapshots, schema: schema)
+}
+
+// MARK: - Equivalence
+
+func checkEquivalence(_ old: CompiledPolicy, _ new: CompiledPolicy, _ snapshots: [Snapshot]) {
+  let result = PolicyEquivalence.compare(old, new)
+  // The comparison is symmetric: "equivalent" one way and a counterexample the other is a contradiction.
+  switch (result, PolicyEquivalence.compare(new, old)) {
+  case (.equivalent, .different), (.different, .equivalent):
+    fuzzFail("compare says equivalent one way and different the other")
+  case (.equivalent, _), (.different, _), (.unknown, _), (.incomparable, _): break
+  }
+  switch result {
+  case .equivalent:
+    for snapshot in snapshots {
+      let (first, second) = (old.decide(snapshot.facts(for: old)), new.decide(snapshot.facts(for: new)))
+      if first.shouldAsk != second.shouldAsk {
+        fuzzFail(
+          "called equivalent, but they decide \(first.shouldAsk) and \(second.shouldAsk) at now "
+            + "\(snapshot.now.millisecondsSince1970) seed \(snapshot.seed) on \(snapshot.values)")
+      }
+    }
+  case .different(let counterexample):
+    let first = old.decide(counterexample.witness.facts(for: old))
+    let second = new.decide(counterexample.witness.facts(for: new))
+    if first != counterexample.old || second != counterexample.new {
+      fuzzFail("a counterexample's printed decisions are not the policies' decisions on its facts")
+    }
+    if first.shouldAsk == second.shouldAsk { fuzzFail("a counterexample on which both decide the same") }
+    if first.reason == .invalidFacts || second.reason == .invalidFacts { fuzzFail("a counterexample is invalid facts") }
+  case .unknown, .incomparable: break
+  }
+}
+
+// MARK: - Entry points
+
+/// The input split at the first line `===`: one or two policies.
+func splitPolicies(_ bytes: [UInt8]) -> [[UInt8]] {
+  let separator = Array("\n===\n".utf8)
+  guard bytes.count >= separator.count else { return [bytes] }
+  for start in 0...(bytes.count - separator.count)
+  where bytes[start..<(start + separator.count)].elementsEqual(separator) {
+    return [Array(bytes[..<start]), Array(bytes[(start + separator.count)...])]
+  }
+  return [bytes]
+}
+
+/// libFuzzer's entry point: runs one input through the target and checks its invariants.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  let schema = ReviewSchema.standard
+  var literals = Literals()
+  var policies: [CompiledPolicy] = []
+  for (index, part) in splitPolicies(bytes).enumerated() {
+    let source = SourceFile(path: "fuzz\(index).policy", bytes: part)
+    literals.add(Parser.parse(source).file)
+    guard let policy = PolicyCompiler.compile(source, schema: schema).policy else { return 0 }
+    policies.append(policy)
+  }
+  var maker = ValueMaker(random: FuzzRandom(state: fuzzSeed(bytes)), literals: literals)
+  var pair = policies
+  if pair.count == 1, let only = pair.first, only.rules.count > 1 {
+    // One policy: it is also compared with itself less one rule (picked by the input), which
+    // often decides the same (a shadowed or never-holding rule) and often not.
+    let dropped = only.rules[Int(fuzzSeed(bytes) % UInt64(only.rules.count))].range
+    let text = Array(only.source.bytes[..<dropped.start]) + Array(only.source.bytes[dropped.end...])
+    let source = SourceFile(path: "fuzz-less-one.policy", bytes: text)
+    if let other = PolicyCompiler.compile(source, schema: schema).policy { pair.append(other) }
+  }
+  if pair.count == 2 {
+    // Pairs: equivalence over shared snapshots (facts of one type by name, else incomparable).
+    let slots = snapshotSlots(pair)
+    let comparable = pair[1].layout.slots.allSatisfy { slot in
+      pair[0].layout.slot(named: slot.name).map { pair[0].layout.slots[$0].type == slot.type } ?? true
+    }
+    if comparable { checkEquivalence(pair[0], pair[1], makeSnapshots(slots, &maker, count: 24)) }
+  }
+  for policy in policies {
+    let report = PolicyAnalyzer.analyze(policy)
+    let snapshots = makeSnapshots(snapshotSlots([policy]), &maker, count: 24)
+    checkFindings(policy, report, snapshots, schema: schema)
+  }
+  return 0
+}
+
+/// libFuzzer's set-up hook, called once before the first input.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
+  fuzzWarmUp(
+    [
+      """
+      fact plan: string
+      let engaged = days >= 14 and uses >= 10
+      never answered when declined or rated
+      never too_soon when since(last_prompt) < 8w or prompts_within(365d) >= 3
+      ask loyal when engaged and days > 3 and (events("export") >= 3 or (average_score(3) ?? 0) >= 7.5)
+      ask paying when plan in ["pro", "team"] and -days < -7 % 3
+      ask never_asks when days > 5 and days < 2
+      """,
+      "ask when days > 3\n===\nask when days >= 4 or uses > 1",
+    ], fuzz)
+  return 0
+}
