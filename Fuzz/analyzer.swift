@@ -387,17 +387,25 @@ func checkComparisons(
     let isContradiction = finding.diagnostic.code == PolicyCoreCode.contradictoryComparisons.code
     for snapshot in snapshots {
       let traced = traces(probe, snapshot.facts(for: probe), "the probe policy")
-      func holds(_ index: Int) -> Bool {
+      /// Whether operand `index` holds; nil when it faults.
+      func holds(_ index: Int) -> Bool? {
         switch traced[first + index] {
         case .held: return true
         case .notHeld: return false
-        case .faulted:
-          fuzzFail("the comparison `\(texts[index])`, judged by the analyzer (\(finding.diagnostic.message)), faults")
+        case .faulted: return nil
         }
       }
-      let mine = holds(reported)
+      // The analyzer judges only comparisons that cannot fault: the reported one must not, and
+      // an operand that faults is not the one it was judged against (the campaign found a chain
+      // where another, unrelated operand faults).
+      guard let mine = holds(reported) else {
+        fuzzFail("the comparison `\(texts[reported])`, judged by the analyzer (\(finding.diagnostic.message)), faults")
+      }
       for other in operands.indices where candidates[other] {
-        let theirs = holds(other)
+        guard let theirs = holds(other) else {
+          candidates[other] = false
+          continue
+        }
         let broken: Bool
         switch (isContradiction, op) {
         case (true, .and): broken = mine && theirs
