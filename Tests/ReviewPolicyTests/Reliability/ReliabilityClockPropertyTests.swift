@@ -152,12 +152,13 @@ final class ClockHistory {
     }
   }
 
-  /// One random call (and the answer to a prompt it shows), or none; returns whether a call
-  /// recorded anything (every call but the read-only ones does) and whether the version changed.
+  /// One random call (and the answer to a prompt it shows), or only read-only checks; returns
+  /// whether the step recorded anything (a prompt check that asks nothing records nothing, and
+  /// nothing is written for it) and whether the version changed.
   private func act() -> (recorded: Bool, versionChanged: Bool) {
-    let promptsBefore = manager.currentState.totalPrompts
+    let stateBefore = manager.currentState
+    let promptsBefore = stateBefore.totalPrompts
     var versionChanged = false
-    var recorded = true
     switch random.int(0..<20) {
     case 0..<3: manager.appLaunched()
     case 3..<5: manager.appEnteredForeground()
@@ -172,8 +173,7 @@ final class ClockHistory {
         manager.setAppVersion("1.\(versionNumber)")
         manager.appLaunched()
       } else {
-        recorded = false  // only read-only checks at this step
-        _ = manager.wouldAsk()
+        _ = manager.wouldAsk()  // only read-only checks at this step
       }
     default:
       // The read-only check agrees with the call that records.
@@ -182,7 +182,10 @@ final class ClockHistory {
       if would != asked { failures.append("wouldAsk \(would) but promptIfAppropriate \(asked)") }
     }
     if manager.currentState.totalPrompts > promptsBefore { answerPrompt() }
-    return (recorded, versionChanged)
+    // The high-water mark alone is not written (ReviewManager saves only other changes).
+    var stateAfter = manager.currentState
+    stateAfter.clockHighWater = stateBefore.clockHighWater
+    return (stateAfter != stateBefore, versionChanged)
   }
 
   private var failures: [String] = []
