@@ -34,7 +34,7 @@ struct ReliabilityClockPropertyTests {
   ]
 
   static let seeds = 16
-  static let steps = 250
+  static let steps = 300
 
   /// The instant facts that record a past moment.
   static let recorded = [
@@ -132,7 +132,12 @@ final class ClockHistory {
 
   /// Moves real time on and, sometimes, the device clock.
   private func advance() {
-    real += Int64(random.int(1...(20 * 24))) * T.hour
+    // Minutes, hours or days: spacings of a day or weeks are crossed in several steps or in one.
+    switch random.int(0..<10) {
+    case 0..<3: real += Int64(random.int(1...60)) * 60_000
+    case 3..<6: real += Int64(random.int(1...24)) * T.hour
+    default: real += Int64(random.int(1...(20 * 24))) * T.hour
+    }
     let before = offset
     if random.chance(0.04) {
       offset -= Int64(random.int(1...730)) * T.day  // back up to two years
