@@ -123,9 +123,10 @@ struct ReviewFactBinder: Sendable {
   private func value(
     of fact: StandardFact, state: ReviewState, now: Timestamp, version: Version, versions: ParsedVersions
   ) -> Value? {
-    // A recorded instant later than `now` (the clock went back) counts as `now`: see Grammar.md, "Clocks".
+    // A recorded instant later than `now` (the clock went back) counts as `now`, and the start
+    // instants are moved earlier by a jump back not yet settled: see Grammar.md, "Clocks".
     switch fact {
-    case .days: return .int(ReviewFactBinder.wholeDays(from: state.firstUse ?? now, to: now))
+    case .days: return .int(ReviewFactBinder.wholeDays(from: start(state.firstUse, state, now) ?? now, to: now))
     case .uses: return .int(Int64(clamping: state.uses))
     case .events: return .int(Int64(clamping: state.events))
     case .sessions: return .int(Int64(clamping: state.sessions))
@@ -133,19 +134,20 @@ struct ReviewFactBinder: Sendable {
     case .rated: return .bool(state.rated)
     case .feedback: return .bool(state.feedback)
     case .prompts: return .int(Int64(clamping: state.prompts))
-    case .firstUse: return .instant(min(state.firstUse ?? now, now))
+    case .firstUse: return .instant(min(start(state.firstUse, state, now) ?? now, now))
     case .version: return .version(version)
     case .lastReminder: return state.lastReminder.map { .instant(min($0, now)) }
     case .totalDays:
-      return .int(ReviewFactBinder.wholeDays(from: state.installDate ?? state.firstUse ?? now, to: now))
+      let install = start(state.installDate ?? state.firstUse, state, now)
+      return .int(ReviewFactBinder.wholeDays(from: install ?? now, to: now))
     case .totalUses: return .int(Int64(clamping: state.totalUses))
     case .totalEvents: return .int(Int64(clamping: state.totalEvents))
     case .totalSessions: return .int(Int64(clamping: state.totalSessions))
     case .totalPrompts: return .int(Int64(clamping: state.totalPrompts))
     case .declinedAny: return .bool(state.declinedAny)
     case .ratedAny: return .bool(state.ratedAny)
-    case .installDate: return .instant(min(state.installDate ?? state.firstUse ?? now, now))
-    case .firstSession: return state.firstSessionStart.map { .instant(min($0, now)) }
+    case .installDate: return .instant(min(start(state.installDate ?? state.firstUse, state, now) ?? now, now))
+    case .firstSession: return start(state.firstSessionStart, state, now).map { .instant(min($0, now)) }
     case .previousVersion: return state.previousVersion.flatMap { parse($0, versions) }.map(Value.version)
     case .lastPrompt: return state.lastPrompt.map { .instant(min($0.date, now)) }
     case .lastPromptVersion: return state.lastPrompt.flatMap { parse($0.version, versions) }.map(Value.version)
@@ -159,6 +161,14 @@ struct ReviewFactBinder: Sendable {
     case .sessionsSinceBad:
       return state.lastBadSession.map { .int(ReviewFactBinder.sessions(since: $0.number, total: state.totalSessions)) }
     }
+  }
+
+  /// The start instant `instant` of `state` as settled at `now`: moved earlier by the clock's lag
+  /// behind the state's high-water mark (``ReviewState/settleClock(at:)`` stores the same move).
+  private func start(_ instant: Timestamp?, _ state: ReviewState, _ now: Timestamp) -> Timestamp? {
+    guard let instant else { return nil }
+    let lag = state.clockLag(at: now)
+    return lag == 0 ? instant : ReviewState.moved(instant, earlierBy: lag)
   }
 
   /// Sessions started after session `number`, when `total` have started: never negative, never trapping.

@@ -810,7 +810,15 @@ public final class ReviewManager: @unchecked Sendable {
       }
       operation(&tracker)
       // A prompt check that asks nothing changes nothing: no write (the store already holds it).
-      return needsSave || tracker.state != before ? tracker.state : nil
+      // A clock high-water mark that only moved forward is not a change worth a write: the mark
+      // stored is then the clock at the last call that recorded something (Grammar.md, "Clocks").
+      var compared = tracker.state
+      compared.clockHighWater = before.clockHighWater
+      guard needsSave || compared != before else {
+        tracker.state = compared  // as stored
+        return nil
+      }
+      return tracker.state
     }
     // One report per fault episode: when saving starts failing and when it works again, not per call.
     let wasUnsaved = isUnsaved

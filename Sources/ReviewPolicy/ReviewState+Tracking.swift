@@ -61,12 +61,31 @@ extension ReviewState {
     Int64.random(in: 1...Int64.max)
   }
 
-  /// Moves every recorded instant later than `now` back to `now`: after the clock went back, a
-  /// prompt, decline or rating stamped in the future counts as just now, so the policy's own
-  /// waits run from the moment the jump was seen and no one is locked out until the clock
-  /// catches up (Grammar.md, "Clocks"). Changes nothing while the clock moves forward. The first
-  /// use and install date are kept (their facts count as now meanwhile), so day counts resume.
+  /// Brings the state to the device clock at `now` (Grammar.md, "Clocks"); every tracked call does this first.
+  ///
+  /// - A jump back (``now`` before ``clockHighWater``) moves the start instants ``firstUse``,
+  ///   ``installDate`` and ``firstSession`` earlier by the jump, so `days`, `total_days` and
+  ///   `since(first_use)`, `since(install_date)`, `since(first_session)` keep the value they had
+  ///   and then grow with real time: a day count never decreases. These are the instants that
+  ///   count time *up* to a threshold (`days >= 30`); moving them earlier can only bring a prompt
+  ///   forward to where it stood before the jump, never past it.
+  /// - Every recorded instant still later than `now` (a prompt, reminder, decline, rating or bad
+  ///   session stamped in the future) moves back to `now`: these count a wait *down* (`since(x) >=
+  ///   8w`), so their waits run again from the moment the jump was seen; none is moved earlier,
+  ///   which would shorten a wait and let prompts come in a burst.
+  /// - The high-water mark becomes `now`: the later of itself and `now` while the clock moves
+  ///   forward, `now` after a jump back (whose lag the start instants have absorbed).
   mutating func settleClock(at now: Timestamp) {
+    if let highWater = clockHighWater, now < highWater {
+      let (lag, overflow) = highWater.millisecondsSince1970.subtractingReportingOverflow(now.millisecondsSince1970)
+      if !overflow {
+        if firstSession == nil, let start = firstSessionStart { firstSession = start }
+        firstUse = firstUse.map { ReviewState.moved($0, earlierBy: lag) }
+        installDate = installDate.map { ReviewState.moved($0, earlierBy: lag) }
+        firstSession = firstSession.map { ReviewState.moved($0, earlierBy: lag) }
+      }
+    }
+    clockHighWater = now
     if let instant = lastReminder, instant > now { lastReminder = now }
     if let instant = lastDecline, instant > now { lastDecline = now }
     if let instant = lastRating, instant > now { lastRating = now }
@@ -74,6 +93,21 @@ extension ReviewState {
     if let last = promptHistory.last, last.date > now {
       for index in promptHistory.indices where promptHistory[index].date > now { promptHistory[index].date = now }
     }
+  }
+
+  /// `instant` moved `lag` milliseconds earlier (kept at the earliest instant rather than trapping).
+  static func moved(_ instant: Timestamp, earlierBy lag: Int64) -> Timestamp {
+    let (moved, overflow) = instant.millisecondsSince1970.subtractingReportingOverflow(lag)
+    return Timestamp(millisecondsSince1970: overflow ? .min : moved)
+  }
+
+  /// How far the device clock at `now` is behind ``clockHighWater``, in milliseconds (0 when it is
+  /// not): the shift ``settleClock(at:)`` would apply to the start instants. The facts apply it too,
+  /// so a state read without being settled (``ReviewFactBinder``) gives the same day counts.
+  func clockLag(at now: Timestamp) -> Int64 {
+    guard let highWater = clockHighWater, now < highWater else { return 0 }
+    let (lag, overflow) = highWater.millisecondsSince1970.subtractingReportingOverflow(now.millisecondsSince1970)
+    return overflow ? 0 : lag
   }
 
   /// Forgets everything tracked, as a new install, keeping only what is not about the user:

@@ -52,6 +52,7 @@ enum ReviewStateJSON {
         }
       }
       optional("build", \.build, s.build.map(stringWriter))
+      optional("clockHighWater", \.clockHighWater, s.clockHighWater.map(instantWriter))
       optional("currentSession", \.currentSession, s.currentSession.map(sessionWriter))
       member("declined", \.declined) { $0.bool(s.declined) }
       member("declinedAny", \.declinedAny) { $0.bool(s.declinedAny) }
@@ -639,6 +640,7 @@ enum ReviewStateJSON {
     required("ratedAny", \.ratedAny) { $0.bool($1) }
     optional("lastDecline", \.lastDecline) { $0.instant($1) }
     optional("lastRating", \.lastRating) { $0.instant($1) }
+    optional("clockHighWater", \.clockHighWater) { $0.instant($1) }
     optional("currentSession", \.currentSession) { $0.session($1) }
     required("recentSessions", \.recentSessions) { $0.array($1, session) }
     optional("lastBadSession", \.lastBadSession) { $0.session($1) }

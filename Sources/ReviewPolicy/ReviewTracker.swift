@@ -161,11 +161,31 @@ public struct ReviewTracker: Sendable {
   /// - Returns: Whether a pending prompt was closed as outcome unknown.
   @discardableResult
   public mutating func appear(at now: Timestamp, countingUse: Bool) -> Bool {
+    recording { $0.appearing(at: now, countingUse: countingUse) }
+  }
+
+  /// ``appear(at:countingUse:)`` without keeping the clock mark (see ``recording(_:)``).
+  private mutating func appearing(at now: Timestamp, countingUse: Bool) -> Bool {
     enter(at: now)
     let closed = isPromptShowing(at: now)
     if closed { state.record(.unknown, at: now) }
     if countingUse { state.countUse() }
     return closed
+  }
+
+  /// Runs `operation`, which calls ``enter(at:)``: when it changed nothing but the state's clock
+  /// high-water mark, the mark is kept as it was, as ``ReviewManager`` writes nothing for such a call
+  /// (a prompt check that asks nothing), so a tracker and a manager hold the same state. The mark
+  /// is then the clock at the last call that recorded something (Grammar.md, "Clocks").
+  private mutating func recording<Result>(_ operation: (inout ReviewTracker) -> Result) -> Result {
+    let before = state
+    let result = operation(&self)
+    if state.clockHighWater != before.clockHighWater {
+      var compared = state
+      compared.clockHighWater = before.clockHighWater
+      if compared == before { state = compared }
+    }
+    return result
   }
 
   /// A launch at `now`: as ``appear(at:countingUse:)``, and the session in progress ends (it
@@ -176,9 +196,11 @@ public struct ReviewTracker: Sendable {
   /// - Returns: Whether a pending prompt was closed as outcome unknown.
   @discardableResult
   public mutating func launch(at now: Timestamp, countingUse: Bool) -> Bool {
-    let closed = appear(at: now, countingUse: countingUse)
-    state.endSession()
-    return closed
+    recording { tracker in
+      let closed = tracker.appearing(at: now, countingUse: countingUse)
+      tracker.state.endSession()
+      return closed
+    }
   }
 
   /// The app left the foreground at `now` with the prompt still on screen: records it as
@@ -188,10 +210,12 @@ public struct ReviewTracker: Sendable {
   /// - Returns: Whether a prompt was showing (nothing is recorded otherwise).
   @discardableResult
   public mutating func leaveForegroundWithPromptShowing(at now: Timestamp, meaning: ReviewResponse) -> Bool {
-    enter(at: now)
-    guard isPromptShowing(at: now) else { return false }
-    state.record(meaning, at: now)
-    return true
+    recording { tracker in
+      tracker.enter(at: now)
+      guard tracker.isPromptShowing(at: now) else { return false }
+      tracker.state.record(meaning, at: now)
+      return true
+    }
   }
 
   /// Counts a use: a launch or a return to the foreground.
@@ -208,8 +232,10 @@ public struct ReviewTracker: Sendable {
 
   /// Ends the session in progress.
   public mutating func endSession(at now: Timestamp) {
-    enter(at: now)
-    state.endSession()
+    recording { tracker in
+      tracker.enter(at: now)
+      tracker.state.endSession()
+    }
   }
 
   /// Counts a significant event, by name if given.
@@ -223,9 +249,11 @@ public struct ReviewTracker: Sendable {
   ///
   /// A NaN score adds nothing; an infinite one saturates.
   public mutating func addAction(score: Double, isBad: Bool, at now: Timestamp) {
-    enter(at: now)
     let points = score.isNaN ? Number(scaled: 0) : (Number(score) ?? Number(scaled: score < 0 ? .min : .max))
-    state.addAction(score: points, isBad: isBad, bounds: scoreBounds, at: now)
+    recording { tracker in
+      tracker.enter(at: now)
+      tracker.state.addAction(score: points, isBad: isBad, bounds: tracker.scoreBounds, at: now)
+    }
   }
 
   /// Records the user's answer to the prompt on screen (see ``isPromptShowing(at:)``).
@@ -238,10 +266,12 @@ public struct ReviewTracker: Sendable {
   ///   the answer is then refused and nothing is recorded.
   @discardableResult
   public mutating func record(_ response: ReviewResponse, at now: Timestamp) -> Result<Void, PromptAnswerError> {
-    enter(at: now)
-    guard isPromptShowing(at: now) else { return .failure(.noPromptShowing(response)) }
-    state.record(response, at: now)
-    return .success(())
+    recording { tracker in
+      tracker.enter(at: now)
+      guard tracker.isPromptShowing(at: now) else { return .failure(.noPromptShowing(response)) }
+      tracker.state.record(response, at: now)
+      return .success(())
+    }
   }
 
   /// Records an answer given outside any prompt (for example a "Rate this app" row in the app's
@@ -261,6 +291,11 @@ public struct ReviewTracker: Sendable {
   /// Fails closed: a fault in every asking rule, or an app version that does not parse, does not ask.
   /// - Returns: Whether to ask now.
   public mutating func promptIfAppropriate(at now: Timestamp) -> Bool {
+    recording { $0.deciding(at: now) }
+  }
+
+  /// ``promptIfAppropriate(at:)`` without keeping the clock mark (see ``recording(_:)``).
+  private mutating func deciding(at now: Timestamp) -> Bool {
     enter(at: now)
     refreshVersions()
     let snapshot = active.binder.facts(from: prepared, state: state, now: now, complete: false, versions: versions)

@@ -83,3 +83,66 @@ struct ReliabilityClockTests {
     #expect(askedAfterTheWait)
   }
 }
+
+/// The day-count rule (Grammar.md, "Clocks"): a jump back moves the start instants earlier.
+@Suite("Reliability: day counts never decrease")
+struct ReliabilityDayCountTests {
+  static let day: Int64 = 86_400_000
+  static let start: Int64 = 1_700_000_000_000
+
+  static func days(_ tracker: ReviewTracker, at now: Timestamp) -> (days: Int64?, total: Int64?) {
+    guard case .success(let facts) = tracker.facts(at: now) else { return (nil, nil) }
+    var result: (days: Int64?, total: Int64?) = (nil, nil)
+    if case .int(let days)? = facts.value(of: "days") { result.days = days }
+    if case .int(let days)? = facts.value(of: "total_days") { result.total = days }
+    return result
+  }
+
+  @Test("after a jump back the day counts keep their value, then grow with the clock")
+  func jumpBackKeepsDays() throws {
+    let compiled = try #require(PolicyCompiler.compile("days >= 30\n", schema: ReviewSchema.standard).policy)
+    var tracker = ReviewTracker(policy: compiled, appVersion: "1.0")
+    let at = { (days: Int64) in Timestamp(millisecondsSince1970: Self.start + days * Self.day) }
+    tracker.countUse(at: at(0))
+    tracker.countUse(at: at(20))
+    #expect(Self.days(tracker, at: at(20)) == (20, 20))
+    // Read-only before any call sees the jump: the same value as once it is recorded.
+    #expect(Self.days(tracker, at: at(-365)) == (20, 20))
+    tracker.countUse(at: at(-365))
+    #expect(tracker.state.clockHighWater == at(-365))
+    #expect(tracker.state.firstUse == at(-385))
+    #expect(Self.days(tracker, at: at(-365)) == (20, 20))
+    #expect(Self.days(tracker, at: at(-355)) == (30, 30))
+    let asks = tracker.promptIfAppropriate(at: at(-355))
+    #expect(asks)
+    // Set right again: the jump ahead raises the counts, which keep growing.
+    tracker.countUse(at: at(21))
+    #expect(Self.days(tracker, at: at(21)) == (406, 406))
+  }
+
+  @Test("the high-water mark is stored, and a state without one reads as before")
+  func highWaterRoundTrips() throws {
+    var state = ReviewState()
+    state.enter(version: "1.0", at: Timestamp(millisecondsSince1970: Self.start))
+    #expect(state.clockHighWater == Timestamp(millisecondsSince1970: Self.start))
+    func decoded(_ bytes: [UInt8]) -> ReviewState? { bytes.withUnsafeBufferPointer { ReviewStateJSON.decode($0) } }
+    #expect(decoded(ReviewStateJSON.encode(state)) == state)
+    var later = state
+    later.countUse()
+    later.settleClock(at: Timestamp(millisecondsSince1970: Self.start - Self.day))
+    let patch = ReviewStateJSON.patch(from: state, to: later)
+    let patched = patch.withUnsafeBufferPointer { ReviewStateJSON.applying(patch: $0, to: state) }
+    #expect(patched == later)
+    // A state stored before the mark existed: no mark, and the first call sets it.
+    var old = state
+    old.clockHighWater = nil
+    let bytes = ReviewStateJSON.encode(old)
+    #expect(!String(decoding: bytes, as: UTF8.self).contains("clockHighWater"))
+    var loaded = try #require(decoded(bytes))
+    #expect(loaded.clockHighWater == nil)
+    loaded.countUse()
+    loaded.enter(version: "1.0", at: Timestamp(millisecondsSince1970: Self.start - Self.day))
+    #expect(loaded.clockHighWater == Timestamp(millisecondsSince1970: Self.start - Self.day))
+    #expect(loaded.firstUse == Timestamp(millisecondsSince1970: Self.start))
+  }
+}
