@@ -33,6 +33,8 @@ extension ReviewState {
     }
     state.installDate = ReviewState.earlier(installDate, other.installDate)
     state.firstSession = ReviewState.earlier(firstSession, other.firstSession)
+    // The latest clock either side saw: with the earlier start instants, day counts never decrease.
+    state.clockHighWater = ReviewState.later(clockHighWater, other.clockHighWater)
     state.installSeed = installSeed ?? other.installSeed
     state.previousVersion = previousVersion ?? other.previousVersion
     state.totalUses = max(totalUses, other.totalUses)

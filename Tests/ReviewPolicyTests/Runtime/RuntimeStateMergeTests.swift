@@ -46,6 +46,7 @@ struct RuntimeStateMergeTests {
     state.ratedAny = state.rated || flag()
     state.lastDecline = instant()
     state.lastRating = instant()
+    state.clockHighWater = instant()
     let many = random.next() % 8 == 0
     let sessionNumbers = Set((0..<(many ? 70 : count(8))).map { _ in count(200) }).sorted()
     state.recentSessions = sessionNumbers.map {
@@ -104,6 +105,9 @@ struct RuntimeStateMergeTests {
       #expect(ab.declinedAny == (a.declinedAny || b.declinedAny) && ab.declinedAny == ba.declinedAny)
       #expect(ab.ratedAny == (a.ratedAny || b.ratedAny) && ab.ratedAny == ba.ratedAny)
       #expect(ab.installDate == ba.installDate && ab.lastDecline == ba.lastDecline && ab.lastRating == ba.lastRating)
+      // The later clock mark and the earlier start instants: day counts never decrease in a merge.
+      #expect(ab.clockHighWater == [a.clockHighWater, b.clockHighWater].compactMap { $0 }.max(), "pair \(pair)")
+      #expect(ab.clockHighWater == ba.clockHighWater, "pair \(pair): clock mark not commutative")
       #expect(Set(ab.responses) == Set(ba.responses), "pair \(pair): answers not commutative")
       #expect(Set(ab.promptHistory.map(\.date)) == Set(ba.promptHistory.map(\.date)), "pair \(pair): prompts")
       if a.version == b.version {
