@@ -21,7 +21,7 @@ seconds=${FUZZ_SECONDS:-20}
 if [ $# -gt 0 ]; then
   targets=("$@")
 else
-  targets=(pipeline facts testfile store)
+  targets=(pipeline facts testfile store behaviour legacy lsp)
 fi
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 

@@ -35,8 +35,8 @@ mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target
 
 # The package's library modules each target links, in dependency order.
 case "$target" in
-  pipeline | store) modules=(PolicyCore ReviewPolicy) ;;
-  facts | testfile) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
+  pipeline | store | legacy) modules=(PolicyCore ReviewPolicy) ;;
+  facts | testfile | behaviour | lsp) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
   *)
     echo "unknown target \`$target\`; the targets are pipeline, facts, testfile and store" >&2
     exit 2

@@ -54,12 +54,18 @@ public struct MessageFramer: Sendable {
 
   /// The next complete message body, a failure for a broken header, or nil when more bytes are needed.
   public mutating func next() -> Result<[UInt8], Failure>? {
+    // The limit holds however the stream is cut: a block whose end has not arrived is too long
+    // once even an end starting in its last 3 bytes would leave it over the limit.
     guard let headerEnd = find([13, 10, 13, 10], from: start) else {
-      if buffer.count - start > MessageFramer.maximumHeaderSize {
+      if buffer.count - 3 - start > MessageFramer.maximumHeaderSize {
         resynchronize(from: start + 1)
         return .failure(.headerTooLong)
       }
       return nil
+    }
+    guard headerEnd - start <= MessageFramer.maximumHeaderSize else {
+      resynchronize(from: start + 1)
+      return .failure(.headerTooLong)
     }
     let header = String(decoding: buffer[start..<headerEnd], as: UTF8.self)
     var length: Int?
