@@ -52,7 +52,7 @@ func frame(_ stream: [UInt8], cuts: inout FuzzRandom?) -> (results: [Framed], pe
     while true {
       let pending = framer.pendingByteCount
       guard let next = framer.next() else {
-        if framer.pendingByteCount != pending { fuzzFail("a framer that needs more bytes dropped some") }
+        if framer.pendingByteCount > pending { fuzzFail("a framer that needs more bytes gained some") }
         break
       }
       steps += 1

@@ -37,6 +37,27 @@ struct LanguageServerFuzzRegressionTests {
     }
   }
 
+  @Test("after a broken header, reading resumes after its block however the stream is cut")
+  func resynchronizeInPieces() {
+    // A block without Content-Length, then one whose first line is garbage ending in a broken
+    // `Content-Length: x` (a line like any unknown header): its `Content-Length: 2` frames `{}`.
+    // Read at once, the reader used to skip to that `Content-Length: x`, refuse the block and lose
+    // `{}`; in pieces it read `{}`.
+    let stream = Array(
+      ("X: 1\r\n\r\n" + String(repeating: "y", count: 60) + "}Content-Length: x\r\nContent-Length: 2\r\n\r\n{}").utf8)
+    let expected: [Result<[UInt8], MessageFramer.Failure>] = [
+      .failure(.missingContentLength), .success(Array("{}".utf8)),
+    ]
+    for size in [stream.count, 48, 20, 7, 1] {
+      #expect(read(stream, in: size) == expected, "read in pieces of \(size)")
+    }
+    // A message after the skipped block is read, in any pieces.
+    let next = stream + MessageFramer.frame("{}")
+    for size in [next.count, 48, 7, 1] {
+      #expect(read(next, in: size) == expected + [.success(Array("{}".utf8))], "read in pieces of \(size)")
+    }
+  }
+
   @Test("a change without a version to a document at the largest version keeps that version, no overflow")
   func changeAtLargestVersion() {
     var server = LanguageServer()
