@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI for the fuzz targets: for each of pipeline, facts, testfile, store and analyzer, build it, replay the
+# CI for the fuzz targets: for each target (pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp), build it, replay the
 # inputs in Fuzz/regressions/TARGET (each run once), then fuzz it for FUZZ_SECONDS (default 20)
 # from the committed seeds. Any crash, invariant failure, leak or timeout fails the script.
 #
@@ -21,7 +21,7 @@ seconds=${FUZZ_SECONDS:-20}
 if [ $# -gt 0 ]; then
   targets=("$@")
 else
-  targets=(pipeline facts testfile store analyzer)
+  targets=(pipeline facts testfile store analyzer behaviour legacy lsp)
 fi
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 

@@ -23,7 +23,7 @@ fi
 
 if [ $# -lt 2 ]; then
   echo "usage: Fuzz/run.sh TARGET SECONDS [extra libFuzzer args]" >&2
-  echo "targets: pipeline facts testfile store analyzer" >&2
+  echo "targets: pipeline facts testfile store analyzer behaviour legacy lsp" >&2
   exit 2
 fi
 target=$1
@@ -35,10 +35,10 @@ mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target
 
 # The package's library modules each target links, in dependency order.
 case "$target" in
-  pipeline | store | analyzer) modules=(PolicyCore ReviewPolicy) ;;
-  facts | testfile) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
+  pipeline | store | analyzer | legacy) modules=(PolicyCore ReviewPolicy) ;;
+  facts | testfile | behaviour | lsp) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
   *)
-    echo "unknown target \`$target\`; the targets are pipeline, facts, testfile, store and analyzer" >&2
+    echo "unknown target \`$target\`; the targets are pipeline, facts, testfile, store, analyzer, behaviour, legacy and lsp" >&2
     exit 2
     ;;
 esac

@@ -158,7 +158,9 @@ public struct LanguageServer: Sendable {
           document.replaceAll(with: Array(text.utf8))
         }
       }
-      document.version = params?["textDocument"]?["version"]?.intValue ?? document.version + 1
+      // Without a version the change counts one up, and stays at the largest version a client can send.
+      document.version =
+        params?["textDocument"]?["version"]?.intValue ?? (document.version == .max ? .max : document.version + 1)
       documents[uri] = document
       queue(uri)
     case "textDocument/didClose":

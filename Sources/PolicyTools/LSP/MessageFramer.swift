@@ -3,8 +3,11 @@
 ///
 /// Feed bytes with ``append(_:)``, then call ``next()`` until it returns nil. A broken header
 /// (no `Content-Length`, a length that is not a number or is over ``maximumBodySize``, a header
-/// over ``maximumHeaderSize``) is reported once as a ``Failure`` and skipped: reading resumes at
-/// the next `Content-Length:` in the stream.
+/// over ``maximumHeaderSize``) is reported once as a ``Failure`` and skipped: reading resumes
+/// after its header block (a line before a `Content-Length:` in a block without one is garbage
+/// before a header: reading resumes at that `Content-Length:`), or, after a block too long to
+/// end, at the next `Content-Length:` in the stream. What is read never depends on how the
+/// stream is cut into pieces.
 public struct MessageFramer: Sendable {
   /// The largest message body accepted: a policy at the file size limit, escaped, with room to spare.
   public static let maximumBodySize = 16 << 20
@@ -36,6 +39,8 @@ public struct MessageFramer: Sendable {
 
   private var buffer: [UInt8] = []
   private var start = 0
+  /// Whether a broken header is being skipped and the next `Content-Length:` has not arrived yet.
+  private var isSkipping = false
 
   /// Creates an empty framer.
   public init() {}
@@ -54,12 +59,28 @@ public struct MessageFramer: Sendable {
 
   /// The next complete message body, a failure for a broken header, or nil when more bytes are needed.
   public mutating func next() -> Result<[UInt8], Failure>? {
+    // After a header block too long to end, reading resumes exactly at the next `Content-Length:`,
+    // however the stream is cut: bytes before it never join the next header.
+    if isSkipping {
+      guard let marker = find(MessageFramer.marker, from: start) else {
+        start = max(start, buffer.count - MessageFramer.marker.count + 1)
+        return nil
+      }
+      start = marker
+      isSkipping = false
+    }
+    // The limit holds however the stream is cut: a block whose end has not arrived is too long
+    // once even an end starting in its last 3 bytes would leave it over the limit.
     guard let headerEnd = find([13, 10, 13, 10], from: start) else {
-      if buffer.count - start > MessageFramer.maximumHeaderSize {
+      if buffer.count - 3 - start > MessageFramer.maximumHeaderSize {
         resynchronize(from: start + 1)
         return .failure(.headerTooLong)
       }
       return nil
+    }
+    guard headerEnd - start <= MessageFramer.maximumHeaderSize else {
+      resynchronize(from: start + 1)
+      return .failure(.headerTooLong)
     }
     let header = String(decoding: buffer[start..<headerEnd], as: UTF8.self)
     var length: Int?
@@ -70,22 +91,22 @@ public struct MessageFramer: Sendable {
       let value = String(line[line.index(after: colon)...].trimmingSpaces())
       guard !value.isEmpty, value.count <= 12, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int(value)
       else {
-        resynchronize(from: headerEnd + 4)
+        start = headerEnd + 4
         return .failure(.invalidContentLength(value))
       }
       length = number
     }
     guard let length else {
       // Garbage before a header: start again at the `Content-Length` inside the block, if any.
-      if let marker = find(Array("Content-Length:".utf8), from: start + 1), marker < headerEnd {
+      if let marker = find(MessageFramer.marker, from: start + 1), marker < headerEnd {
         start = marker
         return .failure(.missingContentLength)
       }
-      resynchronize(from: headerEnd + 4)
+      start = headerEnd + 4
       return .failure(.missingContentLength)
     }
     guard length <= MessageFramer.maximumBodySize else {
-      resynchronize(from: headerEnd + 4)
+      start = headerEnd + 4
       return .failure(.bodyTooLarge(length))
     }
     let bodyStart = headerEnd + 4
@@ -100,14 +121,17 @@ public struct MessageFramer: Sendable {
     Array("Content-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8)
   }
 
+  /// The start of the header that reading resumes at after one too long.
+  private static let marker = Array("Content-Length:".utf8)
+
   /// Skips to the next `Content-Length` header at or after `offset` (or to the end, keeping a
-  /// tail that may be the start of one).
+  /// tail that may be the start of one, and skipping on as bytes arrive until one does).
   private mutating func resynchronize(from offset: Int) {
-    let marker = Array("Content-Length:".utf8)
-    if let next = find(marker, from: min(offset, buffer.count)) {
+    if let next = find(MessageFramer.marker, from: min(offset, buffer.count)) {
       start = next
     } else {
-      start = max(min(offset, buffer.count), buffer.count - marker.count + 1)
+      start = max(min(offset, buffer.count), buffer.count - MessageFramer.marker.count + 1)
+      isSkipping = true
     }
   }
 
