@@ -589,7 +589,7 @@ enum CheckerMessages {
   }
 
   /// `since(written)`, without doubling the parentheses of an operand written in parentheses:
-  /// `(last_prompt ?? now)` gives `since(last_prompt ?? now)`, not `since((last_prompt ?? now))`.
+  /// `(seen ?? now)` gives `since(seen ?? now)`, not `since((seen ?? now))`.
   static func sinceCall(_ written: String) -> String {
     guard written.first == "(", written.last == ")" else { return "since(\(written))" }
     // The outer parentheses enclose the whole text only when the first one closes at the end.
