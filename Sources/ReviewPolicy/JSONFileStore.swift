@@ -32,6 +32,13 @@ public struct JSONFileStore: ReviewStore {
   public static let abandonedSaveAge: TimeInterval = 60
   /// The journal size, in bytes, past which a save writes the whole state file instead.
   public static let journalLimit = 12 * 1024
+  /// A test hook, nil outside tests: called with the point's name at the instants a kill must be
+  /// survived, so that `review-stress processes` can stop a writer there and kill it. The points:
+  /// `locked` (an update holds the lock), `temporary-written` (a whole-file save's temporary file
+  /// is written, before its rename), `moved-aside` (the old state file is renamed aside, the new
+  /// one not yet in) and `journal-appended` (the journal line is written, before the unlock).
+  /// Set it once, before any store is used.
+  package nonisolated(unsafe) static var killPointHook: (@Sendable (String) -> Void)?
 
   /// The state file.
   public let url: URL
@@ -90,6 +97,7 @@ public struct JSONFileStore: ReviewStore {
   public func update(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError) {
     let lock = try FileLock(path: paths.lock)
     defer { lock.unlock() }
+    JSONFileStore.killPointHook?("locked")
     let (loaded, entry) = current(lock)
     guard let state = body(loaded) else { return }
     try write(state, over: entry, lock: lock)
@@ -310,6 +318,7 @@ public struct JSONFileStore: ReviewStore {
         next.journalLength += line.count
         if next.journal == nil { next.journal = FileIdentity(path: paths.journal) }
         cache.entry = next.journal == nil ? nil : next
+        JSONFileStore.killPointHook?("journal-appended")
         return
       }
       cache.entry = nil
@@ -356,10 +365,12 @@ public struct JSONFileStore: ReviewStore {
       cache.entry = nil
       throw StoreSaveError(detail: "cannot write `\(temporary)`")
     }
+    JSONFileStore.killPointHook?("temporary-written")
     let generation = lock.advanceGeneration()
     // Aside, in, then the journal emptied: a kill between any two leaves a state the next load
     // reads whole (the old file aside is renamed back; journal lines applied twice change nothing).
     let movedAside = rename(paths.state, paths.previous) == 0
+    if movedAside { JSONFileStore.killPointHook?("moved-aside") }
     guard rename(temporary, paths.state) == 0 else {
       let reason = String(cString: strerror(errno))
       if movedAside { rename(paths.previous, paths.state) }

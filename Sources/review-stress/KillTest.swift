@@ -305,6 +305,13 @@ final class PipeReader: @unchecked Sendable {
     }.start()
   }
 
+  /// The last `count` bytes read so far, as text (the pipe may still be open).
+  func tail(_ count: Int) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    return String(decoding: data.suffix(count), as: UTF8.self)
+  }
+
   /// Waits for the end of the pipe; returns everything read, as text.
   func finish() -> String {
     done.wait()

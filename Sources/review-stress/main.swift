@@ -4,13 +4,16 @@
 //   review-stress stress [--threads T] [--calls C] [--store memory|file]
 //   review-stress updates
 //   review-stress shared [--processes P] [--events E] [--kills K] [--seed S]
+//   review-stress processes [--processes P] [--kills K] [--seed S]
 //   review-stress child <state-file>
 //   review-stress writer <state-file> <name> [calls]
+//   review-stress controlled-writer <state-file> <name>
 //
 // `kill-test` starts itself as `child` again and again, kills each child with SIGKILL at a
 // random instant while it records events, and checks the state file after every kill. `shared`
 // starts several `writer` processes on one state file at once: the totals must be exact, and
-// stay exact when the writers are killed.
+// stay exact when the writers are killed. `processes` kills one of several recording writers at a
+// time, at random instants and at chosen points of a save, while the others go on.
 // `stress` runs the concurrency workload of the reliability tests at full size; `updates` times
 // the reliability tests' hostile policy updates in this build.
 // Exit status: 0 all checks held, 1 a check failed, 2 usage or setup errors.
@@ -23,8 +26,10 @@ let usage = """
          review-stress stress [--threads T] [--calls C] [--store memory|file]
          review-stress updates
          review-stress shared [--processes P] [--events E] [--kills K] [--seed S]
+         review-stress processes [--processes P] [--kills K] [--seed S]
          review-stress child <state-file>
          review-stress writer <state-file> <name> [calls]
+         review-stress controlled-writer <state-file> <name>
 
   kill-test  Starts `review-stress child` N times (default 200) on one state file, kills each
              child with SIGKILL 1-50 ms (seeded) after it is ready, and checks that the file
@@ -37,7 +42,15 @@ let usage = """
   shared     P processes (default 4) make E calls each (default 500) on one state file at once:
              every total must be exact. Then K rounds (default 50) kill P recording processes
              with SIGKILL: each one's count must grow by what it reported, or one more.
+  processes  P writers (default 4) record into one state file; K times (default 200) one of
+             them is killed with SIGKILL while the others go on, and started again. Kills take
+             turns: at a random instant, holding the lock, after a whole-file save's temporary
+             file is written (before its rename), with the old file renamed aside, and after the
+             journal append (before the unlock). After each kill the file loads, no count goes
+             back, the killed writer's count is exact to the call in flight; at the end all are.
   writer     Records named events in a shared state file (used by shared).
+  controlled-writer
+             Records named events until told `stop`; `arm <point>` stops it there (used by processes).
   child      Records significant events in a loop, printing each durable total (used by kill-test).
   """
 
@@ -57,6 +70,10 @@ case "child":
   exit(ChildProcess.run(statePath: arguments[0], inPlace: inPlace))
 case "writer":
   exit(WriterProcess.run(arguments: arguments))
+case "processes":
+  exit(ProcessesCommand(arguments: arguments).run())
+case "controlled-writer":
+  exit(ControlledWriterProcess.run(arguments: arguments))
 case "shared":
   exit(SharedCommand(arguments: arguments).run())
 case "kill-test":
