@@ -34,7 +34,7 @@ struct ReliabilityProcessesTests {
     var state = ReviewState()
     state.totalEvents = 5
     try store.save(state)
-    for contents in [Data((0..<24).map { UInt8($0 &* 37 &+ 11) }), Data("abc".utf8), Data()] {
+    for contents in [Data((0..<24).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }), Data("abc".utf8), Data()] {
       try contents.write(to: store.lockURL)
       // A store that saw the file before, and one that never did: both read it whole and go on.
       try store.update { loaded in
