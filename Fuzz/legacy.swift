@@ -15,8 +15,9 @@
 //   non-negative, its instants are finite dates, its session and prompt numbers lie within the
 //   session count;
 // - it survives ReviewStateCoding encode -> decode unchanged;
-// - a ReviewManager configured with the same sources over an empty store imports the same state,
-//   and it decides (and explains the same decision) without a fault on Examples/review.policy.
+// - a ReviewManager configured with the same sources over an empty store imports each of them into
+//   a state that passes the same checks, and decides (and explains the same decision) without a
+//   fault on Examples/review.policy, also after a prompt check.
 //
 // Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
 // ReviewPolicy.
