@@ -121,7 +121,9 @@ struct ProcessesCommand {
         violations += Self.progress(of: writers, at: "round \(round), after a kill holding the lock")
       }
     }
-    // Stop every writer; each count must now be exact.
+    // Stop every writer once each has recorded again (the one started last may not have yet); each
+    // count must now be exact.
+    violations += Self.progress(of: writers, at: "before the stop")
     for writer in writers { writer.send("stop\n") }
     var finals: [Int] = []
     for writer in writers {

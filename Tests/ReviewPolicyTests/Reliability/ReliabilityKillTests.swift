@@ -24,7 +24,8 @@ struct ReliabilityKillTests {
     }
   }()
 
-  /// Runs `review-stress` with `arguments`; returns its exit status and standard output.
+  /// Runs `review-stress` with `arguments`; returns its exit status and its standard output and
+  /// error, in one text.
   static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let url = try #require(executable, "needs the review-stress executable")
     let process = Process()
@@ -32,7 +33,7 @@ struct ReliabilityKillTests {
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = output  // a violation is printed there: the expectation shows it
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
