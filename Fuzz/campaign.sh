@@ -3,10 +3,15 @@
 # the campaign has grown so far, and appends one line per run to the campaign's ledger
 # (.build-fuzz-campaign/ledger.tsv: UTC time, target, seconds, executions, edges (`cov:`),
 # features (`ft:`), corpus files, exit status, crash input). Runs continue where the last stopped:
-# the ledger's executions add up across runs and sessions.
+# the ledger's executions add up across runs and sessions. A run killed before its end (the machine
+# went down, the session ended) writes no ledger line; `--recover` adds one for each such log that no
+# process still has open, with the executions and coverage of the log's last status line (a lower
+# bound: libFuzzer prints a status line at each new input and each power of two) and `killed` in
+# place of the exit status.
 #
 #   Fuzz/campaign.sh SECONDS TARGET...    # e.g. Fuzz/campaign.sh 3600 pipeline store
 #   Fuzz/campaign.sh --report             # executions, edges and findings per target so far
+#   Fuzz/campaign.sh --recover            # ledger lines for runs killed before their end
 #   Fuzz/campaign.sh --minimize TARGET... # merge the campaign corpus into Fuzz/corpus/TARGET, minimised
 #
 # Campaign builds leave out AddressSanitizer for speed (FUZZ_SANITIZE=fuzzer; every harness check
@@ -28,12 +33,40 @@ if [ "${1:-}" = "--report" ]; then
   [ -f "$ledger" ] || { echo "no campaign has run yet ($ledger)"; exit 0; }
   awk -F'\t' '
     { runs[$2]++; secs[$2] += $3; execs[$2] += $4; if ($5 > cov[$2]) cov[$2] = $5; if ($6 > ft[$2]) ft[$2] = $6
-      corpus[$2] = $7; if ($8 != 0) crashes[$2]++ }
+      corpus[$2] = $7; if ($9 ~ /\/(crash|leak|timeout|oom)-/) crashes[$2]++ }
     END {
       printf "| target | runs | hours | executions | edges (cov) | features (ft) | corpus | crashing runs |\n"
       printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
       for (t in runs) printf "| %s | %d | %.1f | %d | %d | %d | %d | %d |\n", t, runs[t], secs[t] / 3600, execs[t], cov[t], ft[t], corpus[t], crashes[t] + 0
     }' "$ledger"
+  exit 0
+fi
+
+if [ "${1:-}" = "--recover" ]; then
+  touch "$ledger"
+  open=$(ls -l /proc/[0-9]*/fd 2>/dev/null || true)
+  for log in "$OUT"/logs/*-[0-9]*T[0-9]*Z.log; do
+    [ -e "$log" ] || continue
+    name=$(basename "$log" .log)
+    target=${name%-*}
+    stamp=${name##*-}
+    awk -F'\t' -v s="$stamp" -v t="$target" '$1 == s && $2 == t { found = 1 } END { exit !found }' "$ledger" && continue
+    grep -q '^stat::number_of_executed_units' "$log" && continue
+    # A log still open (by libFuzzer or the campaign writing it) belongs to a run in progress.
+    if grep -qF -- "$log" <<<"$open"; then continue; fi
+    last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -n 1)
+    [ -n "$last" ] || continue
+    execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last")
+    cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+    ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
+    rate=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' <<<"$last")
+    corpus=$(sed -n 's/.*corp: \([0-9]*\)\/.*/\1/p' <<<"$last")
+    seconds=$((${rate:-0} > 0 ? execs / rate : 0))
+    crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$target" "$seconds" "$execs" "${cov:-0}" \
+      "${ft:-0}" "${corpus:-0}" killed "${crash:--}" >>"$ledger"
+    echo "$target $stamp: killed after $execs executions (about $seconds s), cov ${cov:-0}, ft ${ft:-0}" >&2
+  done
   exit 0
 fi
 

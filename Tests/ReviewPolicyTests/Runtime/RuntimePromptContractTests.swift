@@ -167,6 +167,33 @@ struct RuntimePromptContractTests {
     #expect(!asks)
   }
 
+  @Test("a prompt shown with the clock set back before the version's first use: its no thanks counts for this version")
+  func answerWithClockBehindFirstUse() throws {
+    // Fuzz/regressions/store/answer-with-clock-behind-first-use.json: the prompt's date was before
+    // the version's first use, so the answer was taken for an earlier build's prompt and the
+    // version's "no thanks" was lost; `never when declined` then asked again.
+    let policy = try #require(
+      PolicyCompiler.compile("never when declined\nask when true\n", schema: ReviewSchema.standard).policy)
+    let day: Int64 = 86_400_000
+    var state = ReviewState()
+    state.version = "1.0"
+    state.firstUse = Timestamp(millisecondsSince1970: 10 * day)
+    var tracker = ReviewTracker(policy: policy, appVersion: "1.0", state: state)
+    let setBack = Timestamp(millisecondsSince1970: 5 * day)
+    let asked = tracker.promptIfAppropriate(at: setBack)
+    #expect(asked)
+    #expect(tracker.state.promptHistory.map(\.outcome) == [.pending])
+    let answer = tracker.record(.declined, at: setBack)
+    #expect((try? answer.get()) != nil)
+    #expect(tracker.state.declined)
+    #expect(tracker.state.responses.last?.version == "1.0")
+    let again = tracker.promptIfAppropriate(at: setBack)
+    #expect(!again)
+    // Once the clock is right again the version's "no thanks" still holds.
+    let later = tracker.promptIfAppropriate(at: Timestamp(millisecondsSince1970: 12 * day))
+    #expect(!later)
+  }
+
   @Test("a presenter answering late, after the timeout, is refused and logged")
   func lateAnswer() throws {
     let clock = RuntimeTestClock()
