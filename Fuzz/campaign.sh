@@ -12,7 +12,8 @@
 #   Fuzz/campaign.sh SECONDS TARGET...    # e.g. Fuzz/campaign.sh 3600 pipeline store
 #   Fuzz/campaign.sh --report             # executions, edges and findings per target so far
 #   Fuzz/campaign.sh --recover            # ledger lines for runs killed before their end
-#   Fuzz/campaign.sh --minimize TARGET... # merge the campaign corpus into Fuzz/corpus/TARGET, minimised
+#   Fuzz/campaign.sh --minimize TARGET... # the campaign's inputs that add coverage beyond the seeds,
+#                                         # minimised, into Fuzz/corpus/TARGET/campaign
 #
 # Campaign builds leave out AddressSanitizer for speed (FUZZ_SANITIZE=fuzzer; every harness check
 # still runs); Fuzz/ci.sh replays the committed corpus and regressions under ASan. Environment:
@@ -74,18 +75,29 @@ if [ "${1:-}" = "--minimize" ]; then
   shift
   for target in "$@"; do
     Fuzz/run.sh "$target" 0 || exit 1
-    fresh="$OUT/minimized/$target"
-    rm -rf "$fresh"
-    mkdir -p "$fresh"
-    # -merge=1 keeps the smallest set of inputs that covers every feature of all the inputs given.
-    SWIFT_BACKTRACE=enable=no "$OUT/bin/$target" -merge=1 -timeout=20 -rss_limit_mb=2048 "$fresh" \
-      "Fuzz/corpus/$target" "$OUT/corpus/$target" >"$OUT/logs/$target-merge.log" 2>&1 || {
+    seeds="$OUT/minimized/$target-seeds"
+    merged="$OUT/minimized/$target"
+    rm -rf "$seeds" "$merged"
+    mkdir -p "$seeds"
+    # The committed seeds are the files at the top of Fuzz/corpus/TARGET; the campaign's inputs
+    # are in its campaign/ folder and the campaign's own corpus.
+    find "Fuzz/corpus/$target" -maxdepth 1 -type f -exec cp {} "$seeds/" \;
+    cp -r "$seeds" "$merged"
+    # -merge=1 adds to the first folder the smallest set of inputs of the others that covers
+    # every feature the first does not: what the campaign found beyond the seeds.
+    SWIFT_BACKTRACE=enable=no "$OUT/bin/$target" -merge=1 -timeout=20 -rss_limit_mb=2048 "$merged" \
+      "Fuzz/corpus/$target/campaign" "$OUT/corpus/$target" >"$OUT/logs/$target-merge.log" 2>&1 || {
       tail -n 20 "$OUT/logs/$target-merge.log" >&2
       exit 1
     }
-    rm -rf "Fuzz/corpus/$target"
-    mv "$fresh" "Fuzz/corpus/$target"
-    echo "$target: $(ls "Fuzz/corpus/$target" | wc -l) inputs, $(du -sk "Fuzz/corpus/$target" | cut -f1) KiB" >&2
+    rm -rf "Fuzz/corpus/$target/campaign"
+    mkdir -p "Fuzz/corpus/$target/campaign"
+    for input in "$merged"/*; do
+      [ -e "$seeds/$(basename "$input")" ] || mv "$input" "Fuzz/corpus/$target/campaign/"
+    done
+    rm -rf "$seeds" "$merged"
+    echo "$target: $(ls "Fuzz/corpus/$target/campaign" | wc -l) campaign inputs beyond the seeds," \
+      "$(du -sk "Fuzz/corpus/$target/campaign" | cut -f1) KiB" >&2
   done
   exit 0
 fi
