@@ -7,7 +7,8 @@
 /// after its header block (a line before a `Content-Length:` in a block without one is garbage
 /// before a header: reading resumes at that `Content-Length:`), or, after a block too long to
 /// end, at the next `Content-Length:` in the stream. What is read never depends on how the
-/// stream is cut into pieces.
+/// stream is cut into pieces, and neither does the work: bytes are searched once and a header is
+/// read once, however many reads its body takes.
 public struct MessageFramer: Sendable {
   /// The largest message body accepted: a policy at the file size limit, escaped, with room to spare.
   public static let maximumBodySize = 16 << 20
@@ -41,6 +42,11 @@ public struct MessageFramer: Sendable {
   private var start = 0
   /// Whether a broken header is being skipped and the next `Content-Length:` has not arrived yet.
   private var isSkipping = false
+  /// Where the search for the end of a header block goes on: no `\r\n\r\n` starts before it, so
+  /// bytes arriving in many pieces are searched once, not again with each piece.
+  private var headerSearchStart = 0
+  /// The body whose header has been read, while its bytes are still arriving.
+  private var awaitedBody: (start: Int, length: Int)?
 
   /// Creates an empty framer.
   public init() {}
@@ -49,6 +55,8 @@ public struct MessageFramer: Sendable {
   public mutating func append(_ bytes: some Sequence<UInt8>) {
     if start > 0 && start >= buffer.count / 2 {
       buffer.removeSubrange(0..<start)
+      headerSearchStart = max(0, headerSearchStart - start)
+      if let body = awaitedBody { awaitedBody = (body.start - start, body.length) }
       start = 0
     }
     buffer.append(contentsOf: bytes)
@@ -59,6 +67,7 @@ public struct MessageFramer: Sendable {
 
   /// The next complete message body, a failure for a broken header, or nil when more bytes are needed.
   public mutating func next() -> Result<[UInt8], Failure>? {
+    if let body = awaitedBody { return awaited(body) }
     // After a header block too long to end, reading resumes exactly at the next `Content-Length:`,
     // however the stream is cut: bytes before it never join the next header.
     if isSkipping {
@@ -71,7 +80,8 @@ public struct MessageFramer: Sendable {
     }
     // The limit holds however the stream is cut: a block whose end has not arrived is too long
     // once even an end starting in its last 3 bytes would leave it over the limit.
-    guard let headerEnd = find([13, 10, 13, 10], from: start) else {
+    guard let headerEnd = find(MessageFramer.headerEnd, from: max(start, headerSearchStart)) else {
+      headerSearchStart = max(start, buffer.count - MessageFramer.headerEnd.count + 1)
       if buffer.count - 3 - start > MessageFramer.maximumHeaderSize {
         resynchronize(from: start + 1)
         return .failure(.headerTooLong)
@@ -82,38 +92,83 @@ public struct MessageFramer: Sendable {
       resynchronize(from: start + 1)
       return .failure(.headerTooLong)
     }
-    let header = String(decoding: buffer[start..<headerEnd], as: UTF8.self)
-    var length: Int?
-    for line in header.split(separator: "\r\n", omittingEmptySubsequences: true) {
-      guard let colon = line.firstIndex(of: ":") else { continue }
-      let name = line[..<colon].trimmingSpaces().lowercased()
-      guard name == "content-length" else { continue }
-      let value = String(line[line.index(after: colon)...].trimmingSpaces())
-      guard !value.isEmpty, value.count <= 12, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int(value)
-      else {
-        start = headerEnd + 4
-        return .failure(.invalidContentLength(value))
-      }
-      length = number
-    }
-    guard let length else {
+    let length: Int
+    switch contentLength(in: start..<headerEnd) {
+    case .success(let number): length = number
+    case .failure(let failure):
+      start = headerEnd + 4
+      return .failure(failure)
+    case nil:
       // Garbage before a header: start again at the `Content-Length` inside the block, if any.
       if let marker = find(MessageFramer.marker, from: start + 1), marker < headerEnd {
         start = marker
-        return .failure(.missingContentLength)
+      } else {
+        start = headerEnd + 4
       }
-      start = headerEnd + 4
       return .failure(.missingContentLength)
     }
     guard length <= MessageFramer.maximumBodySize else {
       start = headerEnd + 4
       return .failure(.bodyTooLarge(length))
     }
-    let bodyStart = headerEnd + 4
-    guard buffer.count - bodyStart >= length else { return nil }
-    let body = Array(buffer[bodyStart..<(bodyStart + length)])
-    start = bodyStart + length
-    return .success(body)
+    return awaited((start: headerEnd + 4, length: length))
+  }
+
+  /// The body of `length` bytes at `start` once all of it has arrived; until then nil, and the
+  /// body is awaited without reading its header again.
+  private mutating func awaited(_ body: (start: Int, length: Int)) -> Result<[UInt8], Failure>? {
+    guard buffer.count - body.start >= body.length else {
+      awaitedBody = body
+      return nil
+    }
+    awaitedBody = nil
+    start = body.start + body.length
+    return .success(Array(buffer[body.start..<start]))
+  }
+
+  /// The `Content-Length` of the header block at `range`: the last one given, a failure for the
+  /// first that is not a decimal number, or nil when the block has none. Lines end at CR LF;
+  /// a line's name is before its first colon, compared without case, and name and value are
+  /// trimmed of spaces and tabs. Headers are ASCII, so the bytes are read as they are.
+  private func contentLength(in range: Range<Int>) -> Result<Int, Failure>? {
+    var length: Int?
+    var lineStart = range.lowerBound
+    while lineStart < range.upperBound {
+      var lineEnd = lineStart
+      while lineEnd < range.upperBound
+        && !(buffer[lineEnd] == 13 && lineEnd + 1 < range.upperBound && buffer[lineEnd + 1] == 10)
+      {
+        lineEnd += 1
+      }
+      defer { lineStart = lineEnd + 2 }
+      guard let colon = buffer[lineStart..<lineEnd].firstIndex(of: 58) else { continue }
+      guard isContentLength(trimmingSpaces(lineStart..<colon)) else { continue }
+      let value = trimmingSpaces((colon + 1)..<lineEnd)
+      guard !value.isEmpty, value.count <= 12, buffer[value].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+        let number = Int(String(decoding: buffer[value], as: UTF8.self))
+      else {
+        return .failure(.invalidContentLength(String(decoding: buffer[value], as: UTF8.self)))
+      }
+      length = number
+    }
+    return length.map { .success($0) }
+  }
+
+  /// `range` without the spaces and tabs at its ends.
+  private func trimmingSpaces(_ range: Range<Int>) -> Range<Int> {
+    var lower = range.lowerBound
+    var upper = range.upperBound
+    while lower < upper && (buffer[lower] == 32 || buffer[lower] == 9) { lower += 1 }
+    while upper > lower && (buffer[upper - 1] == 32 || buffer[upper - 1] == 9) { upper -= 1 }
+    return lower..<upper
+  }
+
+  /// Whether `name` in the buffer is `Content-Length`, in any case.
+  private func isContentLength(_ name: Range<Int>) -> Bool {
+    guard name.count == MessageFramer.contentLengthName.count else { return false }
+    return zip(buffer[name], MessageFramer.contentLengthName).allSatisfy { byte, expected in
+      (byte >= 65 && byte <= 90 ? byte + 32 : byte) == expected
+    }
   }
 
   /// `body` with its header, ready to write.
@@ -123,6 +178,10 @@ public struct MessageFramer: Sendable {
 
   /// The start of the header that reading resumes at after one too long.
   private static let marker = Array("Content-Length:".utf8)
+  /// The header that gives a body's length, in lower case.
+  private static let contentLengthName = Array("content-length".utf8)
+  /// The blank line that ends a header block.
+  private static let headerEnd: [UInt8] = [13, 10, 13, 10]
 
   /// Skips to the next `Content-Length` header at or after `offset` (or to the end, keeping a
   /// tail that may be the start of one, and skipping on as bytes arrive until one does).
@@ -144,15 +203,5 @@ public struct MessageFramer: Sendable {
       index += 1
     }
     return nil
-  }
-}
-
-extension Substring {
-  /// The text without leading and trailing spaces and tabs.
-  fileprivate func trimmingSpaces() -> Substring {
-    var text = self
-    while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-    while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-    return text
   }
 }
