@@ -240,6 +240,12 @@ private struct Printer {
         // conditions go one per line too, indented under its first, so the comment stays where
         // it was (on one line, it would move past `o`, and the next format would join the lines).
         var nested = broken(operand, indent: indent + 2, prefix: "", comments: rest)
+        if nested.dropLast().allSatisfy({ $0.comment == nil }) {
+          // Every comment ends up after its last condition: the chain stays on one line with
+          // them, as the next format (seeing them after the chain) would print it.
+          lines.append(Line(code: candidate, comment: joined(rest)))
+          continue
+        }
         if let first = nested.first {
           nested[0].code = pad + operatorPrefix + String(first.code.dropFirst(indent + 2))
         }
