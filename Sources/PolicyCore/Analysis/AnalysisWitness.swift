@@ -246,8 +246,10 @@ struct WitnessBuilder {
   /// Changes values within their domains so more opaque atoms come out as `state` assumed
   /// (a greedy local search); the theory literals keep holding.
   func repair(_ witness: Witness, _ state: TheoryState) -> Witness {
+    // The facts each atom reads, worked out once for the whole search.
+    let atomFacts = table.atoms.map(\.factNames)
     var current = witness
-    var mismatches = countMismatches(current, state)
+    var mismatches = self.mismatches(current, state, atomFacts: atomFacts)
     var rounds = 0
     while mismatches.count > 0 && rounds < 24 {
       rounds += 1
@@ -260,13 +262,14 @@ struct WitnessBuilder {
           var trial = current
           trial.facts[index].value = candidate
           trial.facts[index].isConstrained = true
-          let count = countMismatches(trial, state).count
-          if count < (best?.1 ?? mismatches.count) { best = (trial, count) }
+          let bound = best?.1 ?? mismatches.count
+          let count = mismatchCount(trial, state, upTo: bound)
+          if count < bound { best = (trial, count) }
         }
       }
       guard let (improved, _) = best else { break }
       current = improved
-      mismatches = countMismatches(current, state)
+      mismatches = self.mismatches(current, state, atomFacts: atomFacts)
     }
     return current
   }
@@ -317,27 +320,42 @@ struct WitnessBuilder {
     return keys.filter { domain.admits($0) && seen.insert($0).inserted }.map { WitnessBuilder.value($0, kind) }
   }
 
-  /// The opaque atoms whose value on `witness` differs from what `state` assumed, and their facts.
-  private func countMismatches(_ witness: Witness, _ state: TheoryState) -> (count: Int, names: Set<String>) {
+  /// The number of opaque atoms whose value on `witness` differs from what `state` assumed, and
+  /// the facts they read (`atomFacts`: the facts of each atom of the table, in order).
+  private func mismatches(_ witness: Witness, _ state: TheoryState, atomFacts: [Set<String>]) -> (
+    count: Int, names: Set<String>
+  ) {
     var count = 0
     var names = Set<String>()
     let evaluator = TermEvaluator(witness: witness)
-    for (id, atom) in table.atoms.enumerated() {
-      let holds = state.opaqueHolds[id]
-      let faults = state.opaqueFaults[id]
-      guard holds != nil || faults != nil else { continue }
-      guard let actual = evaluator.outcome(atom) else { continue }
-      var wrong = false
-      switch actual {
-      case .fault: wrong = faults == false || (faults == nil && holds != nil)
-      case .value(let value): wrong = faults == true || (holds != nil && holds != value)
-      }
-      if wrong {
-        count += 1
-        names.formUnion(atom.factNames)
-      }
+    for id in table.atoms.indices where isMismatch(id, on: evaluator, state) {
+      count += 1
+      names.formUnion(atomFacts[id])
     }
     return (count, names)
+  }
+
+  /// The number of opaque atoms whose value on `witness` differs from what `state` assumed,
+  /// counted no further than `limit` (a trial with as many mismatches as the best one is not
+  /// better, however many more it has).
+  private func mismatchCount(_ witness: Witness, _ state: TheoryState, upTo limit: Int) -> Int {
+    var count = 0
+    let evaluator = TermEvaluator(witness: witness)
+    for id in table.atoms.indices where count < limit && isMismatch(id, on: evaluator, state) {
+      count += 1
+    }
+    return count
+  }
+
+  /// Whether atom `id` comes out on the witness behind `evaluator` otherwise than `state` assumed.
+  private func isMismatch(_ id: Int, on evaluator: TermEvaluator, _ state: TheoryState) -> Bool {
+    let holds = state.opaqueHolds[id]
+    let faults = state.opaqueFaults[id]
+    guard holds != nil || faults != nil, let actual = evaluator.outcome(table.atoms[id]) else { return false }
+    switch actual {
+    case .fault: return faults == false || (faults == nil && holds != nil)
+    case .value(let value): return faults == true || (holds != nil && holds != value)
+    }
   }
 }
 
@@ -349,6 +367,7 @@ struct TermEvaluator {
   init(witness: Witness) {
     self.witness = witness
     var values: [String: Value] = [:]
+    values.reserveCapacity(witness.facts.count)
     for fact in witness.facts {
       if let value = fact.value { values[fact.name] = value }
     }
