@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A long fuzzing campaign: runs each named target for SECONDS, one after another, from the corpus
 # the campaign has grown so far, and appends one line per run to the campaign's ledger
-# (.build-fuzz-campaign/ledger.tsv: UTC time, target, seconds, executions, edges (`cov:`),
-# features (`ft:`), corpus files, exit status, crash input). Runs continue where the last stopped:
-# the ledger's executions add up across runs and sessions. A run killed before its end (the machine
+# (Fuzz/campaign-ledger.tsv, committed: UTC time, target, seconds, executions, edges (`cov:`),
+# features (`ft:`), corpus files, exit status, crash input; `#` starts a comment). Runs continue
+# where the last stopped: the ledger's executions add up across runs, sessions and machines. A run killed before its end (the machine
 # went down, the session ended) writes no ledger line; `--recover` adds one for each such log that no
 # process still has open, with the executions and coverage of the log's last status line (a lower
 # bound: libFuzzer prints a status line at each new input and each power of two) and `killed` in
@@ -17,7 +17,10 @@
 #
 # Campaign builds leave out AddressSanitizer for speed (FUZZ_SANITIZE=fuzzer; every harness check
 # still runs); Fuzz/ci.sh replays the committed corpus and regressions under ASan. Environment:
-# FUZZ_CAMPAIGN_DIR (default .build-fuzz-campaign), NICE (default 19: the campaign takes idle CPU).
+# FUZZ_CAMPAIGN_DIR (default .build-fuzz-campaign), FUZZ_LEDGER (default Fuzz/campaign-ledger.tsv;
+# a campaign run from a second work tree points it at the main one), NICE (default 19: the
+# campaign takes idle CPU). A ledger line whose status is `carried` sums earlier runs, with
+# `runs=N,crashing=M` in place of the crash input.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,18 +30,24 @@ if ! command -v swiftc >/dev/null 2>&1; then
 fi
 OUT=${FUZZ_CAMPAIGN_DIR:-$ROOT/.build-fuzz-campaign}
 export FUZZ_BUILD_DIR=$OUT FUZZ_SANITIZE=${FUZZ_SANITIZE:-fuzzer}
-ledger="$OUT/ledger.tsv"
+ledger=${FUZZ_LEDGER:-$ROOT/Fuzz/campaign-ledger.tsv}
 mkdir -p "$OUT/logs"
 
 if [ "${1:-}" = "--report" ]; then
   [ -f "$ledger" ] || { echo "no campaign has run yet ($ledger)"; exit 0; }
   awk -F'\t' '
-    { runs[$2]++; secs[$2] += $3; execs[$2] += $4; if ($5 > cov[$2]) cov[$2] = $5; if ($6 > ft[$2]) ft[$2] = $6
-      corpus[$2] = $7; if ($9 ~ /\/(crash|leak|timeout|oom)-/) crashes[$2]++ }
+    /^#/ || NF < 9 { next }
+    { secs[$2] += $3; execs[$2] += $4; if ($5 > cov[$2]) cov[$2] = $5; if ($6 > ft[$2]) ft[$2] = $6
+      if ($7 != "-") corpus[$2] = $7
+      if ($8 == "carried") {
+        split($9, parts, /[=,]/); runs[$2] += parts[2]; crashes[$2] += parts[4]
+      } else {
+        runs[$2]++; if ($9 ~ /\/(crash|leak|timeout|oom)-/) crashes[$2]++
+      } }
     END {
       printf "| target | runs | hours | executions | edges (cov) | features (ft) | corpus | crashing runs |\n"
       printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
-      for (t in runs) printf "| %s | %d | %.1f | %d | %d | %d | %d | %d |\n", t, runs[t], secs[t] / 3600, execs[t], cov[t], ft[t], corpus[t], crashes[t] + 0
+      for (t in runs) printf "| %s | %d | %.1f | %d | %d | %d | %s | %d |\n", t, runs[t], secs[t] / 3600, execs[t], cov[t], ft[t], (t in corpus ? corpus[t] : "-"), crashes[t] + 0
     }' "$ledger"
   exit 0
 fi

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Writes the campaign's table, summed from Fuzz/campaign-ledger.tsv, between the
+<!-- campaign-table --> markers of Fuzz/README.md and docs/reliability.md.
+
+    python3 Fuzz/tools/campaign-table.py [--check]
+
+--check prints the table and changes nothing. The bugs column comes from FOUND below, kept by hand
+in step with Fuzz/README.md's "What the campaign found"; every other figure is the ledger's.
+"""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ORDER = ["pipeline", "analyzer", "facts", "testfile", "store", "behaviour", "legacy", "lsp"]
+# Bugs found per target: (count, what they were).
+FOUND = {
+    "pipeline": (4, "formatter comments; one found just before"),
+    "analyzer": (0, "2 harness mistakes"),
+    "store": (2, '"no thanks" lost'),
+    "lsp": (3, "framing, version overflow; in the first runs"),
+}
+
+
+def read_ledger():
+    totals = {}
+    for line in (ROOT / "Fuzz/campaign-ledger.tsv").read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) < 9:
+            continue
+        t = totals.setdefault(cols[1], dict(runs=0, secs=0, execs=0, cov=0, ft=0, crashing=0))
+        t["secs"] += int(cols[2])
+        t["execs"] += int(cols[3])
+        t["cov"] = max(t["cov"], int(cols[4]))
+        t["ft"] = max(t["ft"], int(cols[5]))
+        if cols[7] == "carried":
+            parts = dict(p.split("=") for p in cols[8].split(","))
+            t["runs"] += int(parts["runs"])
+            t["crashing"] += int(parts["crashing"])
+        else:
+            t["runs"] += 1
+            if re.search(r"/(crash|leak|timeout|oom)-", cols[8]):
+                t["crashing"] += 1
+    return totals
+
+
+def table(totals):
+    rows = ["| Target | Runs | Hours | Executions | Edges (cov) | Features (ft) | Crashing runs | Bugs found |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    names = [n for n in ORDER if n in totals] + sorted(n for n in totals if n not in ORDER)
+    for n in names:
+        t = totals[n]
+        count, what = FOUND.get(n, (0, ""))
+        bugs = f"{count} ({what})" if what else str(count)
+        rows.append(f"| {n} | {t['runs']} | {t['secs'] / 3600:.1f} | {t['execs']:,} | {t['cov']:,} | "
+                    f"{t['ft']:,} | {t['crashing']} | {bugs} |")
+    runs = sum(t["runs"] for t in totals.values())
+    hours = sum(t["secs"] for t in totals.values()) / 3600
+    execs = sum(t["execs"] for t in totals.values())
+    crashing = sum(t["crashing"] for t in totals.values())
+    bugs = sum(c for c, _ in FOUND.values())
+    rows.append(f"| all | {runs} | {hours:.1f} | {execs:,} | | | {crashing} | {bugs} |")
+    return rows
+
+
+def main():
+    rows = table(read_ledger())
+    if "--check" in sys.argv:
+        print("\n".join(rows))
+        return
+    for name in ["Fuzz/README.md", "docs/reliability.md"]:
+        path = ROOT / name
+        text = path.read_text()
+        pattern = re.compile(r"^([ \t]*)<!-- campaign-table -->\n.*?^[ \t]*<!-- /campaign-table -->$", re.S | re.M)
+        match = pattern.search(text)
+        if not match:
+            sys.exit(f"{name}: no <!-- campaign-table --> markers")
+        indent = match.group(1)
+        body = "\n".join(indent + r for r in [ "<!-- campaign-table -->", *rows, "<!-- /campaign-table -->"])
+        path.write_text(text[: match.start()] + body + text[match.end():])
+        print(f"{name}: table written")
+
+
+if __name__ == "__main__":
+    main()
