@@ -121,15 +121,19 @@ for target in "$@"; do
   Fuzz/run.sh "$target" 0 || exit 1
   stamp=$(date -u +%Y%m%dT%H%M%SZ)
   log="$OUT/logs/$target-$stamp.log"
+  started=$(date +%s)
   nice -n "${NICE:-19}" Fuzz/run.sh "$target" "$seconds" >"$log" 2>&1
   status=$?
+  # The seconds the run took: less than asked when it was stopped (SIGINT: libFuzzer prints its
+  # final statistics and exits with 72) or found a crash.
+  elapsed=$(($(date +%s) - started))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -n 1)
   cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
   crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
   corpus=$(ls "$OUT/corpus/$target" | wc -l)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$target" "$seconds" "${execs:-0}" "${cov:-0}" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stamp" "$target" "$elapsed" "${execs:-0}" "${cov:-0}" \
     "${ft:-0}" "$corpus" "$status" "${crash:--}" >>"$ledger"
   echo "$target: ${execs:-0} executions, cov ${cov:-0}, ft ${ft:-0}, exit $status ${crash:+(crash: $crash)}" >&2
 done
