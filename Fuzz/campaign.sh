@@ -92,6 +92,8 @@ if [ "${1:-}" = "--minimize" ]; then
     # are in its campaign/ folder and the campaign's own corpus.
     find "Fuzz/corpus/$target" -maxdepth 1 -type f -exec cp {} "$seeds/" \;
     cp -r "$seeds" "$merged"
+    # A target minimised for the first time has no campaign folder yet.
+    mkdir -p "Fuzz/corpus/$target/campaign"
     # -merge=1 adds to the first folder the smallest set of inputs of the others that covers
     # every feature the first does not: what the campaign found beyond the seeds.
     SWIFT_BACKTRACE=enable=no "$OUT/bin/$target" -merge=1 -timeout=20 -rss_limit_mb=2048 "$merged" \
