@@ -1,3 +1,4 @@
+import PolicyCore
 import Testing
 
 @testable import PolicyTools
@@ -73,7 +74,7 @@ struct MessageFramerTests {
 
   @Test("random streams give the same messages and failures read at once and in random pieces")
   func cutIndependence() {
-    var random = FramerRandom(seed: 0x5eed_f4a3)
+    var random = SeededGenerator(seed: 0x5eed_f4a3)
     let pieces = [
       "Content-Length: 2\r\n\r\n{}", "content-length:\t3 \r\n\r\nabc", "Content-Length: x\r\n\r\n", "garbage\r\n",
       "\r\n\r\n", "Content-Type: a\r\nContent-Length: 1\r\n\r\nz", "Content-Length: 99999999999999\r\n\r\n", "\r",
@@ -98,16 +99,7 @@ struct MessageFramerTests {
   }
 }
 
-/// A small deterministic generator for the property test.
-struct FramerRandom {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+extension SeededGenerator {
+  /// A number in `0..<bound` for the property test (the remainder of the next draw).
+  fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

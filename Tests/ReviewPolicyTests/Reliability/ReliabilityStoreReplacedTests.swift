@@ -31,7 +31,7 @@ struct ReliabilityStoreReplacedTests {
     var problems: [ReviewLogEntry] { log.entries(.problem) }
 
     /// A few calls of every kind: launches, sessions, named events, a prompt answered "no thanks".
-    func use(_ generator: inout StoreFaultRandom, decline: Bool = false) {
+    func use(_ generator: inout SeededGenerator, decline: Bool = false) {
       for _ in 0..<(1 + Int(generator.next() % 3)) {
         clock.advance(seconds: 3_600)
         manager.appLaunched()
@@ -88,9 +88,9 @@ struct ReliabilityStoreReplacedTests {
   static func checkEpisodes(
     _ what: String, seed: UInt64, repeats: Bool = false,
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
-    _ fault: (Rig, ReviewState, inout StoreFaultRandom) throws -> Void
+    _ fault: (Rig, ReviewState, inout SeededGenerator) throws -> Void
   ) throws {
-    var generator = StoreFaultRandom(seed: seed)
+    var generator = SeededGenerator(seed: seed)
     let rig = try Rig()
     rig.use(&generator, decline: true)
     for round in 0..<rounds {
@@ -150,7 +150,7 @@ struct ReliabilityStoreReplacedTests {
 
   @Test("a reset made elsewhere (a higher epoch) wins; a copy from before a reset (a lower epoch) loses")
   func epochs() throws {
-    var generator = StoreFaultRandom(seed: 6)
+    var generator = SeededGenerator(seed: 6)
     let rig = try Rig()
     rig.use(&generator, decline: true)
     let beforeReset = rig.manager.currentState
@@ -236,20 +236,5 @@ struct ReliabilityStoreReplacedTests {
     #expect(
       Array(back).withUnsafeBufferPointer { ReviewStateJSON.applying(patch: $0, to: state) }
         == RuntimeStoreTests.fullState)
-  }
-}
-
-/// A small seeded generator (SplitMix64), so every round can be replayed.
-struct StoreFaultRandom: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

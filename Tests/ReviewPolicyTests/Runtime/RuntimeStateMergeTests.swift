@@ -15,7 +15,7 @@ struct RuntimeStateMergeTests {
 
   /// A random state: small counts, a few names, flags, instants, sessions, prompts and answers
   /// (sometimes more than the bounds keep), then bounded as loading bounds it.
-  static func randomState(_ random: inout StoreFaultRandom, epoch: Int) -> ReviewState {
+  static func randomState(_ random: inout SeededGenerator, epoch: Int) -> ReviewState {
     func count(_ limit: UInt64 = 60) -> Int { Int(random.next() % limit) }
     func flag() -> Bool { random.next() % 2 == 0 }
     func instant() -> Timestamp? { random.next() % 4 == 0 ? nil : F.at(Int64(random.next() % 1_000) * F.day / 10) }
@@ -79,7 +79,7 @@ struct RuntimeStateMergeTests {
 
   @Test("random pairs: commutative in counts, idempotent, monotone, bounded; a higher epoch wins")
   func properties() {
-    var random = StoreFaultRandom(seed: 18)
+    var random = SeededGenerator(seed: 18)
     var sameVersion = 0
     var overBounds = 0
     for pair in 0..<Self.pairs {
