@@ -28,6 +28,18 @@ struct MessageFramerTests {
 
   func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+  /// Checks that `stream`, read in pieces of each of `pieceSizes`, gives `expected` and leaves no
+  /// bytes pending.
+  func expectReads(
+    _ stream: [UInt8], _ expected: [Read], pieceSizes: [Int], sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    for size in pieceSizes {
+      let (results, pending) = read(stream, sizes: [size])
+      #expect(results == expected, "read in pieces of \(size)", sourceLocation: sourceLocation)
+      #expect(pending == 0, sourceLocation: sourceLocation)
+    }
+  }
+
   @Test("Content-Length in any case, with spaces and tabs, among other headers; the last one counts")
   func headerSpellings() {
     let stream = bytes(
@@ -37,11 +49,7 @@ struct MessageFramerTests {
     let expected: [Read] = [
       .success(bytes("{}")), .success(bytes("abc")), .success(bytes("xy")), .success(bytes("zz")), .success(bytes("!")),
     ]
-    for size in [stream.count, 5, 1] {
-      let (results, pending) = read(stream, sizes: [size])
-      #expect(results == expected, "read in pieces of \(size)")
-      #expect(pending == 0)
-    }
+    expectReads(stream, expected, pieceSizes: [stream.count, 5, 1])
   }
 
   @Test("a broken header is one failure and reading goes on after its block")
@@ -54,11 +62,7 @@ struct MessageFramerTests {
       .failure(.invalidContentLength("1234567890123")), .failure(.bodyTooLarge(99_999_999)),
       .success(bytes("ok")),
     ]
-    for size in [stream.count, 9, 1] {
-      let (results, pending) = read(stream, sizes: [size])
-      #expect(results == expected, "read in pieces of \(size)")
-      #expect(pending == 0)
-    }
+    expectReads(stream, expected, pieceSizes: [stream.count, 9, 1])
   }
 
   @Test("a body arriving in many reads is returned once, whole, and the next message follows")
