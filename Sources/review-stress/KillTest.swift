@@ -314,7 +314,15 @@ final class PipeReader: @unchecked Sendable {
 
   /// Waits for the end of the pipe; returns everything read, as text.
   func finish() -> String {
-    done.wait()
+    // The writer has exited, so the pipe ends soon. If the reading thread has not ended a minute
+    // on (seen once under ThreadSanitizer, with no reading thread left), read the rest here
+    // rather than wait for ever.
+    if done.wait(timeout: .now() + 60) == .timedOut {
+      let rest = (try? handle.readToEnd()) ?? nil
+      lock.lock()
+      data.append(rest ?? Data())
+      lock.unlock()
+    }
     lock.lock()
     defer { lock.unlock() }
     try? handle.close()
