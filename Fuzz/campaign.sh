@@ -3,14 +3,14 @@
 # the campaign has grown so far, and appends one line per run to the campaign's ledger
 # (Fuzz/campaign-ledger.tsv, committed: UTC time, target, seconds, executions, edges (`cov:`),
 # features (`ft:`), corpus files, exit status, crash input; `#` starts a comment). Runs continue
-# where the last stopped: the ledger's executions add up across runs, sessions and machines. A run killed before its end (the machine
-# went down, the session ended) writes no ledger line; `--recover` adds one for each such log that no
-# process still has open, with the executions and coverage of the log's last status line (a lower
-# bound: libFuzzer prints a status line at each new input and each power of two) and `killed` in
-# place of the exit status.
+# where the last stopped: the ledger's executions add up across runs, sessions and machines. A run
+# killed before its end (the machine went down, the session ended) writes no ledger line;
+# `--recover` adds one for each such log that no process still has open, with the executions and
+# coverage of the log's last status line (a lower bound: libFuzzer prints a status line at each new
+# input and each power of two) and `killed` in place of the exit status.
 #
 #   Fuzz/campaign.sh SECONDS TARGET...    # e.g. Fuzz/campaign.sh 3600 pipeline store
-#   Fuzz/campaign.sh --report             # executions, edges and findings per target so far
+#   Fuzz/campaign.sh --report             # executions, edges, features and findings per target
 #   Fuzz/campaign.sh --recover            # ledger lines for runs killed before their end
 #   Fuzz/campaign.sh --minimize TARGET... # the campaign's inputs that add coverage beyond the seeds,
 #                                         # minimised, into Fuzz/corpus/TARGET/campaign
@@ -34,22 +34,8 @@ ledger=${FUZZ_LEDGER:-$ROOT/Fuzz/campaign-ledger.tsv}
 mkdir -p "$OUT/logs"
 
 if [ "${1:-}" = "--report" ]; then
-  [ -f "$ledger" ] || { echo "no campaign has run yet ($ledger)"; exit 0; }
-  awk -F'\t' '
-    /^#/ || NF < 9 { next }
-    { secs[$2] += $3; execs[$2] += $4; if ($5 > cov[$2]) cov[$2] = $5; if ($6 > ft[$2]) ft[$2] = $6
-      if ($7 != "-") corpus[$2] = $7
-      if ($8 == "carried") {
-        split($9, parts, /[=,]/); runs[$2] += parts[2]; crashes[$2] += parts[4]
-      } else {
-        runs[$2]++; if ($9 ~ /\/(crash|leak|timeout|oom)-/) crashes[$2]++
-      } }
-    END {
-      printf "| target | runs | hours | executions | edges (cov) | features (ft) | corpus | crashing runs |\n"
-      printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
-      for (t in runs) printf "| %s | %d | %.1f | %d | %d | %d | %s | %d |\n", t, runs[t], secs[t] / 3600, execs[t], cov[t], ft[t], (t in corpus ? corpus[t] : "-"), crashes[t] + 0
-    }' "$ledger"
-  exit 0
+  # One reader of the ledger: the tool that writes the docs' campaign tables prints its table.
+  FUZZ_LEDGER=$ledger exec python3 Fuzz/tools/campaign-table.py --check
 fi
 
 if [ "${1:-}" = "--recover" ]; then

@@ -4,9 +4,11 @@
 
     python3 Fuzz/tools/campaign-table.py [--check]
 
---check prints the table and changes nothing. The bugs column comes from FOUND below, kept by hand
+--check prints the table and changes nothing (`Fuzz/campaign.sh --report` runs it so).
+FUZZ_LEDGER names another ledger (default Fuzz/campaign-ledger.tsv). The bugs column comes from FOUND below, kept by hand
 in step with Fuzz/README.md's "What the campaign found"; every other figure is the ledger's.
 """
+import os
 import re
 import sys
 from pathlib import Path
@@ -24,7 +26,10 @@ FOUND = {
 
 def read_ledger():
     totals = {}
-    for line in (ROOT / "Fuzz/campaign-ledger.tsv").read_text().splitlines():
+    ledger = Path(os.environ.get("FUZZ_LEDGER") or ROOT / "Fuzz/campaign-ledger.tsv")
+    if not ledger.exists():
+        sys.exit(f"no campaign has run yet ({ledger})")
+    for line in ledger.read_text().splitlines():
         if not line or line.startswith("#"):
             continue
         cols = line.split("\t")

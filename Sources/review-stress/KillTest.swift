@@ -317,10 +317,9 @@ final class PipeReader: @unchecked Sendable {
     // The writer has exited, so the pipe ends soon. If the reading thread has not ended a minute
     // on (seen once under ThreadSanitizer, with no reading thread left), read the rest here
     // rather than wait for ever.
-    if done.wait(timeout: .now() + 60) == .timedOut {
-      let rest = (try? handle.readToEnd()) ?? nil
+    if done.wait(timeout: .now() + 60) == .timedOut, let rest = try? handle.readToEnd() {
       lock.lock()
-      data.append(rest ?? Data())
+      data.append(rest)
       lock.unlock()
     }
     lock.lock()
