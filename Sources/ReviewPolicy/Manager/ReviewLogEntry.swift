@@ -1,0 +1,89 @@
+import Foundation
+import PolicyCore
+
+/// One entry for the logger: a decision with its explanation, or a problem.
+public struct ReviewLogEntry: Sendable {
+  /// What happened.
+  public enum Event: String, Sendable, Hashable {
+    /// A launch was counted (or vetoed).
+    case launch
+    /// A return to the foreground was counted (or vetoed).
+    case foreground
+    /// A session started.
+    case sessionStart
+    /// A session ended.
+    case sessionEnd
+    /// A significant event, with a prompt check.
+    case significantEvent
+    /// An action, with a prompt check.
+    case action
+    /// An explicit prompt check.
+    case promptCheck
+    /// A response was recorded (an answer, or a prompt closed as outcome unknown).
+    case response
+    /// A prompt was shown (after the decision entry that asked).
+    case promptShown
+    /// A policy update was accepted.
+    case policyUpdated
+    /// A policy update was rejected.
+    case policyRejected
+    /// ``ReviewManager/resetPolicy()`` went back to the bundled policy.
+    case policyReset
+    /// The stored policy update stopped applying: it was received under another bundled policy
+    /// (the fingerprints are in ``ReviewLogEntry/staleUpdate``).
+    case policyStale
+    /// ``ReviewManager/reset()`` forgot everything tracked.
+    case reset
+    /// ``ReviewManager/setFact(_:_:)`` set or removed an app fact (named in ``ReviewLogEntry/name``).
+    case factSet
+    /// An app fact the policy declares without a default has not been set (named in
+    /// ``ReviewLogEntry/name``): a policy that reads it never asks. Reported once per fact.
+    case unsetFact
+    /// A problem: unusable stored state, a failed save, a stored policy that no longer compiles.
+    case problem
+  }
+
+  /// What happened.
+  public var event: Event
+  /// When.
+  public var date: Date
+  /// One line.
+  public var summary: String
+  /// The full explanation or diagnostics, if any.
+  public var details: String = ""
+  /// The decision, for decision entries.
+  public var decision: Decision?
+  /// Whether this entry is a prompt check's decision (its ``decision`` is nil when the facts could
+  /// not be built); other entries record a call, an answer, a prompt shown or a problem.
+  public var isDecision = false
+  /// The policy that decided (decision entries), was accepted (``Event/policyUpdated``), runs after a
+  /// reset or a stale update (``Event/policyReset``, ``Event/policyStale``), or reads an unset fact.
+  public var policy: PolicyIdentity?
+  /// What the entry is about, by name: the app fact of ``Event/factSet`` and ``Event/unsetFact``.
+  public var name: String?
+  /// The answer recorded, for ``Event/response`` entries.
+  public var response: ReviewResponse?
+  /// The diagnostics of a policy update (``Event/policyUpdated``, ``Event/policyRejected``):
+  /// errors, warnings and the analyzer's warnings.
+  public var diagnostics: [Diagnostic] = []
+  /// The fingerprints of a stale update, for ``Event/policyStale`` entries.
+  public var staleUpdate: StalePolicyUpdate?
+
+  /// An entry for an event.
+  public init(
+    event: Event, date: Date, summary: String, details: String = "", decision: Decision? = nil,
+    isDecision: Bool = false
+  ) {
+    self.event = event
+    self.date = date
+    self.summary = summary
+    self.details = details
+    self.decision = decision
+    self.isDecision = isDecision
+  }
+
+  /// A ``Event/problem`` entry.
+  init(problem: String, date: Date) {
+    self.init(event: .problem, date: date, summary: problem)
+  }
+}

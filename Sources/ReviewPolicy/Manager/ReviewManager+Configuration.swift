@@ -1,0 +1,132 @@
+import Foundation
+import PolicyCore
+
+extension ReviewManager {
+  /// Everything a manager is configured with. Only `appVersion` and `bundledPolicy` are required.
+  public struct Configuration: Sendable {
+    /// The running app version, as the app reports it (for example `CFBundleShortVersionString`).
+    public var appVersion: String
+    /// The running build number (`CFBundleVersion`), if known. Legacy imports need it: Appirater,
+    /// Armchair and UAAppReviewManager stored the build as their version.
+    public var build: String?
+    /// What starts a "new version" (per-version counts start again): a new ``appVersion``
+    /// (the default) or also a new ``build``.
+    public var newVersionOn: NewVersionTrigger
+    /// The policy the app ships with: the floor when no update has been received or the update no longer compiles.
+    public var bundledPolicy: String
+    /// The app's name, put into the prompt texts.
+    public var appName: String
+    /// Where the state lives. Defaults to ``JSONFileStore/standard()``.
+    public var store: any ReviewStore
+    /// The clock. Tests inject a fake one.
+    public var clock: @Sendable () -> Date
+    /// The prompt texts before the app name is put in; defaults to the user's preferred language.
+    public var texts: PromptTexts
+    /// Where "rate" should take the user (see ``ReviewURL``), if anywhere.
+    public var reviewURL: URL?
+    /// Shows the prompt. Without one, ``promptIfAppropriate()`` still decides and records,
+    /// and the app shows its own UI and calls ``record(_:)``.
+    public var presenter: (any ReviewPresenter)?
+    /// Receives every decision with its explanation, and every problem (store, policy updates).
+    public var logger: (@Sendable (ReviewLogEntry) -> Void)?
+    /// Called before counting a launch or a return to the foreground; returning false skips that use.
+    public var shouldCountUse: (@Sendable (UseKind) -> Bool)?
+    /// The lowest and highest a session's score can reach; nil for no bounds.
+    public var scoreBounds: ClosedRange<Double>?
+    /// Debug switch: ask every time a prompt is considered, whatever the policy says. Forced
+    /// prompts and their answers are not recorded.
+    public var alwaysAsk: Bool
+    /// Keys of other review managers to import, each once: on the first launch with this library,
+    /// or the first launch after a source is added (see ``LegacyImport``; give ``build`` too).
+    public var legacySources: [LegacyImport.Source]
+    /// How long, in seconds, a prompt may wait for its answer: after that, the next call records it
+    /// as "asked, outcome unknown" and a late answer is refused. Nil: no limit (the next launch or
+    /// foreground still closes it). Defaults to 10 minutes.
+    public var promptTimeout: TimeInterval?
+    /// What a prompt still on screen when the app left the foreground means, when the app reports
+    /// it with ``ReviewManager/appLeftForegroundWithPromptShowing()``.
+    public var promptLeftShowing: PromptLeftShowing
+    /// Delegate-style callbacks for analytics: a prompt shown, and each kind of answer.
+    public var events: ReviewEvents
+    /// Guardrails: policy source text with `never` rules only (for example
+    /// `never answered when declined_any or rated_any` and `never yearly_cap when prompts_within(365d) >= 3`),
+    /// checked after the running policy, whatever a policy update says: when one holds, nothing
+    /// asks. Fails closed: a guardrail that faults, or that cannot be evaluated, forbids asking.
+    /// Nil (the default): no guardrails. Compiled at init; an error throws
+    /// ``ReviewManagerError/invalidGuardrails(_:)``.
+    public var guardrails: String?
+    /// The event names the app records with ``ReviewManager/significantEvent(_:mayPrompt:)``, if it
+    /// says (`policyc check --events` checks a policy against the same list). An event recorded under a
+    /// name that neither this set nor the policy's `event` declarations name is logged once.
+    public var eventNames: Set<String> = []
+
+    /// The review schema with ``eventNames``: the bundled policy and updates are compiled against it,
+    /// so once names are known an event name a policy reads outside them is an error (`PC217`).
+    var schema: FactSchema { ReviewSchema.standard.recordingEvents(eventNames) }
+
+    /// Creates a configuration.
+    public init(
+      appVersion: String, build: String? = nil, bundledPolicy: String, appName: String = "this app",
+      store: any ReviewStore = JSONFileStore.standard(), clock: @escaping @Sendable () -> Date = { Date() },
+      texts: PromptTexts = .defaults(forPreferredLanguages: Locale.preferredLanguages), reviewURL: URL? = nil,
+      presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
+      shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
+      alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
+      newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
+      promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents(),
+      guardrails: String? = nil
+    ) {
+      self.appVersion = appVersion
+      self.build = build
+      self.newVersionOn = newVersionOn
+      self.bundledPolicy = bundledPolicy
+      self.appName = appName
+      self.store = store
+      self.clock = clock
+      self.texts = texts
+      self.reviewURL = reviewURL
+      self.presenter = presenter
+      self.logger = logger
+      self.shouldCountUse = shouldCountUse
+      self.scoreBounds = scoreBounds
+      self.alwaysAsk = alwaysAsk
+      self.legacySources = legacySources
+      self.promptTimeout = promptTimeout
+      self.promptLeftShowing = promptLeftShowing
+      self.events = events
+      self.guardrails = guardrails
+    }
+  }
+
+  /// What a prompt still on screen when the app left the foreground means.
+  public enum PromptLeftShowing: String, Sendable, Hashable {
+    /// Dismissed without an answer: asked, outcome unknown (``ReviewResponse/dismissed``).
+    case dismissed
+    /// Declined (``ReviewResponse/declined``), as Armchair records it on iOS.
+    case declined
+
+    /// The answer it records.
+    public var response: ReviewResponse {
+      switch self {
+      case .dismissed: .dismissed
+      case .declined: .declined
+      }
+    }
+  }
+
+  /// What starts a new version.
+  public enum NewVersionTrigger: String, Sendable, Hashable {
+    /// A new marketing version (`CFBundleShortVersionString`); new builds of it continue its counts.
+    case appVersion
+    /// A new marketing version or a new build (`CFBundleVersion`).
+    case build
+  }
+
+  /// Which kind of use is about to be counted (for ``Configuration/shouldCountUse``).
+  public enum UseKind: String, Sendable, Hashable {
+    /// The app launched.
+    case launch
+    /// The app returned to the foreground.
+    case foreground
+  }
+}
