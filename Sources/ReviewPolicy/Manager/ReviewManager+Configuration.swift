@@ -130,3 +130,13 @@ extension ReviewManager {
     case foreground
   }
 }
+
+extension ReviewManager.Configuration {
+  /// `seconds` as a span of whole milliseconds; nil for nil, NaN or a negative span, and the
+  /// longest span for one too long to represent.
+  static func timeSpan(_ seconds: TimeInterval?) -> TimeSpan? {
+    guard let seconds, !seconds.isNaN, seconds >= 0 else { return nil }
+    let milliseconds = (seconds * 1000).rounded(.down)
+    return TimeSpan(milliseconds: milliseconds >= 9.2e18 ? .max : Int64(milliseconds))
+  }
+}

@@ -19,34 +19,22 @@ import PolicyCore
 /// manager.record(.rated)                      // the user's answer to that prompt, if one is showing
 /// ```
 public final class ReviewManager: @unchecked Sendable {
-  // @unchecked: `tracker` is only touched while holding `lock`;
-  // `configuration` is immutable.
+  // @unchecked: the `var`s below are only touched while holding `lock`; the `let`s are immutable.
   private let lock = NSLock()
+  /// The pure core: state, running policy, guardrails and app facts.
   private var tracker: ReviewTracker
-  /// Whether the last save failed: `tracker.state` is then ahead of the store, and the next call
-  /// saves it (even one that changes nothing) instead of reading the store.
-  private var isUnsaved = false
-  /// Whether a transaction has read or saved the store: `tracker.state` is then what the store
-  /// held, and a store that answers with less lost it (deleted, corrupted or replaced since).
-  private var knowsStoredState = false
-  /// Whether the stored state was found lost and restored from memory, with no clean load since
-  /// (one report per episode, however many calls find it lost again).
-  private var isRestoringStore = false
-  /// Whether the last transaction closed a prompt whose ``Configuration/promptTimeout`` passed
-  /// (read and cleared under `lock` by the call that ran it, to log it and call back).
-  private var closedTimedOutPrompt = false
-  let configuration: Configuration
-  /// The app's phases as the lifecycle hookups report them (see ``ScenePhaseTracker``).
-  let phases = LockedScenePhaseTracker()
-  /// The stored update (its source and the fingerprint of the bundled policy it was received
-  /// under) last looked at: a change in the store makes the manager look again.
-  private var compiledUpdate: StoredUpdate?
-  /// The bundled policy's identity: updates received under another bundled policy are stale.
-  private let bundledIdentity: PolicyIdentity
+  /// Each call's transaction on the store, and what reconciling remembers between calls.
+  private var transaction: StoreTransaction
   /// The app facts reported as unset (each once per manager).
   private var reportedUnsetFacts: Set<String> = []
-  /// Event names already logged as undeclared (under `lock`), so each is logged once.
+  /// Event names already logged as undeclared, so each is logged once.
   private var loggedUndeclaredEvents = Set<String>()
+  /// Everything the manager was configured with.
+  let configuration: Configuration
+  /// The bundled policy, the guardrails and how updates are compiled.
+  let policies: PolicyLifecycle
+  /// The app's phases as the lifecycle hookups report them (see ``ScenePhaseTracker``).
+  let phases = LockedScenePhaseTracker()
 
   /// Creates a manager: loads the state, imports the legacy sources not imported yet (stored by the
   /// first call), compiles the guardrails, and compiles the last good policy update received under
@@ -56,118 +44,27 @@ public final class ReviewManager: @unchecked Sendable {
   ///   compile, ``ReviewManagerError/invalidGuardrails(_:)`` when the guardrails do not.
   public init(configuration: Configuration) throws(ReviewManagerError) {
     self.configuration = configuration
-    let bundled = PolicyCompiler.compile(
-      configuration.bundledPolicy, path: "bundled.policy", schema: configuration.schema)
-    guard let bundledPolicy = bundled.policy else {
-      throw .invalidBundledPolicy(DiagnosticRenderer().render(bundled.diagnostics, in: bundled.source))
-    }
-    let guardrails = try ReviewManager.compileGuardrails(configuration.guardrails)
-    bundledIdentity = PolicyIdentity(origin: .bundled, source: configuration.bundledPolicy)
+    let policies = try PolicyLifecycle(
+      bundledPolicy: configuration.bundledPolicy, guardrails: configuration.guardrails, schema: configuration.schema)
+    self.policies = policies
+    let now = Timestamp(configuration.clock())
     var problems: [ReviewLogEntry] = []
-    var state: ReviewState
-    switch configuration.store.load() {
-    case .empty:
-      state = ReviewState()
-    case .loaded(let loaded):
-      state = loaded
-    case .recovered(let fresh, let problem):
-      state = fresh
-      problems.append(ReviewLogEntry(problem: problem.description, date: configuration.clock()))
-    }
-    // Shown at once; stored by the first call, which imports again into the state stored then.
-    _ = ReviewManager.importLegacy(
-      configuration.legacySources, into: &state, at: Timestamp(configuration.clock()),
-      appVersion: configuration.appVersion, build: configuration.build)
-    let update = ReviewManager.storedUpdate(
-      of: state, bundled: bundledIdentity, schema: configuration.schema, appVersion: configuration.appVersion,
-      date: configuration.clock(),
-      notes: &problems)
-    let policy = update ?? ActivePolicy(bundledPolicy, origin: .bundled, appVersion: configuration.appVersion)
-    compiledUpdate = StoredUpdate(state)
+    var transaction = StoreTransaction(
+      store: configuration.store, policies: policies, legacySources: configuration.legacySources, adopted: nil)
+    let state = transaction.initialState(
+      at: now, appVersion: configuration.appVersion, build: configuration.build, notes: &problems)
+    let policy = policies.policy(
+      for: state, appVersion: configuration.appVersion, date: configuration.clock(), notes: &problems)
+    transaction.adoptedUpdate = StoredUpdate(state)
+    self.transaction = transaction
     tracker = ReviewTracker(
       active: policy, appVersion: configuration.appVersion, state: state,
       scoreBounds: ReviewTracker.numberBounds(configuration.scoreBounds))
-    tracker.guardrails = guardrails.map {
-      ActivePolicy($0, origin: .guardrails, appVersion: configuration.appVersion)
-    }
+    tracker.guardrails = policies.guardrailPolicy(appVersion: configuration.appVersion)
     tracker.move(to: configuration.appVersion, build: configuration.build)
     tracker.newVersionOnBuild = configuration.newVersionOn == .build
-    tracker.promptTimeout = ReviewManager.timeSpan(configuration.promptTimeout)
+    tracker.promptTimeout = Configuration.timeSpan(configuration.promptTimeout)
     for problem in problems { log(problem) }
-  }
-
-  /// The guardrails compiled; nil for none.
-  private static func compileGuardrails(_ source: String?) throws(ReviewManagerError) -> CompiledPolicy? {
-    guard let source else { return nil }
-    let compilation = PolicyCompiler.compile(source, path: "guardrails.policy", schema: ReviewSchema.standard)
-    guard let compiled = compilation.policy else {
-      throw .invalidGuardrails(DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source))
-    }
-    var askRules: [String] = []
-    for rule in compiled.rules {
-      switch rule.kind {
-      case .ask: askRules.append(rule.name.map { "`ask \($0)`" } ?? rule.label)
-      case .never: continue
-      }
-    }
-    guard askRules.isEmpty else {
-      throw .invalidGuardrails(
-        "guardrails.policy: guardrails take only `never` rules; remove "
-          + askRules.joined(separator: ", "))
-    }
-    return compiled
-  }
-
-  /// The stored update of `state` compiled, if there is one, it compiles and it was received under
-  /// the `bundled` policy; otherwise nil, with a note in `notes` saying why (nothing for no update).
-  private static func storedUpdate(
-    of state: ReviewState, bundled: PolicyIdentity, schema: FactSchema, appVersion: String, date: Date,
-    notes: inout [ReviewLogEntry]
-  ) -> ActivePolicy? {
-    guard let source = state.policySource else { return nil }
-    // An update stored before fingerprints were kept (nil) keeps applying.
-    if let receivedUnder = state.policyReceivedUnder, receivedUnder != bundled.fingerprint {
-      let update = PolicyIdentity(origin: .update, source: source)
-      var entry = ReviewLogEntry(
-        event: .policyStale, date: date,
-        summary: "the stored policy update \(update.fingerprint) was received under bundled policy "
-          + "\(receivedUnder); this app ships bundled policy \(bundled.fingerprint): using the bundled policy "
-          + "until a new update arrives")
-      entry.policy = bundled
-      entry.staleUpdate = StalePolicyUpdate(
-        update: update.fingerprint, receivedUnder: receivedUnder, bundled: bundled.fingerprint)
-      notes.append(entry)
-      return nil
-    }
-    let update = PolicyCompiler.compile(source, path: "update.policy", schema: schema)
-    guard let compiled = update.policy else {
-      notes.append(
-        ReviewLogEntry(
-          problem: "the stored policy update no longer compiles; using the bundled policy", date: date))
-      return nil
-    }
-    return ActivePolicy(compiled, origin: .update, appVersion: appVersion)
-  }
-
-  /// `seconds` as a span of whole milliseconds; nil for nil, NaN or a negative span, and the
-  /// longest span for one too long to represent.
-  static func timeSpan(_ seconds: TimeInterval?) -> TimeSpan? {
-    guard let seconds, !seconds.isNaN, seconds >= 0 else { return nil }
-    let milliseconds = (seconds * 1000).rounded(.down)
-    return TimeSpan(milliseconds: milliseconds >= 9.2e18 ? .max : Int64(milliseconds))
-  }
-
-  /// Imports the configured legacy sources not yet imported into `state`; returns whether any was.
-  private static func importLegacy(
-    _ sources: [LegacyImport.Source], into state: inout ReviewState, at now: Timestamp, appVersion: String,
-    build: String?
-  ) -> Bool {
-    var imported = false
-    for source in sources where !state.importedLegacy.contains(source.name) {
-      state = LegacyImport.importing(source, into: state, at: now, appVersion: appVersion, build: build)
-      imported = true
-    }
-    return imported
   }
 
   // MARK: - Tracking
@@ -253,13 +150,7 @@ public final class ReviewManager: @unchecked Sendable {
         undeclared = loggedUndeclaredEvents.insert(name).inserted
       }
     }
-    if undeclared, let name {
-      log(
-        ReviewLogEntry(
-          event: .problem, date: configuration.clock(),
-          summary: "event `\(name)` is not declared: neither the policy's `event` declarations nor "
-            + "Configuration.eventNames name it"))
-    }
+    if undeclared, let name { log(ManagerMessages.undeclaredEvent(name, date: configuration.clock())) }
     return asked
   }
 
@@ -300,8 +191,7 @@ public final class ReviewManager: @unchecked Sendable {
     _ = perform(.response, prompting: false, note: nil) { tracker, now in result = tracker.record(response, at: now) }
     switch result {
     case .success: answered(response, note: "answer: \(response.rawValue)")
-    case .failure(let error):
-      log(ReviewLogEntry(event: .problem, date: configuration.clock(), summary: error.description))
+    case .failure(let error): log(ManagerMessages.answerRefused(error, date: configuration.clock()))
     }
     return result
   }
@@ -320,15 +210,9 @@ public final class ReviewManager: @unchecked Sendable {
   ///
   /// Names of standard facts are ignored: those come from the tracked state.
   public func setFact(_ name: String, _ value: Value?) {
-    lock.lock()
-    tracker.setFact(name, value)
-    lock.unlock()
+    withTracker { $0.setFact(name, value) }
     guard configuration.logger != nil else { return }
-    var entry = ReviewLogEntry(
-      event: .factSet, date: configuration.clock(),
-      summary: value.map { "app fact `\(name)` set to \($0)" } ?? "app fact `\(name)` removed")
-    entry.name = name
-    log(entry)
+    log(ManagerMessages.factSet(name, value, date: configuration.clock()))
   }
 
   /// Replaces the running policy with `source` if it compiles against the review schema.
@@ -342,60 +226,36 @@ public final class ReviewManager: @unchecked Sendable {
   /// ``Configuration/guardrails`` hold whatever it says.
   @discardableResult
   public func updatePolicy(_ source: String) -> PolicyUpdateResult {
-    let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: configuration.schema)
-    guard let compiled = compilation.policy else {
+    switch policies.review(update: source, appVersion: configuration.appVersion) {
+    case .rejected(let compilation):
       let rendered = DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source)
-      var entry = ReviewLogEntry(
-        event: .policyRejected, date: configuration.clock(), summary: "policy update rejected", details: rendered)
-      entry.diagnostics = compilation.diagnostics
-      log(entry)
+      log(ManagerMessages.updateRejected(compilation.diagnostics, rendered: rendered, date: configuration.clock()))
       return PolicyUpdateResult(
         isAccepted: false, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered,
         warnings: compilation.diagnostics.filter { $0.severity == .warning })
+    case .accepted(let active, let compilation, let all):
+      let rendered = DiagnosticRenderer().render(all, in: compilation.source)
+      let received = StoredUpdate(source: source, receivedUnder: policies.bundledIdentity.fingerprint)
+      run(adopting: received) { tracker in
+        tracker.active = active.with(appVersion: tracker.appVersion)
+        tracker.state.policySource = received.source
+        tracker.state.policyReceivedUnder = received.receivedUnder
+      }
+      log(ManagerMessages.updateAccepted(active.identity, all, rendered: rendered, date: configuration.clock()))
+      return PolicyUpdateResult(
+        isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered,
+        warnings: all.filter { $0.severity == .warning })
     }
-    let analysis = PolicyAnalyzer.warnings(for: compiled, checks: ReviewEtiquette.checks)
-    let all = PolicyAnalyzer.merge(compilation.diagnostics, analysis)
-    let rendered = DiagnosticRenderer().render(all, in: compilation.source)
-    let received = StoredUpdate(source: source, receivedUnder: bundledIdentity.fingerprint)
-    let active = ActivePolicy(compiled, origin: .update, appVersion: configuration.appVersion)
-    lock.lock()
-    let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
-      tracker.active = active.with(appVersion: tracker.appVersion)
-      tracker.state.policySource = received.source
-      tracker.state.policyReceivedUnder = received.receivedUnder
-    }
-    compiledUpdate = received
-    lock.unlock()
-    logProblems(problems)
-    let warnings = all.filter { $0.severity == .warning }
-    var entry = ReviewLogEntry(
-      event: .policyUpdated, date: configuration.clock(),
-      summary: "policy updated", details: rendered)
-    entry.policy = active.identity
-    entry.diagnostics = all
-    log(entry)
-    return PolicyUpdateResult(
-      isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered, warnings: warnings)
   }
 
   /// Goes back to the bundled policy and forgets the stored update.
   public func resetPolicy() {
-    let bundled = PolicyCompiler.compile(
-      configuration.bundledPolicy, path: "bundled.policy", schema: configuration.schema)
-    guard let compiled = bundled.policy else { return }
-    lock.lock()
-    let problems = transaction(at: Timestamp(configuration.clock()), entering: false) { tracker in
-      tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: tracker.appVersion)
+    run(adopting: nil) { tracker in
+      tracker.active = self.policies.bundledPolicy(appVersion: tracker.appVersion)
       tracker.state.policySource = nil
       tracker.state.policyReceivedUnder = nil
     }
-    compiledUpdate = nil
-    lock.unlock()
-    logProblems(problems)
-    var entry = ReviewLogEntry(
-      event: .policyReset, date: configuration.clock(), summary: "policy reset to the bundled policy")
-    entry.policy = bundledIdentity
-    log(entry)
+    log(ManagerMessages.policyReset(policies.bundledIdentity, date: configuration.clock()))
   }
 
   // MARK: - Versions and reset
@@ -403,129 +263,54 @@ public final class ReviewManager: @unchecked Sendable {
   /// Moves the manager to another app version (and build) without making a new manager: for tests
   /// and for processes that outlive an update. The new version's counts start at the next call.
   public func setAppVersion(_ appVersion: String, build: String? = nil) {
-    lock.lock()
-    tracker.move(to: appVersion, build: build)
-    lock.unlock()
+    withTracker { $0.move(to: appVersion, build: build) }
   }
 
   /// The app version the manager records under (see ``setAppVersion(_:build:)``).
-  public var appVersion: String {
-    lock.lock()
-    defer { lock.unlock() }
-    return tracker.appVersion
-  }
+  public var appVersion: String { snapshot().appVersion }
 
   /// Forgets everything tracked about this install, in the store too, as a new install: for
   /// testing, and for a user's "forget me". The stored policy update stays, and legacy managers
   /// already imported are not imported again (their own keys are the app's to delete).
   public func reset() {
     let now = Timestamp(configuration.clock())
-    lock.lock()
-    let problems = transaction(at: now, entering: false, mustSave: true) { tracker in
-      tracker.state.reset()
-    }
-    lock.unlock()
-    logProblems(problems)
-    log(ReviewLogEntry(event: .reset, date: Date(now), summary: "state reset: everything tracked was forgotten"))
-  }
-
-  // MARK: - Lifecycle
-
-  /// Counts a launch or a foreground whenever `center` posts one of the given names.
-  ///
-  /// The names are the app's to choose, for example `UIApplication.didFinishLaunchingNotification`
-  /// and `UIApplication.willEnterForegroundNotification` on iOS, or
-  /// `NSApplication.didFinishLaunchingNotification` and `NSApplication.willBecomeActiveNotification`
-  /// on macOS. Keep the returned observation: observing stops when it is cancelled or released.
-  public func observeLifecycle(
-    of center: NotificationCenter = .default, launch: [Notification.Name], foreground: [Notification.Name]
-  ) -> LifecycleObservation {
-    var tokens: [any NSObjectProtocol] = []
-    for name in launch {
-      tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in self?.appLaunched() })
-    }
-    for name in foreground {
-      tokens.append(
-        center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in self?.appEnteredForeground() })
-    }
-    return LifecycleObservation(center: center, tokens: tokens)
-  }
-
-  // MARK: - Inspection
-
-  /// A copy of the tracked state.
-  public var currentState: ReviewState {
-    lock.lock()
-    defer { lock.unlock() }
-    return tracker.state
-  }
-
-  /// The running policy.
-  public var currentPolicy: CompiledPolicy {
-    lock.lock()
-    defer { lock.unlock() }
-    return tracker.policy
-  }
-
-  /// Whether the running policy is the bundled one or a stored update.
-  public var policyOrigin: PolicyOrigin {
-    lock.lock()
-    defer { lock.unlock() }
-    return tracker.active.origin
-  }
-
-  /// The running policy and its snapshot of facts now (nil when the app version does not
-  /// parse), without recording anything: for tools that explain or test decisions.
-  public func currentFacts() -> (policy: CompiledPolicy, facts: Facts)? {
-    let now = Timestamp(configuration.clock())
-    lock.lock()
-    let snapshot = tracker
-    lock.unlock()
-    // `facts(at:)` sees the state as of the app version without recording anything.
-    guard case .success(let built) = snapshot.facts(at: now) else { return nil }
-    return (snapshot.policy, built)
-  }
-
-  /// Whether the policy would ask now: a cheap, read-only check that records nothing, writes
-  /// nothing to the store and builds no explanation (for example, to show a "Rate us" hint only
-  /// when a prompt would be welcome). A debug ``Configuration/alwaysAsk`` is not applied here.
-  public func wouldAsk() -> Bool {
-    let now = Timestamp(configuration.clock())
-    lock.lock()
-    let snapshot = tracker
-    lock.unlock()
-    return snapshot.decision(at: now)?.shouldAsk ?? false
-  }
-
-  /// The decision the policy would make now and the names of the rules that decided it, without
-  /// recording anything or building an explanation (see ``explainCurrentDecision()`` for that).
-  public func currentDecision() -> CurrentDecision {
-    let now = Timestamp(configuration.clock())
-    lock.lock()
-    let snapshot = tracker
-    lock.unlock()
-    let (decision, guardrail) = snapshot.guardedDecision(at: now)
-    return CurrentDecision(decision, of: snapshot.policy, guardrail: guardrail)
-  }
-
-  /// The decision the policy would make now, explained, without recording anything.
-  public func explainCurrentDecision() -> ReviewExplanation {
-    let now = Timestamp(configuration.clock())
-    lock.lock()
-    let snapshot = tracker
-    lock.unlock()
-    return snapshot.explanation(at: now)
+    run(at: now, mustSave: true) { $0.state.reset() }
+    log(ManagerMessages.stateReset(date: Date(now)))
   }
 
   // MARK: - Core
 
+  /// The tracker as it is now (a copy, taken under the lock): for reading without recording.
+  func snapshot() -> ReviewTracker {
+    lock.lock()
+    defer { lock.unlock() }
+    return tracker
+  }
+
+  /// Changes the tracker under the lock, without a store transaction.
+  private func withTracker(_ change: (inout ReviewTracker) -> Void) {
+    lock.lock()
+    change(&tracker)
+    lock.unlock()
+  }
+
+  /// A transaction that does not enter the app version (policy changes, reset), then its problems
+  /// logged; `adopting`, if given, is the stored update the tracker runs after it.
+  private func run(
+    at now: Timestamp? = nil, mustSave: Bool = false, adopting update: StoredUpdate?? = .none,
+    _ operation: (inout ReviewTracker) -> Void
+  ) {
+    lock.lock()
+    let report = transaction.run(
+      &tracker, at: now ?? Timestamp(configuration.clock()), entering: false, mustSave: mustSave, operation)
+    if case .some(let update) = update { transaction.adoptedUpdate = update }
+    lock.unlock()
+    logProblems(report.problems)
+  }
+
   /// Logs an answer recorded (a `.response` entry) and calls its callback.
   private func answered(_ response: ReviewResponse, note: String) {
-    if configuration.logger != nil {
-      var entry = ReviewLogEntry(event: .response, date: configuration.clock(), summary: note)
-      entry.response = response
-      log(entry)
-    }
+    if configuration.logger != nil { log(ManagerMessages.answered(response, note: note, date: configuration.clock())) }
     configuration.events.answered(response)
   }
 
@@ -542,31 +327,21 @@ public final class ReviewManager: @unchecked Sendable {
     var entry: ReviewLogEntry?
     var request: PromptRequest?
     var unset: [(name: String, type: PolicyType)] = []
-    var policy = bundledIdentity
+    var policy = policies.bundledIdentity
     lock.lock()
-    let problems = transaction(at: now, entering: true) { tracker in
+    let report = transaction.run(&tracker, at: now, entering: true) { tracker in
       change(&tracker, now)
-      if prompting {
-        (request, entry) = decide(trigger, now, &tracker)
-      }
+      if prompting { (request, entry) = decide(trigger, now, &tracker) }
     }
-    let timedOut = closedTimedOutPrompt
-    closedTimedOutPrompt = false
     if prompting, configuration.logger != nil {
       policy = tracker.active.identity
       // Reported once per fact: a policy that reads an app fact nobody sets never asks.
       unset = tracker.unsetAppFacts.filter { reportedUnsetFacts.insert($0.name).inserted }
     }
     lock.unlock()
-    logProblems(problems)
-    for (name, type) in unset {
-      var report = ReviewLogEntry(
-        event: .unsetFact, date: Date(now), summary: ReviewTracker.unsetFactMessage(name, type))
-      report.name = name
-      report.policy = policy
-      log(report)
-    }
-    if timedOut { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
+    logProblems(report.problems)
+    for (name, type) in unset { log(ManagerMessages.unsetFact(name, type, policy: policy, date: Date(now))) }
+    if report.closedTimedOutPrompt { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
     if var entry {
       entry.policy = policy
       log(entry)
@@ -574,10 +349,7 @@ public final class ReviewManager: @unchecked Sendable {
       log(ReviewLogEntry(event: trigger, date: Date(now), summary: note))
     }
     if let request {
-      log(
-        ReviewLogEntry(
-          event: .promptShown, date: Date(now),
-          summary: request.isForced ? "prompt shown (forced by alwaysAsk)" : "prompt shown"))
+      log(ManagerMessages.promptShown(forced: request.isForced, date: Date(now)))
       configuration.events.shown?(request)
     }
     // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
@@ -592,151 +364,29 @@ public final class ReviewManager: @unchecked Sendable {
     return request != nil
   }
 
-  /// Decides under the lock; records the prompt when asking. Returns the request and the log entry.
-  ///
-  /// The explanation (which allocates) is built only when a logger or a prompt will use it.
+  /// Decides under the lock through the tracker's one decision path (which records the prompt when
+  /// asking); returns the request to present and the log entry. The explanation (which allocates)
+  /// is built only when a logger or a prompt will use it.
   private func decide(_ trigger: ReviewLogEntry.Event, _ now: Timestamp, _ tracker: inout ReviewTracker)
     -> (PromptRequest?, ReviewLogEntry?)
   {
     let forced = configuration.alwaysAsk
     let wantsLog = configuration.logger != nil
-    let explanation: ReviewExplanation
-    // Deciding needs only the facts the policy reads; an explanation shows them all.
-    tracker.refreshVersions()
-    switch tracker.facts(at: now, complete: false) {
-    case .failure(let unusable):
-      explanation = unusable
-    case .success(let facts):
-      let decision = tracker.active.compiled.decide(facts)
-      let asks = decision.shouldAsk && tracker.guardrailBlock(at: now) == nil
-      guard asks || forced || wantsLog else { return (nil, nil) }
-      explanation = tracker.explanation(at: now)
-    }
-    let asks = explanation.decision?.shouldAsk ?? false
-    let entry = ReviewLogEntry(
-      event: trigger, date: Date(now), summary: explanation.summary + (forced && !asks ? " (forced by alwaysAsk)" : ""),
-      details: explanation.text, decision: explanation.decision, isDecision: true)
-    guard asks || forced else { return (nil, wantsLog ? entry : nil) }
-    if !forced { tracker.state.recordPrompt(at: now, outcome: .pending) }
+    let check = tracker.checkPrompt(at: now, forced: forced, explaining: wantsLog ? .always : .whenAsking)
+    guard let explanation = check.explanation else { return (nil, nil) }
+    let entry = ManagerMessages.decision(trigger, explanation, forced: forced && !check.asks, date: Date(now))
+    guard check.asks || forced else { return (nil, wantsLog ? entry : nil) }
     let request = PromptRequest(
       texts: configuration.texts.resolved(appName: configuration.appName), reviewURL: configuration.reviewURL,
-      explanation: explanation, isForced: forced && !asks)
+      explanation: explanation, isForced: forced && !check.asks)
     return (request, wantsLog ? entry : nil)
-  }
-
-  /// One transaction on the store, under the manager's lock: takes the state stored now (or, after
-  /// a failed save, the state in memory, which is ahead of the store), imports legacy sources not
-  /// yet imported, brings it to the app version if `entering`, applies `operation`, and saves when
-  /// anything changed. Returns the problems to log after unlocking.
-  private func transaction(
-    at now: Timestamp, entering: Bool, mustSave: Bool = false, _ operation: (inout ReviewTracker) -> Void
-  ) -> [ReviewLogEntry] {
-    var problems: [ReviewLogEntry] = []
-    var ran = false
-    let sources = configuration.legacySources
-    func apply(_ loaded: StoreLoadResult?) -> ReviewState? {
-      var needsSave = isUnsaved || mustSave
-      // A stored state lost since the last call is merged with the one in memory, and reported once.
-      func restore(from stored: ReviewState, _ what: String, always: Bool = false) {
-        let merged = tracker.state.merged(with: stored)
-        if !isRestoringStore && (always || merged != stored) {
-          let restored = "restored from memory (\(stored.restoredCount(in: merged)) lifetime counts)"
-          problems.append(ReviewLogEntry(problem: "\(what); \(restored)", date: Date(now)))
-        }
-        isRestoringStore = true
-        tracker.state = merged
-        needsSave = true
-      }
-      if !isUnsaved, let loaded {
-        switch loaded {
-        case .loaded(let state) where knowsStoredState && state.isBehind(tracker.state):
-          restore(from: state, "the stored review state was replaced by an older copy since the last call")
-        case .loaded(let state):
-          tracker.state = state
-          isRestoringStore = false
-        case .empty where knowsStoredState:
-          restore(from: ReviewState(), "the stored review state was deleted since the last call")
-        case .empty:
-          tracker.state = ReviewState()
-          needsSave = true
-        case .recovered(let fresh, let problem) where knowsStoredState:
-          restore(from: fresh, problem.description, always: true)
-        case .recovered(let fresh, let problem):
-          tracker.state = fresh
-          needsSave = true
-          problems.append(ReviewLogEntry(problem: problem.description, date: Date(now)))
-        }
-        if StoredUpdate(tracker.state) != compiledUpdate { adoptStoredPolicy(at: now, &problems) }
-      }
-      if !sources.isEmpty
-        && ReviewManager.importLegacy(
-          sources, into: &tracker.state, at: now, appVersion: tracker.appVersion, build: tracker.build)
-      {
-        needsSave = true
-      }
-      let before = tracker.state
-      if entering {
-        let wasPending = tracker.state.promptHistory.last?.outcome == .pending
-        tracker.enter(at: now)
-        closedTimedOutPrompt = wasPending && tracker.state.promptHistory.last?.outcome == .unknown
-      }
-      operation(&tracker)
-      // A prompt check that asks nothing changes nothing: no write (the store already holds it).
-      // A clock high-water mark that only moved forward is not a change worth a write: the mark
-      // stored is then the clock at the last call that recorded something (Grammar.md, "Clocks").
-      var compared = tracker.state
-      compared.clockHighWater = before.clockHighWater
-      guard needsSave || compared != before else {
-        tracker.state = compared  // as stored
-        return nil
-      }
-      return tracker.state
-    }
-    // One report per fault episode: when saving starts failing and when it works again, not per call.
-    let wasUnsaved = isUnsaved
-    do {
-      try configuration.store.update { loaded in
-        ran = true
-        return apply(loaded)
-      }
-      isUnsaved = false
-      knowsStoredState = true
-      if wasUnsaved {
-        problems.append(ReviewLogEntry(problem: "the review state is saved again", date: Date(now)))
-      }
-    } catch {
-      if !ran { _ = apply(nil) }
-      isUnsaved = true
-      if !wasUnsaved {
-        problems.append(ReviewLogEntry(problem: "cannot save the review state: \(error.detail)", date: Date(now)))
-      }
-    }
-    return problems
-  }
-
-  /// Runs the policy update another manager stored (or the bundled policy when it removed it, or
-  /// stored one received under another bundled policy).
-  private func adoptStoredPolicy(at now: Timestamp, _ problems: inout [ReviewLogEntry]) {
-    compiledUpdate = StoredUpdate(tracker.state)
-    if let update = ReviewManager.storedUpdate(
-      of: tracker.state, bundled: bundledIdentity, schema: configuration.schema, appVersion: tracker.appVersion,
-      date: Date(now), notes: &problems)
-    {
-      tracker.active = update
-      return
-    }
-    let bundled = PolicyCompiler.compile(
-      configuration.bundledPolicy, path: "bundled.policy", schema: configuration.schema)
-    if let compiled = bundled.policy {
-      tracker.active = ActivePolicy(compiled, origin: .bundled, appVersion: tracker.appVersion)
-    }
   }
 
   private func logProblems(_ problems: [ReviewLogEntry]) {
     for problem in problems { log(problem) }
   }
 
-  private func log(_ entry: ReviewLogEntry) {
+  func log(_ entry: ReviewLogEntry) {
     configuration.logger?(entry)
   }
 }

@@ -26,16 +26,16 @@ public struct ReviewTracker: Sendable {
     didSet { prepared = active.binder.prepared(appFacts: appFacts) }
   }
   /// The running policy's defaults with ``appFacts`` set: where every snapshot starts.
-  private var prepared: Facts
+  private(set) var prepared: Facts
   /// The app's guardrails (``ReviewManager/Configuration/guardrails``): `never` rules checked after
   /// the running policy, whatever it is; nil for none. Changing them prepares the app facts again.
   var guardrails: ActivePolicy? {
     didSet { guardrailsPrepared = guardrails?.binder.prepared(appFacts: appFacts) }
   }
   /// The guardrails' defaults with ``appFacts`` set.
-  private var guardrailsPrepared: Facts?
+  private(set) var guardrailsPrepared: Facts?
   /// The state's versions, parsed when they change.
-  private var versions = ParsedVersions()
+  private(set) var versions = ParsedVersions()
   /// Action scores are clamped to these bounds per session; nil for no bounds.
   let scoreBounds: ClosedRange<Number>?
   /// How long a prompt may stay unanswered: a prompt still pending after this span is recorded
@@ -177,7 +177,7 @@ public struct ReviewTracker: Sendable {
   /// high-water mark, the mark is kept as it was, as ``ReviewManager`` writes nothing for such a call
   /// (a prompt check that asks nothing), so a tracker and a manager hold the same state. The mark
   /// is then the clock at the last call that recorded something (Grammar.md, "Clocks").
-  private mutating func recording<Result>(_ operation: (inout ReviewTracker) -> Result) -> Result {
+  mutating func recording<Result>(_ operation: (inout ReviewTracker) -> Result) -> Result {
     let before = state
     let result = operation(&self)
     if state.clockHighWater != before.clockHighWater {
@@ -284,205 +284,8 @@ public struct ReviewTracker: Sendable {
     state.record(response, at: now, outsidePrompt: true)
   }
 
-  // MARK: - Deciding
-
-  /// Decides at `now` and, when the policy asks, records the prompt as pending.
-  ///
-  /// Fails closed: a fault in every asking rule, or an app version that does not parse, does not ask.
-  /// - Returns: Whether to ask now.
-  public mutating func promptIfAppropriate(at now: Timestamp) -> Bool {
-    recording { $0.deciding(at: now) }
-  }
-
-  /// ``promptIfAppropriate(at:)`` without keeping the clock mark (see ``recording(_:)``).
-  private mutating func deciding(at now: Timestamp) -> Bool {
-    enter(at: now)
-    refreshVersions()
-    let snapshot = active.binder.facts(from: prepared, state: state, now: now, complete: false, versions: versions)
-    guard case .success(let facts) = snapshot, active.compiled.decide(facts).shouldAsk, guardrailBlock(at: now) == nil
-    else {
-      return false
-    }
-    state.recordPrompt(at: now, outcome: .pending)
-    return true
-  }
-
   /// Parses the state's previous and last prompt versions if they changed (decisions then reuse them).
   mutating func refreshVersions() {
     versions.update(for: state)
-  }
-
-  /// The policy's snapshot of the current state at `now`, or why there is none.
-  ///
-  /// With `complete` false only the facts the policy reads are set (enough to decide);
-  /// otherwise every standard fact is (for explanations and inspection). The state is seen as
-  /// of ``appVersion`` (as after ``enter(at:)``), without recording anything.
-  public func facts(at now: Timestamp, complete: Bool = true) -> Result<Facts, ReviewExplanation> {
-    var current = state
-    // Writes nothing (and copies nothing) once entered.
-    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
-    switch active.binder.facts(from: prepared, state: current, now: now, complete: complete, versions: versions) {
-    case .success(let facts):
-      return .success(facts)
-    case .failure(.unparsableVersion(let text)):
-      let summary = "don't ask: the app version `\(text)` does not start with a number"
-      return .failure(ReviewExplanation(decision: nil, summary: summary, text: "decision: \(summary)\n"))
-    }
-  }
-
-  /// The decision the policy makes on the current state at `now`, without building an explanation or
-  /// recording anything; nil when the app version does not parse (then nothing asks).
-  ///
-  /// Agrees with ``explanation(at:)``: the same decision, from the same facts.
-  public func decision(at now: Timestamp) -> Decision? {
-    guardedDecision(at: now).decision
-  }
-
-  /// The decision at `now` (as ``decision(at:)``) and the guardrail that turned an "ask" into
-  /// "don't ask", if one did.
-  func guardedDecision(at now: Timestamp) -> (decision: Decision?, guardrail: GuardrailBlock?) {
-    guard case .success(let facts) = facts(at: now, complete: false) else { return (nil, nil) }
-    let decision = active.compiled.decide(facts)
-    guard decision.shouldAsk, let block = guardrailBlock(at: now) else { return (decision, nil) }
-    return (block.decision, block)
-  }
-
-  /// The guardrail that forbids a prompt at `now`, or nil when every guardrail lets it through (or
-  /// there are none). Fails closed: a guardrail that faults, or guardrails whose facts cannot be
-  /// built (an app version that does not parse, an app fact they declare that is not set), forbid it.
-  func guardrailBlock(at now: Timestamp) -> GuardrailBlock? {
-    guard let guardrails, let guardrailsPrepared else { return nil }
-    var current = state
-    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
-    let snapshot = guardrails.binder.facts(
-      from: guardrailsPrepared, state: current, now: now, complete: false, versions: versions)
-    guard case .success(let facts) = snapshot else { return GuardrailBlock(rule: nil, faulted: true) }
-    let decision = guardrails.compiled.decide(facts)
-    switch decision.reason {
-    case .noAskRuleHeld, .askRuleHeld:
-      // Guardrails have no `ask` rule (checked when they are compiled): nothing held.
-      return nil
-    case .neverRuleHeld:
-      guard let index = decision.decidingRules.first(where: { _ in true }) else {
-        return GuardrailBlock(rule: nil, faulted: true)
-      }
-      let rule = guardrails.compiled.rules[index]
-      let name = rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
-      return GuardrailBlock(rule: name, faulted: decision.firstFault?.rule == index)
-    case .invalidFacts:
-      return GuardrailBlock(rule: nil, faulted: true)
-    }
-  }
-
-  /// The app facts that the running policy or the guardrails declare (`fact plan: string`), that
-  /// cannot be absent and have no default, and that the app has not set with a value of their type
-  /// (``setFact(_:_:)``): a policy that reads one never asks. Names with their types, in layout order.
-  public var unsetAppFacts: [(name: String, type: PolicyType)] {
-    // The prepared snapshots hold the defaults and the app facts set: a declared fact missing from
-    // them has neither. (A default declared as `fact plan: string = "free"` is in the template.)
-    var unset: [(name: String, type: PolicyType)] = []
-    func collect(_ snapshot: Facts) {
-      let layout = snapshot.layout
-      for (index, slot) in layout.slots.enumerated() where !slot.isOptional && !snapshot.isPresent(slot: index) {
-        guard case .declaration = slot.origin, !unset.contains(where: { $0.name == slot.name }) else { continue }
-        unset.append((slot.name, slot.type))
-      }
-    }
-    collect(prepared)
-    if let guardrailsPrepared { collect(guardrailsPrepared) }
-    return unset
-  }
-
-  /// The decision the policy makes on the current state at `now`, explained (nothing is recorded).
-  public func explanation(at now: Timestamp) -> ReviewExplanation {
-    switch facts(at: now) {
-    case .failure(let unusable):
-      return unusable
-    case .success(let facts):
-      let explanation = policy.explain(facts)
-      let renderer = ExplanationRenderer()
-      var text = renderer.render(explanation, of: policy)
-      let missing = facts.missingFacts
-      if !missing.isEmpty {
-        text += "missing facts: " + missing.map { "`\($0)`" }.joined(separator: ", ") + " (set them with `setFact`)\n"
-      }
-      for (name, type) in unsetAppFacts {
-        text += ReviewTracker.unsetFactMessage(name, type) + "\n"
-      }
-      let summary = renderer.summary(explanation.decision, policy)
-      guard explanation.decision.shouldAsk, let block = guardrailBlock(at: now) else {
-        return ReviewExplanation(decision: explanation.decision, summary: summary, text: text)
-      }
-      // The policy asks, a guardrail forbids it: the guardrail decides, and the text shows both.
-      var guarded = "decision: \(block.summary)\n" + "running policy: \(summary)\n"
-      guarded += text.drop { $0 != "\n" }.dropFirst()
-      if let guardrails, case .success(let facts) = guardrailFacts(at: now) {
-        let rendered = renderer.render(guardrails.compiled.explain(facts), of: guardrails.compiled)
-        guarded += "guardrails:\n" + rendered.drop { $0 != "\n" }.dropFirst()
-      }
-      return ReviewExplanation(decision: block.decision, summary: block.summary, text: guarded)
-    }
-  }
-
-  /// Every fact of the guardrails at `now` (for explanations).
-  private func guardrailFacts(at now: Timestamp) -> Result<Facts, ReviewFactBinder.Problem> {
-    guard let guardrails, let guardrailsPrepared else { return .failure(.unparsableVersion(appVersion)) }
-    var current = state
-    current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
-    return guardrails.binder.facts(from: guardrailsPrepared, state: current, now: now, versions: versions)
-  }
-
-  /// The report of an app fact the app has not set: its name and the call that sets it.
-  static func unsetFactMessage(_ name: String, _ type: PolicyType) -> String {
-    let example: String
-    switch type {
-    case .bool: example = ".bool(true)"
-    case .int: example = ".int(1)"
-    case .string: example = ".string(\"…\")"
-    case .number, .duration, .instant, .version: example = ".\(type)(…)"
-    }
-    let call = "manager.setFact(\"\(name)\", \(example))"
-    return "app fact `\(name)` (\(type)) is not set: a policy that reads it never asks; set it with `\(call)`"
-  }
-}
-
-/// A guardrail that forbids a prompt the running policy asks for.
-struct GuardrailBlock: Sendable, Hashable {
-  /// The rule that held, named as in explanations (`never answered`, or `rule 2`); nil when the
-  /// guardrails could not be evaluated at all.
-  var rule: String?
-  /// Whether the rule faulted (a fault fails closed: it forbids).
-  var faulted: Bool
-
-  /// The name for logs and ``CurrentDecision/guardrail``: `never answered`, or `guardrails`.
-  var name: String { rule ?? "guardrails" }
-
-  /// One line, as a decision summary.
-  var summary: String {
-    guard let rule else { return "don't ask: the guardrails could not be evaluated (fails closed)" }
-    return faulted ? "don't ask: guardrail `\(rule)` faulted (fails closed)" : "don't ask: guardrail `\(rule)` held"
-  }
-
-  /// The decision it makes: don't ask, because a `never` rule held.
-  var decision: Decision {
-    Decision(shouldAsk: false, reason: .neverRuleHeld, decidingRules: RuleIndices(), firstFault: nil, faultCount: 0)
-  }
-}
-
-/// Why an answer was refused.
-public enum PromptAnswerError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// No prompt is on screen: none was shown, the prompt on screen was answered already, or it
-  /// was closed (its timeout passed, or the app launched or came back to the foreground since).
-  /// Use ``ReviewManager/recordWithoutPrompt(_:)`` for an answer given outside a prompt.
-  case noPromptShowing(ReviewResponse)
-
-  /// What was refused, and why.
-  public var description: String {
-    switch self {
-    case .noPromptShowing(let response):
-      "the answer `\(response.rawValue)` was refused: no review prompt is showing (none was shown, or it was "
-        + "answered, timed out or closed by a launch or a return to the foreground); use recordWithoutPrompt "
-        + "for an answer given outside a prompt"
-    }
   }
 }
