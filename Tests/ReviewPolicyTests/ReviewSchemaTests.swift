@@ -1,3 +1,4 @@
+import Foundation
 import PolicyCore
 import Testing
 
@@ -43,13 +44,41 @@ struct ReviewSchemaTests {
       FactBound("declined", atMost: "declined_any", because: "").isBroken(lower: .bool(true), upper: .bool(false)))
   }
 
-  @Test("the binder computes exactly the schema's plain facts: none missing, none extra")
-  func binderCoversSchema() {
-    let bound = Set(StandardFact.allCases.map(\.rawValue))
-    let declared = Set(ReviewSchema.facts.map(\.name))
-    #expect(bound == declared)
-    #expect(StandardFact.allCases.count == ReviewSchema.facts.count)
+  @Test("every plain fact is declared once with its source: each computed fact once, each stored member once")
+  func declarationsCoverSchema() {
+    #expect(ReviewSchema.declarations.map(\.definition.name) == ReviewSchema.facts.map(\.name))
+    var computed: [ComputedFact] = []
+    var keys: [String] = []
+    for declaration in ReviewSchema.declarations {
+      switch declaration.source {
+      case .computed(let fact): computed.append(fact)
+      case .count(_, let key, _), .flag(_, let key, _): keys.append(key)
+      }
+    }
+    #expect(computed.count == ComputedFact.allCases.count)
+    #expect(Set(computed).count == ComputedFact.allCases.count)
+    #expect(Set(keys).count == keys.count)
+    // A stored member's key is the one the state's `Codable` writes (every member set, so none is left out).
+    var state = ReviewState()
+    for count in StoredFacts.counts { state[keyPath: count.path] = 7 }
+    for flag in StoredFacts.flags { state[keyPath: flag.path] = true }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let foundation = (try? encoder.encode(state)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    for key in keys { #expect(foundation.contains("\"\(key)\":7") || foundation.contains("\"\(key)\":true"), "\(key)") }
     #expect(Set(StandardFamily.allCases.map(\.rawValue)) == Set(ReviewSchema.families.map(\.name)))
+  }
+
+  @Test("a per-version fact is part of a lifetime fact of its type, and the bounds say so")
+  func partsAreBounds() throws {
+    for declaration in ReviewSchema.declarations {
+      guard let whole = declaration.partOf else { continue }
+      let lifetime = try #require(ReviewSchema.declarations.first { $0.definition.name == whole })
+      #expect(declaration.scope == .version, "\(declaration.definition.name)")
+      #expect(lifetime.scope == .install, "\(whole)")
+      #expect(lifetime.definition.type == declaration.definition.type, "\(whole)")
+      #expect(ReviewSchema.bounds.contains { $0.lower == declaration.definition.name && $0.upper == whole })
+    }
   }
 
   @Test("the facts the issue names are present with their types")

@@ -18,17 +18,18 @@ extension ReviewState {
     guard epoch == other.epoch else { return epoch > other.epoch ? self : other }
     var state = self
     state.format = max(format, other.format)
+    // The stored counts and flags, as declared (ReviewSchema.declarations): a count takes the
+    // higher value, a flag either side's; per-version ones only when both track the same version.
+    for count in StoredFacts.counts where count.scope != .version || version == other.version {
+      state[keyPath: count.path] = max(self[keyPath: count.path], other[keyPath: count.path])
+    }
+    for flag in StoredFacts.flags where flag.scope != .version || version == other.version {
+      state[keyPath: flag.path] = self[keyPath: flag.path] || other[keyPath: flag.path]
+    }
     if version == other.version {
       state.build = build ?? other.build
       state.firstUse = ReviewState.earlier(firstUse, other.firstUse)
-      state.uses = max(uses, other.uses)
-      state.events = max(events, other.events)
       state.eventsByName = ReviewState.maxima(eventsByName, other.eventsByName)
-      state.sessions = max(sessions, other.sessions)
-      state.prompts = max(prompts, other.prompts)
-      state.declined = declined || other.declined
-      state.rated = rated || other.rated
-      state.feedback = feedback || other.feedback
       state.lastReminder = ReviewState.later(lastReminder, other.lastReminder)
     }
     state.installDate = ReviewState.earlier(installDate, other.installDate)
@@ -37,13 +38,7 @@ extension ReviewState {
     state.clockHighWater = ReviewState.later(clockHighWater, other.clockHighWater)
     state.installSeed = installSeed ?? other.installSeed
     state.previousVersion = previousVersion ?? other.previousVersion
-    state.totalUses = max(totalUses, other.totalUses)
-    state.totalEvents = max(totalEvents, other.totalEvents)
     state.totalEventsByName = ReviewState.maxima(totalEventsByName, other.totalEventsByName)
-    state.totalSessions = max(totalSessions, other.totalSessions)
-    state.totalPrompts = max(totalPrompts, other.totalPrompts)
-    state.declinedAny = declinedAny || other.declinedAny
-    state.ratedAny = ratedAny || other.ratedAny
     state.lastDecline = ReviewState.later(lastDecline, other.lastDecline)
     state.lastRating = ReviewState.later(lastRating, other.lastRating)
     if let theirs = other.currentSession, currentSession.map({ ReviewState.isLater(theirs, than: $0) }) ?? true {
@@ -79,12 +74,16 @@ extension ReviewState {
   /// newer one. A state of a higher epoch is newer (a reset made elsewhere).
   public func isBehind(_ memory: ReviewState) -> Bool {
     guard epoch == memory.epoch else { return epoch < memory.epoch }
-    if totalUses < memory.totalUses || totalEvents < memory.totalEvents || totalSessions < memory.totalSessions
-      || totalPrompts < memory.totalPrompts || (memory.declinedAny && !declinedAny) || (memory.ratedAny && !ratedAny)
-      || responses.count < memory.responses.count
-    {
+    // The lifetime counts and flags, as declared (ReviewSchema.declarations).
+    for count in StoredFacts.counts
+    where count.scope == .install && self[keyPath: count.path] < memory[keyPath: count.path] {
       return true
     }
+    for flag in StoredFacts.flags
+    where flag.scope == .install && memory[keyPath: flag.path] && !self[keyPath: flag.path] {
+      return true
+    }
+    if responses.count < memory.responses.count { return true }
     return memory.totalEventsByName.contains { name, count in (totalEventsByName[name] ?? 0) < count }
   }
 
@@ -92,7 +91,8 @@ extension ReviewState {
   /// prompts): what a merge restored, for the log.
   public func restoredCount(in merged: ReviewState) -> Int {
     var restored = 0
-    for path in [\ReviewState.totalUses, \.totalEvents, \.totalSessions, \.totalPrompts] {
+    for count in StoredFacts.counts where count.scope == .install {
+      let path = count.path
       let gained = max(merged[keyPath: path], 0) - max(self[keyPath: path], 0)
       let (sum, overflow) = restored.addingReportingOverflow(max(gained, 0))
       restored = overflow ? .max : sum

@@ -33,75 +33,29 @@ enum ReviewStateJSON {
     var bytes: [UInt8] = []
     private var needsComma = false
 
-    /// Writes `s`: every member, or with `old` only those that differ from it.
+    /// Writes `s`: every member, or with `old` only those that differ from it (a removed
+    /// optional member as `null`), in key order (``ReviewStateJSON/stateMembers``).
     mutating func state(_ s: ReviewState, changedFrom old: ReviewState?) {
       begin()
-      func member<T: Equatable>(_ name: StaticString, _ path: KeyPath<ReviewState, T>, _ value: (inout Writer) -> Void)
-      {
-        if let old, old[keyPath: path] == s[keyPath: path] { return }
-        key(name, value)
-      }
-      func optional<T: Equatable>(
-        _ name: StaticString, _ path: KeyPath<ReviewState, T?>, _ value: ((inout Writer) -> Void)?
-      ) {
-        if let old, old[keyPath: path] == s[keyPath: path] { return }
-        if let value {
-          key(name, value)
-        } else if old != nil {
-          key(name) { $0.null() }
+      for member in ReviewStateJSON.stateMembers {
+        let isPresent = member.isPresent(s)
+        if let old {
+          if member.isSame(old, s) { continue }
+          if isPresent || member.presence == .omittedWhenZero {
+            key(member.key) { member.write(&$0, s) }
+          } else {
+            key(member.key) { $0.null() }
+          }
+        } else if isPresent {
+          key(member.key) { member.write(&$0, s) }
         }
       }
-      optional("build", \.build, s.build.map(stringWriter))
-      optional("clockHighWater", \.clockHighWater, s.clockHighWater.map(instantWriter))
-      optional("currentSession", \.currentSession, s.currentSession.map(sessionWriter))
-      member("declined", \.declined) { $0.bool(s.declined) }
-      member("declinedAny", \.declinedAny) { $0.bool(s.declinedAny) }
-      // Left out while 0 (as the state's `Codable` does), so a state never reset is written as before.
-      if old.map({ $0.epoch != s.epoch }) ?? (s.epoch != 0) { key("epoch") { $0.int(s.epoch) } }
-      member("events", \.events) { $0.int(s.events) }
-      member("eventsByName", \.eventsByName) { $0.counts(s.eventsByName) }
-      member("feedback", \.feedback) { $0.bool(s.feedback) }
-      optional("firstSession", \.firstSession, s.firstSession.map(instantWriter))
-      optional("firstUse", \.firstUse, s.firstUse.map(instantWriter))
-      member("format", \.format) { $0.int(s.format) }
-      member("importedLegacy", \.importedLegacy) { w in w.array(s.importedLegacy) { $0.string($1) } }
-      optional("installDate", \.installDate, s.installDate.map(instantWriter))
-      optional("installSeed", \.installSeed, s.installSeed.map(int64Writer))
-      optional("lastBadSession", \.lastBadSession, s.lastBadSession.map(sessionWriter))
-      optional("lastDecline", \.lastDecline, s.lastDecline.map(instantWriter))
-      optional("lastRating", \.lastRating, s.lastRating.map(instantWriter))
-      optional("lastReminder", \.lastReminder, s.lastReminder.map(instantWriter))
-      optional("policyReceivedUnder", \.policyReceivedUnder, s.policyReceivedUnder.map(stringWriter))
-      optional("policySource", \.policySource, s.policySource.map(stringWriter))
-      optional("previousVersion", \.previousVersion, s.previousVersion.map(stringWriter))
-      member("promptHistory", \.promptHistory) { w in w.array(s.promptHistory) { $0.prompt($1) } }
-      member("prompts", \.prompts) { $0.int(s.prompts) }
-      member("rated", \.rated) { $0.bool(s.rated) }
-      member("ratedAny", \.ratedAny) { $0.bool(s.ratedAny) }
-      member("recentSessions", \.recentSessions) { w in w.array(s.recentSessions) { $0.session($1) } }
-      member("responses", \.responses) { w in w.array(s.responses) { $0.response($1) } }
-      member("sessions", \.sessions) { $0.int(s.sessions) }
-      member("totalEvents", \.totalEvents) { $0.int(s.totalEvents) }
-      member("totalEventsByName", \.totalEventsByName) { $0.counts(s.totalEventsByName) }
-      member("totalPrompts", \.totalPrompts) { $0.int(s.totalPrompts) }
-      member("totalSessions", \.totalSessions) { $0.int(s.totalSessions) }
-      member("totalUses", \.totalUses) { $0.int(s.totalUses) }
-      member("uses", \.uses) { $0.int(s.uses) }
-      optional("version", \.version, s.version.map(stringWriter))
       end()
     }
 
-    private mutating func null() {
+    mutating func null() {
       bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
     }
-
-    // Curried writers for optional values: `s.firstUse.map(instant)` is nil when absent.
-    private func instantWriter(_ value: Timestamp) -> (inout Writer) -> Void {
-      { $0.int64(value.millisecondsSince1970) }
-    }
-    private func stringWriter(_ value: String) -> (inout Writer) -> Void { { $0.string(value) } }
-    private func int64Writer(_ value: Int64) -> (inout Writer) -> Void { { $0.int64(value) } }
-    private func sessionWriter(_ value: SessionRecord) -> (inout Writer) -> Void { { $0.session(value) } }
 
     private mutating func begin() {
       bytes.append(UInt8(ascii: "{"))
@@ -111,11 +65,6 @@ enum ReviewStateJSON {
     private mutating func end() {
       bytes.append(UInt8(ascii: "}"))
       needsComma = true
-    }
-
-    private mutating func key(_ name: StaticString, _ value: ((inout Writer) -> Void)?) {
-      guard let value else { return }
-      key(name, value)
     }
 
     private mutating func key(_ name: StaticString, _ value: (inout Writer) -> Void) {
@@ -128,7 +77,15 @@ enum ReviewStateJSON {
       needsComma = true
     }
 
-    private mutating func array<T>(_ items: [T], _ item: (inout Writer, T) -> Void) {
+    /// Writes a member whose key is `name`, already quoted and followed by its colon.
+    private mutating func key(_ name: [UInt8], _ value: (inout Writer) -> Void) {
+      if needsComma { bytes.append(UInt8(ascii: ",")) }
+      bytes.append(contentsOf: name)
+      value(&self)
+      needsComma = true
+    }
+
+    mutating func array<T>(_ items: [T], _ item: (inout Writer, T) -> Void) {
       bytes.append(UInt8(ascii: "["))
       for (index, element) in items.enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -138,7 +95,7 @@ enum ReviewStateJSON {
       needsComma = true
     }
 
-    private mutating func counts(_ counts: [String: Int]) {
+    mutating func counts(_ counts: [String: Int]) {
       begin()
       for name in counts.keys.sorted() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
@@ -150,7 +107,7 @@ enum ReviewStateJSON {
       end()
     }
 
-    private mutating func session(_ record: SessionRecord) {
+    mutating func session(_ record: SessionRecord) {
       begin()
       key("isBad") { $0.bool(record.isBad) }
       key("number") { $0.int(record.number) }
@@ -160,7 +117,7 @@ enum ReviewStateJSON {
       end()
     }
 
-    private mutating func prompt(_ record: PromptRecord) {
+    mutating func prompt(_ record: PromptRecord) {
       begin()
       key("date") { $0.int64(record.date.millisecondsSince1970) }
       key("outcome") { $0.string(record.outcome.rawValue) }
@@ -169,7 +126,7 @@ enum ReviewStateJSON {
       end()
     }
 
-    private mutating func response(_ record: ResponseRecord) {
+    mutating func response(_ record: ResponseRecord) {
       begin()
       key("date") { $0.int64(record.date.millisecondsSince1970) }
       key("response") { $0.string(record.response.rawValue) }
@@ -177,7 +134,7 @@ enum ReviewStateJSON {
       end()
     }
 
-    private mutating func bool(_ value: Bool) {
+    mutating func bool(_ value: Bool) {
       if value {
         bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
       } else {
@@ -185,11 +142,11 @@ enum ReviewStateJSON {
       }
     }
 
-    private mutating func int(_ value: Int) {
+    mutating func int(_ value: Int) {
       int64(Int64(value))
     }
 
-    private mutating func int64(_ value: Int64) {
+    mutating func int64(_ value: Int64) {
       if value < 0 { bytes.append(UInt8(ascii: "-")) }
       var magnitude = value.magnitude
       // Up to 20 digits, written from the end of a small buffer.
@@ -205,7 +162,7 @@ enum ReviewStateJSON {
       }
     }
 
-    private mutating func string(_ value: String) {
+    mutating func string(_ value: String) {
       bytes.append(UInt8(ascii: "\""))
       for byte in value.utf8 {
         switch byte {
@@ -260,244 +217,6 @@ enum ReviewStateJSON {
     return apply(members, to: &patched, complete: false) ? patched : nil
   }
 
-  /// A parsed JSON value.
-  indirect enum Value {
-    case object([(key: String, value: Value)])
-    case array([Value])
-    case string(String)
-    case integer(Int64)
-    case bool(Bool)
-    case null
-  }
-
-  /// A strict recursive-descent JSON parser: integers only (no fraction or exponent), bounded depth.
-  struct Parser {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
-    var depth = 0
-    static let maximumDepth = 16
-
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-      self.bytes = bytes
-    }
-
-    mutating func parseDocument() -> Value? {
-      guard let value = parseValue() else { return nil }
-      skipSpace()
-      return index == bytes.count ? value : nil
-    }
-
-    private mutating func skipSpace() {
-      while index < bytes.count {
-        switch bytes[index] {
-        case 0x20, 0x0A, 0x0D, 0x09: index += 1
-        default: return
-        }
-      }
-    }
-
-    private mutating func parseValue() -> Value? {
-      skipSpace()
-      guard index < bytes.count else { return nil }
-      switch bytes[index] {
-      case UInt8(ascii: "{"): return parseObject()
-      case UInt8(ascii: "["): return parseArray()
-      case UInt8(ascii: "\""): return parseString().map(Value.string)
-      case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
-      case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-      case UInt8(ascii: "n"): return literal("null") ? .null : nil
-      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return parseInteger()
-      default: return nil
-      }
-    }
-
-    private mutating func literal(_ word: StaticString) -> Bool {
-      let count = word.utf8CodeUnitCount
-      guard bytes.count - index >= count else { return false }
-      let matches = word.withUTF8Buffer { expected in
-        (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
-      }
-      if matches { index += count }
-      return matches
-    }
-
-    private mutating func parseObject() -> Value? {
-      guard depth < Parser.maximumDepth else { return nil }
-      depth += 1
-      defer { depth -= 1 }
-      index += 1
-      var members: [(key: String, value: Value)] = []
-      skipSpace()
-      if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        return .object(members)
-      }
-      while true {
-        skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
-        skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-        index += 1
-        guard let value = parseValue() else { return nil }
-        members.append((key, value))
-        skipSpace()
-        guard index < bytes.count else { return nil }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-        } else if bytes[index] == UInt8(ascii: "}") {
-          index += 1
-          return .object(members)
-        } else {
-          return nil
-        }
-      }
-    }
-
-    private mutating func parseArray() -> Value? {
-      guard depth < Parser.maximumDepth else { return nil }
-      depth += 1
-      defer { depth -= 1 }
-      index += 1
-      var items: [Value] = []
-      skipSpace()
-      if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
-        index += 1
-        return .array(items)
-      }
-      while true {
-        guard let value = parseValue() else { return nil }
-        items.append(value)
-        skipSpace()
-        guard index < bytes.count else { return nil }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-        } else if bytes[index] == UInt8(ascii: "]") {
-          index += 1
-          return .array(items)
-        } else {
-          return nil
-        }
-      }
-    }
-
-    /// A plain integer: `-?(0|[1-9][0-9]*)`, within `Int64`. Anything else is left to Foundation.
-    private mutating func parseInteger() -> Value? {
-      var negative = false
-      if bytes[index] == UInt8(ascii: "-") {
-        negative = true
-        index += 1
-      }
-      let start = index
-      var magnitude: UInt64 = 0
-      while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-        let (times, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-        let (sum, overflow2) = times.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
-        guard !overflow1, !overflow2 else { return nil }
-        magnitude = sum
-        index += 1
-      }
-      let digits = index - start
-      guard digits > 0, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { return nil }
-      if index < bytes.count {
-        switch bytes[index] {
-        case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
-        default: break
-        }
-      }
-      if negative {
-        guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
-        return .integer(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
-      }
-      guard magnitude <= UInt64(Int64.max) else { return nil }
-      return .integer(Int64(magnitude))
-    }
-
-    /// A string; the index is at its opening quote. Nil for invalid UTF-8 or escapes.
-    private mutating func parseString() -> String? {
-      index += 1
-      let start = index
-      var plain = true
-      while index < bytes.count {
-        let byte = bytes[index]
-        if byte == UInt8(ascii: "\"") {
-          break
-        } else if byte == UInt8(ascii: "\\") {
-          plain = false
-          index += 2
-        } else if byte < 0x20 {
-          return nil
-        } else {
-          index += 1
-        }
-      }
-      guard index < bytes.count else { return nil }
-      let end = index
-      index += 1
-      let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-      if plain { return String(validating: raw, as: UTF8.self) }
-      return unescape(raw)
-    }
-
-    private func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
-      var output: [UInt8] = []
-      output.reserveCapacity(raw.count)
-      var position = 0
-      while position < raw.count {
-        let byte = raw[position]
-        guard byte == UInt8(ascii: "\\") else {
-          output.append(byte)
-          position += 1
-          continue
-        }
-        guard position + 1 < raw.count else { return nil }
-        let escaped = raw[position + 1]
-        position += 2
-        switch escaped {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escaped)
-        case UInt8(ascii: "b"): output.append(0x08)
-        case UInt8(ascii: "f"): output.append(0x0C)
-        case UInt8(ascii: "n"): output.append(0x0A)
-        case UInt8(ascii: "r"): output.append(0x0D)
-        case UInt8(ascii: "t"): output.append(0x09)
-        case UInt8(ascii: "u"):
-          guard let unit = hex4(raw, position) else { return nil }
-          position += 4
-          var scalarValue = UInt32(unit)
-          if (0xD800...0xDBFF).contains(unit) {
-            guard position + 6 <= raw.count, raw[position] == UInt8(ascii: "\\"),
-              raw[position + 1] == UInt8(ascii: "u"),
-              let low = hex4(raw, position + 2), (0xDC00...0xDFFF).contains(low)
-            else { return nil }
-            position += 6
-            scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-          }
-          guard let scalar = Unicode.Scalar(scalarValue) else { return nil }
-          output.append(contentsOf: String(Character(scalar)).utf8)
-        default:
-          return nil
-        }
-      }
-      return output.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
-    }
-
-    private func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ start: Int) -> UInt16? {
-      guard start + 4 <= raw.count else { return nil }
-      var value: UInt16 = 0
-      for offset in 0..<4 {
-        let byte = raw[start + offset]
-        let digit: UInt8
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-        value = value << 4 | UInt16(digit)
-      }
-      return value
-    }
-  }
-
   // MARK: - Mapping values to the state
 
   /// The members of an object by key; nil when a key repeats (Foundation's choice is left to Foundation).
@@ -512,7 +231,7 @@ enum ReviewStateJSON {
   }
 
   /// Reads required and optional members; any mismatch sets `failed`.
-  private struct Reader {
+  struct Reader {
     let members: [String: Value]
     var failed = false
 
@@ -595,69 +314,25 @@ enum ReviewStateJSON {
   /// Sets the members of `state` found in `members`: every member when `complete` (a whole state,
   /// where an absent optional member is nil), or only those present (a patch). Returns false
   /// when a member has the wrong type or, when `complete`, a required one is missing.
-  private static func apply(_ members: [String: Value], to state: inout ReviewState, complete: Bool) -> Bool {
-    var r = Reader(members: members)
-    func required<T>(_ key: String, _ path: WritableKeyPath<ReviewState, T>, _ read: (inout Reader, String) -> T) {
-      guard complete || members[key] != nil else { return }
-      state[keyPath: path] = read(&r, key)
-    }
-    func optional<T>(_ key: String, _ path: WritableKeyPath<ReviewState, T?>, _ read: (inout Reader, String) -> T) {
-      switch members[key] {
-      case nil: if complete { state[keyPath: path] = nil }
-      case .null?: state[keyPath: path] = nil
-      default: state[keyPath: path] = read(&r, key)
+  private static func apply(_ values: [String: Value], to state: inout ReviewState, complete: Bool) -> Bool {
+    var reader = Reader(members: values)
+    if complete || values["format"] != nil { state.format = reader.int("format") }
+    guard !reader.failed, state.format <= ReviewState.currentFormat else { return false }
+    for member in ReviewStateJSON.stateMembers where member.name != "format" {
+      switch (values[member.name], member.presence) {
+      case (nil, _):
+        if complete { member.clear(&state) }
+        if complete && member.presence == .required { reader.failed = true }
+      case (.null?, .optional):
+        member.clear(&state)
+      default:
+        member.read(&reader, member.name, &state)
       }
     }
-    required("format", \.format) { $0.int($1) }
-    guard !r.failed, state.format <= ReviewState.currentFormat else { return false }
-    optional("version", \.version) { $0.string($1) }
-    optional("build", \.build) { $0.string($1) }
-    optional("firstUse", \.firstUse) { $0.instant($1) }
-    required("uses", \.uses) { $0.int($1) }
-    required("events", \.events) { $0.int($1) }
-    required("eventsByName", \.eventsByName) { $0.counts($1) }
-    required("sessions", \.sessions) { $0.int($1) }
-    required("prompts", \.prompts) { $0.int($1) }
-    required("declined", \.declined) { $0.bool($1) }
-    required("rated", \.rated) { $0.bool($1) }
-    required("feedback", \.feedback) { $0.bool($1) }
-    optional("lastReminder", \.lastReminder) { $0.instant($1) }
-    optional("installDate", \.installDate) { $0.instant($1) }
-    optional("firstSession", \.firstSession) { $0.instant($1) }
-    optional("installSeed", \.installSeed) { Int64($0.int($1)) }
-    optional("previousVersion", \.previousVersion) { $0.string($1) }
-    if members["epoch"] != nil {
-      state.epoch = r.int("epoch")
-    } else if complete {
-      state.epoch = 0
-    }
-    required("totalUses", \.totalUses) { $0.int($1) }
-    required("totalEvents", \.totalEvents) { $0.int($1) }
-    required("totalEventsByName", \.totalEventsByName) { $0.counts($1) }
-    required("totalSessions", \.totalSessions) { $0.int($1) }
-    required("totalPrompts", \.totalPrompts) { $0.int($1) }
-    required("declinedAny", \.declinedAny) { $0.bool($1) }
-    required("ratedAny", \.ratedAny) { $0.bool($1) }
-    optional("lastDecline", \.lastDecline) { $0.instant($1) }
-    optional("lastRating", \.lastRating) { $0.instant($1) }
-    optional("clockHighWater", \.clockHighWater) { $0.instant($1) }
-    optional("currentSession", \.currentSession) { $0.session($1) }
-    required("recentSessions", \.recentSessions) { $0.array($1, session) }
-    optional("lastBadSession", \.lastBadSession) { $0.session($1) }
-    required("promptHistory", \.promptHistory) { $0.array($1, prompt) }
-    required("responses", \.responses) { $0.array($1, response) }
-    optional("policySource", \.policySource) { $0.string($1) }
-    optional("policyReceivedUnder", \.policyReceivedUnder) { $0.string($1) }
-    required("importedLegacy", \.importedLegacy) { reader, key in
-      reader.array(key) { value in
-        if case .string(let name) = value { return name }
-        return nil
-      }
-    }
-    return !r.failed
+    return !reader.failed
   }
 
-  private static func session(_ value: Value) -> SessionRecord? {
+  static func session(_ value: Value) -> SessionRecord? {
     guard let members = members(value) else { return nil }
     var r = Reader(members: members)
     let number = r.int("number")
@@ -669,7 +344,7 @@ enum ReviewStateJSON {
     return SessionRecord(number: number, start: start, version: version, score: score, isBad: isBad)
   }
 
-  private static func prompt(_ value: Value) -> PromptRecord? {
+  static func prompt(_ value: Value) -> PromptRecord? {
     guard let members = members(value) else { return nil }
     var r = Reader(members: members)
     let date = r.instant("date")
@@ -680,7 +355,7 @@ enum ReviewStateJSON {
     return PromptRecord(date: date, version: version, session: session, outcome: outcome)
   }
 
-  private static func response(_ value: Value) -> ResponseRecord? {
+  static func response(_ value: Value) -> ResponseRecord? {
     guard let members = members(value) else { return nil }
     var r = Reader(members: members)
     let answer = ReviewResponse(rawValue: r.string("response"))

@@ -44,14 +44,10 @@ extension ReviewState {
     version = newVersion
     if let newBuild { self.build = newBuild }
     firstUse = now
-    uses = 0
-    events = 0
+    // The per-version stored counts and flags, as declared (ReviewSchema.declarations).
+    for count in StoredFacts.counts where count.scope == .version { self[keyPath: count.path] = 0 }
+    for flag in StoredFacts.flags where flag.scope == .version { self[keyPath: flag.path] = false }
     eventsByName = [:]
-    sessions = 0
-    prompts = 0
-    declined = false
-    rated = false
-    feedback = false
     lastReminder = nil
     return true
   }
@@ -324,12 +320,7 @@ extension ReviewState {
   /// running manager, and its policy decides the same.
   public func sanitized() -> ReviewState {
     var state = self
-    for keyPath in [
-      \ReviewState.uses, \.events, \.sessions, \.prompts, \.totalUses, \.totalEvents, \.totalSessions,
-      \.totalPrompts,
-    ] {
-      state[keyPath: keyPath] = max(state[keyPath: keyPath], 0)
-    }
+    for count in StoredFacts.counts { state[keyPath: count.path] = max(state[keyPath: count.path], 0) }
     state.eventsByName = ReviewState.sanitized(state.eventsByName)
     state.totalEventsByName = ReviewState.sanitized(state.totalEventsByName)
     state.recentSessions = Array(state.recentSessions.suffix(ReviewLimits.sessionHistory))
