@@ -113,7 +113,7 @@ public struct ReviewState: Codable, Sendable, Hashable {
   /// stored state of a higher epoch takes it (a reset made elsewhere wins); one of a lower epoch is
   /// a stale copy, and the state in memory wins (see ``merged(with:)``). 0 in states stored before
   /// epochs existed, and not written while 0.
-  @EpochCoding public var epoch = 0
+  @OmittedWhenZero public var epoch = 0
 
   /// A fresh state: nothing used, nothing asked.
   public init() {}
@@ -243,41 +243,59 @@ public enum ReviewLimits {
   public static let legacyNameLength = 64
 }
 
-/// The coding of ``ReviewState/epoch``: read as 0 when absent, and left out while 0, so states
-/// stored before epochs existed load, and a state never reset is written as before.
+/// The coding of a stored member added after states were first stored (``ReviewState/epoch``,
+/// and counts and flags declared with ``ReviewFactDeclaration/Coding/omittedWhenZero``): read as
+/// 0 or false when absent, and left out while 0 or false, so older states load and a state that
+/// never set it is written as before.
 @propertyWrapper
-public struct EpochCoding: Codable, Sendable, Hashable {
-  /// The epoch.
-  public var wrappedValue: Int
+public struct OmittedWhenZero<Value: Codable & Sendable & Hashable & ZeroValued>: Codable, Sendable, Hashable {
+  /// The value.
+  public var wrappedValue: Value
 
-  /// Wraps an epoch.
-  public init(wrappedValue: Int) {
+  /// Wraps a value.
+  public init(wrappedValue: Value) {
     self.wrappedValue = wrappedValue
   }
 
-  /// Decodes the epoch as a bare integer.
+  /// Decodes the value bare.
   public init(from decoder: any Decoder) throws {
-    wrappedValue = try decoder.singleValueContainer().decode(Int.self)
+    wrappedValue = try decoder.singleValueContainer().decode(Value.self)
   }
 
-  /// Encodes the epoch as a bare integer.
+  /// Encodes the value bare.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(wrappedValue)
   }
 }
 
+/// A type with a value that absence means (0, false): what ``OmittedWhenZero`` leaves out.
+public protocol ZeroValued {
+  /// The value absence means.
+  static var zeroValue: Self { get }
+}
+
+extension Int: ZeroValued {
+  /// 0.
+  public static var zeroValue: Int { 0 }
+}
+
+extension Bool: ZeroValued {
+  /// False.
+  public static var zeroValue: Bool { false }
+}
+
 extension KeyedDecodingContainer {
-  /// An absent epoch is 0 (the synthesized decoder of ``ReviewState`` calls this overload).
-  public func decode(_ type: EpochCoding.Type, forKey key: Key) throws -> EpochCoding {
-    try decodeIfPresent(type, forKey: key) ?? EpochCoding(wrappedValue: 0)
+  /// An absent member is 0 or false (the synthesized decoder of ``ReviewState`` calls this overload).
+  public func decode<Value>(_ type: OmittedWhenZero<Value>.Type, forKey key: Key) throws -> OmittedWhenZero<Value> {
+    try decodeIfPresent(type, forKey: key) ?? OmittedWhenZero(wrappedValue: Value.zeroValue)
   }
 }
 
 extension KeyedEncodingContainer {
-  /// An epoch of 0 is left out (the synthesized encoder of ``ReviewState`` calls this overload).
-  public mutating func encode(_ value: EpochCoding, forKey key: Key) throws {
-    guard value.wrappedValue != 0 else { return }
+  /// A member of 0 or false is left out (the synthesized encoder of ``ReviewState`` calls this overload).
+  public mutating func encode<Value>(_ value: OmittedWhenZero<Value>, forKey key: Key) throws {
+    guard value.wrappedValue != Value.zeroValue else { return }
     try encode(value.wrappedValue, forKey: key)
   }
 }
