@@ -44,7 +44,7 @@ public enum ReviewSchema {
       "declined", \.declined, key: "declined", scope: .version, partOf: "declined_any",
       meaning: "the user chose \"no thanks\" in this version", example: "not declined"),
     .flag(
-      "feedback", \.feedback, key: "feedback", scope: .version,
+      "feedback", \.feedback, key: "feedback", scope: .version, partOf: "feedback_any",
       meaning: "the user chose to give feedback instead of rating, in this version", example: "not feedback"),
     .flag(
       "rated", \.rated, key: "rated", scope: .version, partOf: "rated_any", meaning: "the user rated this version",
@@ -90,6 +90,9 @@ public enum ReviewSchema {
     .flag(
       "rated_any", \.ratedAny, key: "ratedAny", scope: .install, meaning: "the user rated any version",
       example: "not rated_any"),
+    .flag(
+      "feedback_any", \.feedbackAny, key: "feedbackAny", scope: .install, coding: .omittedWhenZero,
+      meaning: "the user chose to give feedback instead of rating, in any version", example: "not feedback_any"),
     .computed(
       .installDate,
       FactDefinition(

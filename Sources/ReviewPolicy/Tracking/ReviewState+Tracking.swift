@@ -225,6 +225,7 @@ extension ReviewState {
       if isThisVersion { lastReminder = now }
     case .feedback:
       if isThisVersion { feedback = true }
+      feedbackAny = true
     case .dismissed, .unknown:
       break
     }
@@ -321,6 +322,10 @@ extension ReviewState {
   public func sanitized() -> ReviewState {
     var state = self
     for count in StoredFacts.counts { state[keyPath: count.path] = max(state[keyPath: count.path], 0) }
+    // Stored before `feedbackAny` existed: the feedback of this version or of an answer kept.
+    if !state.feedbackAny {
+      state.feedbackAny = state.feedback || state.responses.contains { $0.response == .feedback }
+    }
     state.eventsByName = ReviewState.sanitized(state.eventsByName)
     state.totalEventsByName = ReviewState.sanitized(state.totalEventsByName)
     state.recentSessions = Array(state.recentSessions.suffix(ReviewLimits.sessionHistory))

@@ -70,6 +70,9 @@ public struct ReviewState: Codable, Sendable, Hashable {
   public var declinedAny = false
   /// Whether the user rated any version.
   public var ratedAny = false
+  /// Whether the user chose to give feedback in any version (absent, so false, in states stored
+  /// before it existed; loading sets it from ``feedback`` and the answers kept).
+  @OmittedWhenZero public var feedbackAny = false
   /// When the user last chose "no thanks".
   public var lastDecline: Timestamp?
   /// When the user last chose to rate.

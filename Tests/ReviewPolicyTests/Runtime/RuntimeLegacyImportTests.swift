@@ -317,6 +317,7 @@ struct RuntimeLegacyImportTests {
       expected.ratedAny = true
     case 2:
       expected.feedback = true
+      expected.feedbackAny = true
     case 3:
       expected.lastReminder = Timestamp(clock.now)
     default:

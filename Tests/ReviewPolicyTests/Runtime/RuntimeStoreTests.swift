@@ -22,6 +22,7 @@ struct RuntimeStoreTests {
     state.declined = true
     state.rated = true
     state.feedback = true
+    state.feedbackAny = true
     state.lastReminder = F.at(2)
     state.installDate = F.at(-5)
     state.installSeed = -1_234_567_890_123_456_789
