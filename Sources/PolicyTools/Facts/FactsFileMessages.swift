@@ -172,7 +172,7 @@ enum FactsFileMessages {
   }
 
   /// "`a`, `b` and `c`"; "no facts" for none.
-  static func list(_ names: [String]) -> String {
+  private static func list(_ names: [String]) -> String {
     let written = names.map { "`\($0)`" }
     guard written.count > 1 else { return written.first ?? "no facts" }
     return written.dropLast().joined(separator: ", ") + " and " + (written.last ?? "")
