@@ -53,7 +53,7 @@ struct DiagnosticBag: Sendable {
 /// ``DiagnosticBag/tooManyWarnings(at:)``, `PC399`) at its range, and the rest are dropped.
 struct DiagnosticCap: Sendable {
   /// What happens to one diagnostic.
-  enum Outcome {
+  enum Outcome: Equatable {
     /// It is reported.
     case admitted
     /// It is the first past the cap: the marker is reported instead.
