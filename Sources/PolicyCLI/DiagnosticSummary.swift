@@ -2,10 +2,9 @@ import PolicyCore
 
 /// The count summary of `check` and `analyze`.
 enum DiagnosticSummary {
-  /// Errors and warnings, without the "too many" markers (they are not problems of their own).
+  /// Errors and warnings, without the markers of the cap (they are not problems of their own).
   static func counts(_ diagnostics: [Diagnostic]) -> (errors: Int, warnings: Int) {
-    let markers = [PolicyCoreCode.tooManyErrors.code, PolicyCoreCode.tooManyWarnings.code]
-    let counted = diagnostics.filter { !markers.contains($0.code) }
+    let counted = diagnostics.filter { !$0.isCapMarker }
     return (counted.filter { $0.severity == .error }.count, counted.filter { $0.severity == .warning }.count)
   }
 

@@ -91,10 +91,7 @@ enum AnalyzerMessages {
 
   // MARK: - Limits
 
-  /// `PC399`: the analyzer's warnings went past ``Limits/maximumErrors``; the range is the first one left out.
-  static func tooManyWarnings(at range: SourceRange) -> Diagnostic {
-    DiagnosticBag.tooManyWarnings(at: range)
-  }
+  // The cap on warnings (`PC399`) is `DiagnosticCap`'s, shared with the compiler's warnings.
 
   /// The note for a policy of `size` conditions, over the `limit`.
   static func tooLargeNote(size: Int, limit: Int) -> String {

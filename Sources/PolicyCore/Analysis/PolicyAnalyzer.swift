@@ -143,24 +143,22 @@ public enum PolicyAnalyzer {
   }
 
   /// `diagnostics` (a compilation's) with `extra` warnings merged in: ordered by position, at
-  /// most ``Limits/maximumErrors`` warnings, then one `PC399`.
+  /// most ``Limits/maximumErrors`` warnings, then one `PC399` (the compilation's, if it has one).
+  /// The compilation's warnings and `extra` count against the same cap (`DiagnosticCap`).
   public static func merge(_ diagnostics: [Diagnostic], _ extra: [Diagnostic]) -> [Diagnostic] {
     guard !extra.isEmpty else { return diagnostics }
     let tooManyWarnings = PolicyCoreCode.tooManyWarnings.code
     let tooManyErrors = PolicyCoreCode.tooManyErrors.code
-    var merged = diagnostics.filter { $0.code != tooManyWarnings && $0.code != tooManyErrors }
-    let markers = diagnostics.filter { $0.code == tooManyWarnings || $0.code == tooManyErrors }
-    var warningCount = merged.filter { $0.severity == .warning }.count
+    var merged = diagnostics.filter { !$0.isCapMarker }
+    let markers = diagnostics.filter(\.isCapMarker)
+    var cap = DiagnosticCap(.warning, count: merged.filter { $0.severity == .warning }.count)
     var overflow: Diagnostic?
     for warning in extra {
-      if warningCount >= Limits.maximumErrors {
-        overflow =
-          overflow ?? markers.first { $0.code == tooManyWarnings }
-          ?? AnalyzerMessages.tooManyWarnings(at: warning.range)
-        continue
+      switch cap.admit(warning) {
+      case .admitted: merged.append(warning)
+      case .overflowed(let marker): overflow = markers.first { $0.code == tooManyWarnings } ?? marker
+      case .dropped: break
       }
-      merged.append(warning)
-      warningCount += 1
     }
     var result = merged.sortedByPosition()
     if let overflow { result.append(overflow) } else { result += markers.filter { $0.code == tooManyWarnings } }

@@ -31,7 +31,7 @@ public enum PolicyCompiler {
     }
     bag = checker.bag
     var diagnostics = bag.diagnostics.sortedByPosition()
-    for code in [PolicyCoreCode.tooManyWarnings.code, PolicyCoreCode.tooManyErrors.code] {
+    for code in DiagnosticCap.markerCodes {
       if let index = diagnostics.firstIndex(where: { $0.code == code }) {
         diagnostics.append(diagnostics.remove(at: index))
       }

@@ -15,6 +15,9 @@ public enum Limits {
   public static let maximumDeclarations = 65_536
   /// The most elements in one list literal.
   public static let maximumListLength = 4096
-  /// The most errors, and separately the most warnings, reported for one file.
+  /// The most errors, and separately the most warnings, reported for one file: the one number of
+  /// the cap on diagnostics, which `DiagnosticCap` applies to the compiler's diagnostics and to
+  /// the analyzer's and the checks' warnings together, each severity ending with its marker
+  /// (``Diagnostic/isCapMarker``: `PC199`, `PC399`).
   public static let maximumErrors = 100
 }

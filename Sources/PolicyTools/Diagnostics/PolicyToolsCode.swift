@@ -4,7 +4,9 @@ import PolicyCore
 /// errors (and one warning) in facts files, test files and simulation behaviour files.
 ///
 /// Codes never change meaning once published. Grammar.md lists each one with its severity,
-/// summary and an example (a test checks the table against this enum).
+/// summary and an example (a test checks the table against this enum). Each diagnostic is
+/// written by a factory of the `*Messages` enum of its area (`JSONMessages`,
+/// `FactsFileMessages`, `TestFileMessages`, `SimulationMessages`), next to the code that reports it.
 public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   /// `PolicyTools`.
   public static let domain = "PolicyTools"
@@ -56,15 +58,5 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
     case .unreadFact: "fact the policy never reads"
     case .impossibleFacts: "impossible facts"
     }
-  }
-}
-
-extension Diagnostic {
-  /// A diagnostic with a code of PolicyTools' domain, such as `.tools(.unknownFact, ...)`; its
-  /// severity is the code's.
-  static func tools(
-    _ code: PolicyToolsCode, _ message: String, at range: SourceRange, help: [String] = []
-  ) -> Diagnostic {
-    Diagnostic(code, message, at: range, help: help)
   }
 }

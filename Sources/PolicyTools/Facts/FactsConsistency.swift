@@ -23,20 +23,15 @@ enum FactsConsistency {
       let counterpart = schema.scopes.lazy.compactMap { scope in
         schema.counterpart(of: name, in: scope).flatMap { $0 != name && readNames.contains($0) ? $0 : nil }
       }.first
-      var help: [String]
-      if let counterpart {
-        let scopes = [name, counterpart].map { schema.scope(of: $0).map { " (\($0.name))" } ?? "" }
-        help = [
-          "did you mean `\(counterpart)`? the policy reads `\(counterpart)`\(scopes[1]), not `\(name)`\(scopes[0])"
-        ]
-      } else if let suggestion = EditDistance.suggestion(for: name, among: readNames) {
-        help = ["did you mean `\(suggestion)`? the policy reads it"]
-      } else {
-        help = ["the policy reads \(list(readNames)); remove `\(name)` or check the policy"]
-      }
+      let instead: FactsFileMessages.Instead? =
+        if let counterpart {
+          .counterpart(counterpart, scope: schema.scope(of: counterpart)?.name)
+        } else {
+          EditDistance.suggestion(for: name, among: readNames).map { .similar($0) }
+        }
       warnings.append(
-        Diagnostic(
-          PolicyToolsCode.unreadFact, "the policy never reads `\(name)`", at: fact.member.keyRange, help: help))
+        FactsFileMessages.unreadFact(
+          name, scope: schema.scope(of: name)?.name, instead: instead, read: readNames, at: fact.member.keyRange))
     }
     return warnings
   }
@@ -62,37 +57,11 @@ enum FactsConsistency {
           let high = upper.value, bound.isBroken(lower: low, upper: high)
         else { continue }
         errors.append(
-          Diagnostic(
-            PolicyToolsCode.impossibleFacts, message(lowerName, low, upperName, high), at: lower.member.value.range,
-            help: ["\(bound.reason): `\(lowerName)` cannot be \(after(low)) `\(upperName)`"],
-            notes: [DiagnosticNote("`\(upperName)` is given here", at: upper.member.value.range)]))
+          FactsFileMessages.impossibleFacts(
+            lowerName, low, upperName, high, reason: bound.reason, at: lower.member.value.range,
+            upperAt: upper.member.value.range))
       }
     }
     return errors
-  }
-
-  /// "`days` (50) is more than `total_days` (40)", "`declined` is true but `declined_any` is false".
-  static func message(_ lower: String, _ low: Value, _ upper: String, _ high: Value) -> String {
-    switch low {
-    case .bool: "`\(lower)` is true but `\(upper)` is false"
-    case .instant: "`\(lower)` (\(low)) is after `\(upper)` (\(high))"
-    case .int, .number, .duration, .version, .string: "`\(lower)` (\(low)) is more than `\(upper)` (\(high))"
-    }
-  }
-
-  /// How the lower side of a bound may not relate to the upper: "more than", "after", "true without".
-  static func after(_ value: Value) -> String {
-    switch value {
-    case .bool: "true without"
-    case .instant: "after"
-    case .int, .number, .duration, .version, .string: "more than"
-    }
-  }
-
-  /// "`a`, `b` and `c`".
-  static func list(_ names: [String]) -> String {
-    let written = names.map { "`\($0)`" }
-    guard written.count > 1 else { return written.first ?? "no facts" }
-    return written.dropLast().joined(separator: ", ") + " and " + (written.last ?? "")
   }
 }

@@ -36,8 +36,7 @@ public struct FactsFile: Sendable {
     let root: JSONNode
     switch JSONParser.parse(source) {
     case .success(let node): root = node
-    case .failure(let failure):
-      return .failure(Problems([.tools(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
+    case .failure(let failure): return .failure(Problems([failure.diagnostic]))
     }
     return read(root, for: policy, now: explicitNow, schema: schema, clock: clock)
   }
@@ -49,12 +48,7 @@ public struct FactsFile: Sendable {
     schema: FactSchema = ReviewSchema.standard, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
     guard case .object(let members) = root.value else {
-      return .failure(
-        Problems([
-          .tools(
-            .unexpectedJSON, "a facts file is a JSON object, but this is \(root.value.kindName)", at: root.range,
-            help: ["write the facts as `{\"days\": 31, \"uses\": 25}`"])
-        ]))
+      return .failure(Problems([FactsFileMessages.notAnObject(kind: root.value.kindName, at: root.range)]))
     }
     var diagnostics: [Diagnostic] = []
     var now = explicitNow
@@ -62,10 +56,7 @@ public struct FactsFile: Sendable {
       if case .string(let text) = member.value.value, let instant = Timestamp(iso8601: text) {
         now = instant
       } else {
-        diagnostics.append(
-          .tools(
-            .invalidFactValue, "`now` must be an ISO-8601 instant such as \"2026-03-01T12:00:00Z\"",
-            at: member.value.range))
+        diagnostics.append(FactsFileMessages.invalidNow(at: member.value.range))
       }
     }
     let instant = now ?? clock()
@@ -78,10 +69,7 @@ public struct FactsFile: Sendable {
       if case .number(let text) = member.value.value, let seed = FactsFile.seed(text) {
         facts.seed = seed
       } else {
-        diagnostics.append(
-          .tools(
-            .invalidFactValue, "`\(member.key)` must be an integer, the seed `bucket(\"name\")` draws from",
-            at: member.value.range, help: ["write `\"\(member.key)\": 12345`"]))
+        diagnostics.append(FactsFileMessages.invalidSeed(member.key, at: member.value.range))
       }
     }
     for member in members where member.key != "now" && !seedKeys.contains(member.key) {
@@ -93,11 +81,7 @@ public struct FactsFile: Sendable {
         let suggestion =
           FactsFile.keyedMember(spelledLike: member.key, in: policy)
           ?? EditDistance.suggestion(for: member.key, among: knownNames)
-        diagnostics.append(
-          .tools(
-            .unknownFact, "unknown fact `\(member.key)`", at: member.keyRange,
-            help: suggestion.map { ["did you mean `\($0)`?"] }
-              ?? ["`policyc facts` lists the standard facts; a policy declares its own with `fact`"]))
+        diagnostics.append(FactsFileMessages.unknownFact(member.key, suggestion: suggestion, at: member.keyRange))
         continue
       }
       let definition = policy.layout.slots[slot]
@@ -108,7 +92,7 @@ public struct FactsFile: Sendable {
           given.insert(slot)
           givenFacts.append(FactsConsistency.Given(slot: slot, value: value, member: member))
         } catch {
-          diagnostics.append(.tools(.invalidFactValue, "\(error)", at: member.value.range))
+          diagnostics.append(FactsFileMessages.refusedValue(error, at: member.value.range))
         }
       case .success(nil):
         given.insert(slot)
@@ -132,10 +116,7 @@ public struct FactsFile: Sendable {
         try? facts.set(slot: slot, to: .version(version))
         defaulted.append((definition.name, "v1.0"))
       } else {
-        diagnostics.append(
-          .tools(
-            .missingFact, "fact `\(definition.name)` has no value and no default", at: root.range,
-            help: ["add `\"\(definition.name)\": \(FactsFile.example(for: definition.type))` to the facts file"]))
+        diagnostics.append(FactsFileMessages.missingFact(definition.name, type: definition.type, at: root.range))
       }
     }
     diagnostics += FactsConsistency.brokenBounds(givenFacts, policy: policy, schema: schema)
@@ -178,91 +159,53 @@ public struct FactsFile: Sendable {
 
   /// The value of a JSON node for a fact, nil for `null` (absent), or a located diagnostic.
   public static func value(_ node: JSONNode, for definition: FactSlot) -> Result<Value?, Problems> {
-    func mismatch(_ expected: String, help: String) -> Result<Value?, Problems> {
-      .failure(
-        Problems([
-          .tools(
-            .invalidFactValue, "fact `\(definition.name)` needs \(expected), but this is \(node.value.kindName)",
-            at: node.range, help: [help])
-        ]))
-    }
-    func invalid(_ message: String, help: String) -> Result<Value?, Problems> {
-      .failure(Problems([.tools(.invalidFactValue, message, at: node.range, help: [help])]))
+    func failure(_ diagnostic: Diagnostic) -> Result<Value?, Problems> { .failure(Problems([diagnostic])) }
+    func wrongKind() -> Result<Value?, Problems> {
+      failure(
+        FactsFileMessages.wrongKind(definition.name, type: definition.type, kind: node.value.kindName, at: node.range))
     }
     if case .null = node.value {
       guard definition.isOptional else {
-        return invalid(
-          "fact `\(definition.name)` cannot be absent", help: "give it a value such as \(example(for: definition.type))"
-        )
+        return failure(FactsFileMessages.absentValue(definition.name, type: definition.type, at: node.range))
       }
       return .success(nil)
     }
     switch definition.type {
     case .bool:
-      guard case .bool(let flag) = node.value else {
-        return mismatch("`true` or `false`", help: "write `true` or `false`")
-      }
+      guard case .bool(let flag) = node.value else { return wrongKind() }
       return .success(.bool(flag))
     case .int:
-      guard case .number(let text) = node.value else {
-        return mismatch("an integer", help: "write a number such as `30`")
-      }
+      guard case .number(let text) = node.value else { return wrongKind() }
       guard let integer = Int64(text) else {
-        return invalid(
-          "fact `\(definition.name)` needs an integer, but `\(text)` is not one in range",
-          help: "ints are whole numbers from -9223372036854775808 to 9223372036854775807")
+        return failure(FactsFileMessages.integerOutOfRange(definition.name, text: text, at: node.range))
       }
       return .success(.int(integer))
     case .number:
-      guard case .number(let text) = node.value else {
-        return mismatch("a number", help: "write a number such as `4.5`")
-      }
+      guard case .number(let text) = node.value else { return wrongKind() }
       guard let number = Number(parsing: text) else {
-        return invalid(
-          "`\(text)` is not a number this language can hold exactly",
-          help: "numbers have at most 6 decimal places, no exponent, and range up to about 9.2 trillion")
+        return failure(FactsFileMessages.inexactNumber(text, at: node.range))
       }
       return .success(.number(number))
     case .duration:
-      guard case .string(let text) = node.value else {
-        return mismatch("a duration string", help: "write durations with a unit, such as \"30d\" or \"1d 12h\"")
-      }
+      guard case .string(let text) = node.value else { return wrongKind() }
       guard let span = TimeSpan(parsing: text) else {
-        return invalid(
-          "`\(text)` is not a duration",
-          help: "write a whole number and a unit (s, m, h, d, w), such as \"30d\" or \"1d 12h\"")
+        return failure(FactsFileMessages.invalidDuration(text, at: node.range))
       }
       return .success(.duration(span))
     case .instant:
-      guard case .string(let text) = node.value else {
-        return mismatch("an ISO-8601 instant", help: "write instants such as \"2026-03-01T12:00:00Z\"")
-      }
+      guard case .string(let text) = node.value else { return wrongKind() }
       guard let instant = Timestamp(iso8601: text) else {
-        return invalid(
-          "`\(text)` is not an ISO-8601 instant",
-          help: "write a date such as \"2026-03-01\" or a time with a zone such as \"2026-03-01T12:00:00Z\"")
+        return failure(FactsFileMessages.invalidInstant(text, at: node.range))
       }
       return .success(.instant(instant))
     case .version:
-      guard case .string(let text) = node.value else {
-        return mismatch("a version string", help: "write versions as strings, such as \"3.1.0\"")
-      }
+      guard case .string(let text) = node.value else { return wrongKind() }
       switch Version.parse(text) {
       case .success(let version): return .success(.version(version))
-      case .failure(let error):
-        let reason: String
-        switch error {
-        case .empty: reason = "is empty"
-        case .notNumeric: reason = "is not 1 to 4 numbers separated by dots"
-        case .tooManyParts: reason = "has more than 4 parts"
-        case .partTooLarge: reason = "has a part larger than 4294967295"
-        }
-        return invalid("version `\(text)` \(reason)", help: "write versions such as \"3.1\" or \"v2.0.1\"")
+      case .failure(let error): return failure(FactsFileMessages.invalidVersion(text, error: error, at: node.range))
       }
     case .string:
-      guard case .string(let text) = node.value else {
-        return mismatch("a string", help: "write strings in double quotes")
-      }
+      guard case .string(let text) = node.value else { return wrongKind() }
       return .success(.string(text))
     }
   }

@@ -69,14 +69,21 @@ public struct JSONParser {
   private var position: Int
   private var depth = 0
 
-  /// A parse error: a message, where, and advice.
+  /// A parse error: the `PC401` diagnostic that reports it (its message, where, and advice).
   public struct Failure: Error, Sendable {
+    /// The error as a facts, test or behaviour file reports it, written by `JSONMessages`.
+    public var diagnostic: Diagnostic
+
     /// What is wrong.
-    public var message: String
+    public var message: String { diagnostic.message }
     /// Where.
-    public var range: SourceRange
+    public var range: SourceRange { diagnostic.range }
     /// Advice, one line each.
-    public var help: [String] = []
+    public var help: [String] { diagnostic.help }
+
+    init(_ diagnostic: Diagnostic) {
+      self.diagnostic = diagnostic
+    }
   }
 
   /// Parses the whole of `source` as one JSON value.
@@ -88,9 +95,8 @@ public struct JSONParser {
       parser.skipWhitespace()
       guard parser.position == parser.bytes.count else {
         throw Failure(
-          message: "unexpected \(parser.describeCurrent()) after the JSON value",
-          range: SourceRange(start: parser.position, end: parser.position + 1),
-          help: ["a file holds one JSON value; remove what follows it"])
+          JSONMessages.trailingContent(
+            found: parser.describeCurrent(), at: SourceRange(start: parser.position, end: parser.position + 1)))
       }
       return .success(node)
     } catch {
@@ -124,13 +130,12 @@ public struct JSONParser {
     return "byte \(JSONParser.hex(byte))"
   }
 
-  private func failure(_ message: String, help: [String] = []) -> Failure {
-    Failure(message: message, range: SourceRange(start: position, end: min(position + 1, bytes.count)), help: help)
-  }
+  /// The byte the parser stopped at (empty at the end of the file): where most errors point.
+  private var here: SourceRange { SourceRange(start: position, end: min(position + 1, bytes.count)) }
 
   private mutating func parseValue() throws(Failure) -> JSONNode {
     let start = position
-    guard let byte = peek() else { throw failure("expected a JSON value, found the end of the file") }
+    guard let byte = peek() else { throw Failure(JSONMessages.missingValue(at: here)) }
     switch byte {
     case UInt8(ascii: "{"): return try parseObject()
     case UInt8(ascii: "["): return try parseArray()
@@ -146,13 +151,9 @@ public struct JSONParser {
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       return try parseNumber()
     case UInt8(ascii: "'"):
-      throw failure("unexpected `'`", help: ["JSON strings use double quotes"])
+      throw Failure(JSONMessages.singleQuote(at: here))
     default:
-      throw failure(
-        "expected a JSON value, found \(describeCurrent())",
-        help: [
-          "values are objects, arrays, strings in double quotes, numbers, true, false or null"
-        ])
+      throw Failure(JSONMessages.expectedValue(found: describeCurrent(), at: here))
     }
   }
 
@@ -161,7 +162,7 @@ public struct JSONParser {
     for byte in word.utf8 {
       guard peek() == byte else {
         position = start
-        throw failure("expected `\(word)`", help: ["JSON literals are lowercase: true, false, null"])
+        throw Failure(JSONMessages.expectedLiteral(word, at: here))
       }
       position += 1
     }
@@ -170,7 +171,7 @@ public struct JSONParser {
   private mutating func enter() throws(Failure) {
     depth += 1
     if depth > JSONParser.maximumDepth {
-      throw failure("JSON nests more than \(JSONParser.maximumDepth) levels deep")
+      throw Failure(JSONMessages.nestingTooDeep(at: here))
     }
   }
 
@@ -189,20 +190,21 @@ public struct JSONParser {
     while true {
       skipWhitespace()
       guard peek() == UInt8(ascii: "\"") else {
-        throw failure(
-          "expected a key in double quotes, found \(describeCurrent())",
-          help: peek() == UInt8(ascii: "}") ? ["remove the comma before `}`: JSON has no trailing commas"] : [])
+        throw Failure(
+          JSONMessages.expectedKey(
+            found: describeCurrent(), beforeClosingBrace: peek() == UInt8(ascii: "}"), at: here))
       }
       let keyStart = position
       let key = try parseString()
       let keyRange = SourceRange(start: keyStart, end: position)
       if seen[key] != nil {
-        throw Failure(
-          message: "duplicate key `\(key)`", range: keyRange, help: ["each key may appear once in an object"])
+        throw Failure(JSONMessages.duplicateKey(key, at: keyRange))
       }
       seen[key] = keyRange
       skipWhitespace()
-      guard peek() == UInt8(ascii: ":") else { throw failure("expected `:` after the key, found \(describeCurrent())") }
+      guard peek() == UInt8(ascii: ":") else {
+        throw Failure(JSONMessages.expectedColon(found: describeCurrent(), at: here))
+      }
       position += 1
       skipWhitespace()
       let value = try parseValue()
@@ -213,7 +215,7 @@ public struct JSONParser {
         continue
       }
       guard peek() == UInt8(ascii: "}") else {
-        throw failure("expected `,` or `}` in the object, found \(describeCurrent())")
+        throw Failure(JSONMessages.expectedObjectSeparator(found: describeCurrent(), at: here))
       }
       position += 1
       depth -= 1
@@ -235,7 +237,7 @@ public struct JSONParser {
     while true {
       skipWhitespace()
       if peek() == UInt8(ascii: "]") {
-        throw failure("unexpected `]` after `,`", help: ["remove the comma: JSON has no trailing commas"])
+        throw Failure(JSONMessages.trailingCommaInArray(at: here))
       }
       elements.append(try parseValue())
       skipWhitespace()
@@ -244,7 +246,7 @@ public struct JSONParser {
         continue
       }
       guard peek() == UInt8(ascii: "]") else {
-        throw failure("expected `,` or `]` in the array, found \(describeCurrent())")
+        throw Failure(JSONMessages.expectedArraySeparator(found: describeCurrent(), at: here))
       }
       position += 1
       depth -= 1
@@ -255,24 +257,30 @@ public struct JSONParser {
   private mutating func parseNumber() throws(Failure) -> JSONNode {
     let start = position
     if peek() == UInt8(ascii: "-") { position += 1 }
-    guard let first = peek(), first >= 0x30 && first <= 0x39 else { throw failure("expected a digit after `-`") }
+    guard let first = peek(), first >= 0x30 && first <= 0x39 else {
+      throw Failure(JSONMessages.missingDigitAfterMinus(at: here))
+    }
     if first == 0x30 {
       position += 1
       if let next = peek(), next >= 0x30 && next <= 0x39 {
-        throw failure("numbers cannot have leading zeros")
+        throw Failure(JSONMessages.leadingZero(at: here))
       }
     } else {
       while let byte = peek(), byte >= 0x30 && byte <= 0x39 { position += 1 }
     }
     if peek() == UInt8(ascii: ".") {
       position += 1
-      guard let byte = peek(), byte >= 0x30 && byte <= 0x39 else { throw failure("expected a digit after `.`") }
+      guard let byte = peek(), byte >= 0x30 && byte <= 0x39 else {
+        throw Failure(JSONMessages.missingFractionDigit(at: here))
+      }
       while let byte = peek(), byte >= 0x30 && byte <= 0x39 { position += 1 }
     }
     if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
       position += 1
       if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
-      guard let byte = peek(), byte >= 0x30 && byte <= 0x39 else { throw failure("expected a digit in the exponent") }
+      guard let byte = peek(), byte >= 0x30 && byte <= 0x39 else {
+        throw Failure(JSONMessages.missingExponentDigit(at: here))
+      }
       while let byte = peek(), byte >= 0x30 && byte <= 0x39 { position += 1 }
     }
     let text = String(decoding: bytes[start..<position], as: UTF8.self)
@@ -285,9 +293,7 @@ public struct JSONParser {
     var result: [UInt8] = []
     while true {
       guard let byte = peek() else {
-        throw Failure(
-          message: "string is missing its closing `\"`", range: SourceRange(start: start, end: position),
-          help: ["add `\"` at the end of the string"])
+        throw Failure(JSONMessages.unterminatedString(at: SourceRange(start: start, end: position)))
       }
       switch byte {
       case UInt8(ascii: "\""):
@@ -297,14 +303,10 @@ public struct JSONParser {
         position += 1
         try parseEscape(into: &result)
       case 0x00..<0x20:
-        throw failure(
-          byte == 0x0A
-            ? "string is missing its closing `\"` before the end of the line" : "control character in a string",
-          help: byte == 0x0A
-            ? ["strings end on the line where they start"] : ["write it as an escape such as `\\n` or `\\u0000`"])
+        throw Failure(byte == 0x0A ? JSONMessages.lineBreakInString(at: here) : JSONMessages.controlCharacter(at: here))
       case 0x80...:
         guard let (_, length) = UTF8Scanner.decode(bytes, at: position) else {
-          throw failure("invalid UTF-8 byte \(JSONParser.hex(byte))", help: ["save the file as UTF-8"])
+          throw Failure(JSONMessages.invalidUTF8(byte, at: here))
         }
         result.append(contentsOf: bytes[position..<position + length])
         position += length
@@ -316,7 +318,7 @@ public struct JSONParser {
   }
 
   private mutating func parseEscape(into result: inout [UInt8]) throws(Failure) {
-    guard let byte = peek() else { throw failure("unfinished escape at the end of the file") }
+    guard let byte = peek() else { throw Failure(JSONMessages.unfinishedEscape(at: here)) }
     position += 1
     switch byte {
     case UInt8(ascii: "\""): result.append(0x22)
@@ -331,35 +333,33 @@ public struct JSONParser {
       var value = try parseHex4()
       if (0xD800...0xDBFF).contains(value) {
         guard peek() == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
-          throw failure("a high surrogate `\\u\(String(value, radix: 16))` must be followed by a low surrogate")
+          throw Failure(JSONMessages.missingLowSurrogate(after: value, at: here))
         }
         position += 2
         let low = try parseHex4()
-        guard (0xDC00...0xDFFF).contains(low) else { throw failure("invalid low surrogate") }
+        guard (0xDC00...0xDFFF).contains(low) else { throw Failure(JSONMessages.invalidLowSurrogate(at: here)) }
         value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
       } else if (0xDC00...0xDFFF).contains(value) {
-        throw failure("a low surrogate without a high surrogate")
+        throw Failure(JSONMessages.loneLowSurrogate(at: here))
       }
-      guard let scalar = Unicode.Scalar(value) else { throw failure("invalid escape") }
+      guard let scalar = Unicode.Scalar(value) else { throw Failure(JSONMessages.invalidEscape(at: here)) }
       result.append(contentsOf: Array(String(Character(scalar)).utf8))
     default:
       position -= 1
-      throw failure(
-        "unknown escape `\\\(Character(Unicode.Scalar(byte)))`",
-        help: ["the escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX"])
+      throw Failure(JSONMessages.unknownEscape(Character(Unicode.Scalar(byte)), at: here))
     }
   }
 
   private mutating func parseHex4() throws(Failure) -> UInt32 {
     var value: UInt32 = 0
     for _ in 0..<4 {
-      guard let byte = peek() else { throw failure("expected 4 hexadecimal digits after `\\u`") }
+      guard let byte = peek() else { throw Failure(JSONMessages.expectedHexDigits(at: here)) }
       let digit: UInt32
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
       case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
       case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-      default: throw failure("expected 4 hexadecimal digits after `\\u`")
+      default: throw Failure(JSONMessages.expectedHexDigits(at: here))
       }
       value = value * 16 + digit
       position += 1

@@ -12,11 +12,11 @@ extension LanguageServer {
     case "textDocument/codeAction":
       guard let range = params?["range"], let start = Self.position(range["start"]),
         let end = Self.position(range["end"])
-      else { return .failure(.invalidParams("`range` is required")) }
+      else { return .failure(LanguageServerMessages.missingParameter("range")) }
       return .success(
         codeActions(document, SourceRange(start: document.offset(of: start), end: document.offset(of: end))))
     default:
-      guard let offset else { return .failure(.invalidParams("`position` is required")) }
+      guard let offset else { return .failure(LanguageServerMessages.missingParameter("position")) }
       guard !document.isTestFile else { return .success(method == "textDocument/references" ? .array([]) : .null) }
       switch method {
       case "textDocument/hover": return .success(hover(document, at: offset))

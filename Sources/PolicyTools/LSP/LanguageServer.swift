@@ -66,7 +66,7 @@ public struct LanguageServer: Sendable {
       switch next {
       case .success(let body): output += handle(body)
       case .failure(let failure):
-        output.append(Self.error(id: nil, code: -32700, "Parse error: " + failure.message))
+        output.append(Self.error(id: nil, LanguageServerMessages.parseError(failure.message)))
       }
     }
     return output
@@ -77,16 +77,14 @@ public struct LanguageServer: Sendable {
     let message: JSONNode
     switch JSONParser.parse(SourceFile(path: "<message>", bytes: body)) {
     case .success(let node): message = node
-    case .failure(let failure): return [Self.error(id: nil, code: -32700, "Parse error: " + failure.message)]
+    case .failure(let failure): return [Self.error(id: nil, LanguageServerMessages.parseError(failure.message))]
     }
-    guard case .object = message.value else {
-      return [Self.error(id: nil, code: -32600, "Invalid Request: a message is a JSON object")]
-    }
+    guard case .object = message.value else { return [Self.error(id: nil, LanguageServerMessages.messageNotAnObject)] }
     let id = message["id"]?.idText
     guard let method = message["method"]?.stringValue else {
       // A response to a request of ours (we send none that need answers): nothing to do.
       if message["result"] != nil || message["error"] != nil { return [] }
-      return [Self.error(id: id, code: -32600, "Invalid Request: no `method`")]
+      return [Self.error(id: id, LanguageServerMessages.missingMethod)]
     }
     let params = message["params"]
     guard let id else {
@@ -94,23 +92,19 @@ public struct LanguageServer: Sendable {
       return []
     }
     guard isInitialized || method == "initialize" else {
-      return [Self.error(id: id, code: -32002, "Server not initialized: send `initialize` first")]
+      return [Self.error(id: id, LanguageServerMessages.notInitialized)]
     }
-    guard !isShutDown else { return [Self.error(id: id, code: -32600, "Invalid Request: the server is shut down")] }
+    guard !isShutDown else { return [Self.error(id: id, LanguageServerMessages.shutDown)] }
     switch request(method, params) {
     case .success(let result): return [Self.response(id: id, result)]
-    case .failure(let failure): return [Self.error(id: id, code: failure.code, failure.message)]
+    case .failure(let failure): return [Self.error(id: id, failure)]
     }
   }
 
-  /// A JSON-RPC error to send back.
+  /// A JSON-RPC error to send back, written by ``LanguageServerMessages``.
   struct RequestError: Error {
     var code: Int
     var message: String
-
-    static func invalidParams(_ message: String) -> RequestError {
-      RequestError(code: -32602, message: "Invalid params: " + message)
-    }
   }
 
   private mutating func request(_ method: String, _ params: JSONNode?) -> Result<LSPValue, RequestError> {
@@ -126,12 +120,12 @@ public struct LanguageServer: Sendable {
     case "textDocument/hover", "textDocument/completion", "textDocument/definition", "textDocument/references",
       "textDocument/documentSymbol", "textDocument/formatting", "textDocument/codeAction":
       guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
-        return .failure(.invalidParams("`textDocument.uri` is required"))
+        return .failure(LanguageServerMessages.missingParameter("textDocument.uri"))
       }
       guard let document = documents[uri] else { return .success(.null) }
       return feature(method, document, params)
     default:
-      return .failure(RequestError(code: -32601, message: "Method not found: `\(method)`"))
+      return .failure(LanguageServerMessages.methodNotFound(method))
     }
   }
 
@@ -248,10 +242,10 @@ public struct LanguageServer: Sendable {
     LSPValue.object([("jsonrpc", .string("2.0")), ("id", .raw(id)), ("result", result)]).json
   }
 
-  static func error(id: String?, code: Int, _ message: String) -> String {
+  static func error(id: String?, _ error: RequestError) -> String {
     LSPValue.object([
       ("jsonrpc", .string("2.0")), ("id", id.map(LSPValue.raw) ?? .null),
-      ("error", .object([("code", .int(code)), ("message", .string(message))])),
+      ("error", .object([("code", .int(error.code)), ("message", .string(error.message))])),
     ]).json
   }
 

@@ -26,14 +26,13 @@ public struct MessageFramer: Sendable {
     /// The header block is longer than ``MessageFramer/maximumHeaderSize`` without ending.
     case headerTooLong
 
-    /// The explanation, for a JSON-RPC error or a log line.
+    /// The explanation, for a JSON-RPC error or a log line (written by `LanguageServerMessages`).
     public var message: String {
       switch self {
-      case .missingContentLength: "message header has no Content-Length"
-      case .invalidContentLength(let text): "Content-Length `\(text)` is not a number"
-      case .bodyTooLarge(let size):
-        "message body of \(size) bytes is over the limit of \(MessageFramer.maximumBodySize)"
-      case .headerTooLong: "message header is longer than \(MessageFramer.maximumHeaderSize) bytes"
+      case .missingContentLength: LanguageServerMessages.missingContentLength
+      case .invalidContentLength(let text): LanguageServerMessages.invalidContentLength(text)
+      case .bodyTooLarge(let size): LanguageServerMessages.bodyTooLarge(size: size)
+      case .headerTooLong: LanguageServerMessages.headerTooLong
       }
     }
   }

@@ -37,18 +37,13 @@ public enum SimulationAppFacts {
     for (name, text) in given {
       guard declaredNames.contains(name) else {
         if ReviewSchema.facts.contains(where: { $0.name == name }) {
-          return .failure(
-            .init(
-              message:
-                "`--fact \(name)=...`: `\(name)` is tracked by the review manager; `--fact` sets app facts a policy declares"
-            ))
+          return .failure(.init(message: SimulationMessages.trackedFactGiven(name)))
         }
         let suggestion = EditDistance.suggestion(for: name, among: declaredNames)
-        let policiesText = policies.count == 1 ? "the policy does not declare" : "neither policy declares"
         return .failure(
           .init(
-            message: "`--fact \(name)=\(text)`: \(policiesText) `fact \(name)`"
-              + (suggestion.map { "; did you mean `\($0)`?" } ?? "")))
+            message: SimulationMessages.undeclaredFactGiven(
+              name, text, policyCount: policies.count, suggestion: suggestion)))
       }
       givenValues[name] = text
     }
@@ -63,17 +58,13 @@ public enum SimulationAppFacts {
           for share in distribution.shares where parse(share.value, as: slot.type) == nil {
             return .failure(
               .init(
-                message:
-                  "the behaviour file gives `\(slot.name)` the value `\(share.value)`, but `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"
-              ))
+                message: SimulationMessages.distributedValueMismatch(
+                  slot.name, value: share.value, type: slot.type, path: path)))
           }
         } else if let text = givenValues[slot.name] {
           guard let value = parse(text, as: slot.type) else {
             return .failure(
-              .init(
-                message:
-                  "`--fact \(slot.name)=\(text)`: `\(slot.name)` is \(article(slot.type)) `\(slot.type)` in \(path); \(example(slot.type))"
-              ))
+              .init(message: SimulationMessages.givenValueMismatch(slot.name, text, type: slot.type, path: path)))
           }
           facts.append((slot.name, value))
         } else if let value = slot.defaultValue {
@@ -90,9 +81,7 @@ public enum SimulationAppFacts {
       resolved.values.append(facts)
       resolved.defaulted.append(defaultedNames)
       if !defaulted.isEmpty {
-        resolved.notes.append(
-          "\(path) declares app facts the simulation cannot know; using \(defaulted.joined(separator: ", ")) (set them with --fact NAME=VALUE)"
-        )
+        resolved.notes.append(SimulationMessages.defaultedFactsNote(path: path, defaulted: defaulted))
       }
     }
     return .success(resolved)
@@ -131,24 +120,6 @@ public enum SimulationAppFacts {
     case .version: .version(Version(high: 0, low: 0))
     case .instant: .instant(Timestamp(millisecondsSince1970: SimulationSetup.installInstant * 1000))
     case .string: .string("")
-    }
-  }
-
-  /// "a" or "an" before the name of `type`.
-  private static func article(_ type: PolicyType) -> String {
-    type == .int || type == .instant ? "an" : "a"
-  }
-
-  /// Advice on writing a value of `type`.
-  private static func example(_ type: PolicyType) -> String {
-    switch type {
-    case .bool: "write true or false"
-    case .int: "write a whole number such as 3"
-    case .number: "write a number such as 7.5"
-    case .duration: "write a duration such as 30d"
-    case .version: "write a version such as 3.1"
-    case .instant: "write an ISO-8601 instant such as 2026-03-01T12:00:00Z"
-    case .string: "write any text"
     }
   }
 }

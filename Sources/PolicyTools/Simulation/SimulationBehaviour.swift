@@ -27,8 +27,7 @@ public enum SimulationBehaviour {
     let root: JSONNode
     switch JSONParser.parse(source) {
     case .success(let node): root = node
-    case .failure(let failure):
-      return .failure(Problems([.tools(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
+    case .failure(let failure): return .failure(Problems([failure.diagnostic]))
     }
     var reader = Reader(model: model)
     reader.read(root)
@@ -39,20 +38,13 @@ public enum SimulationBehaviour {
   private struct Reader {
     /// The model, updated key by key.
     var model: SimulationModel
-    /// The problems found, in file order.
+    /// The problems found, in file order: PC408 errors of ``SimulationMessages``.
     var problems: [Diagnostic] = []
-
-    /// Records a PC408 error at `range`.
-    mutating func problem(_ message: String, at range: SourceRange, help: [String] = []) {
-      problems.append(.tools(.invalidBehaviour, message, at: range, help: help))
-    }
 
     /// Reads the root object.
     mutating func read(_ root: JSONNode) {
       guard case .object(let members) = root.value else {
-        problem(
-          "a behaviour file is a JSON object, but this is \(root.value.kindName)", at: root.range,
-          help: ["write the model as `{\"events\": {\"purchase\": 0.2}, \"releaseEvery\": 30}`"])
+        problems.append(SimulationMessages.behaviourNotAnObject(kind: root.value.kindName, at: root.range))
         return
       }
       for member in members {
@@ -64,7 +56,7 @@ public enum SimulationBehaviour {
             if let whole = Int(exactly: days) {
               model.releaseEvery = whole
             } else {
-              problem("`releaseEvery` must be a whole number of days from 0 to 3650", at: member.value.range)
+              problems.append(SimulationMessages.fractionalReleaseEvery(at: member.value.range))
             }
           }
         case "sessionsPerDay":
@@ -76,10 +68,8 @@ public enum SimulationBehaviour {
         case "badSessions": if let value = share(member) { model.badSessionRate = value }
         default:
           let suggestion = EditDistance.suggestion(for: member.key, among: SimulationBehaviour.keys)
-          problem(
-            "unknown key `\(member.key)` in a behaviour file", at: member.keyRange,
-            help: suggestion.map { ["did you mean `\($0)`?"] }
-              ?? ["the keys are " + SimulationBehaviour.keys.map { "`\($0)`" }.joined(separator: ", ")])
+          problems.append(
+            SimulationMessages.unknownBehaviourKey(member.key, suggestion: suggestion, at: member.keyRange))
         }
       }
     }
@@ -87,19 +77,17 @@ public enum SimulationBehaviour {
     /// Reads `events`: an object from event names to mean counts per session.
     mutating func readEvents(_ node: JSONNode) {
       guard case .object(let members) = node.value else {
-        problem(
-          "`events` must be an object from event names to counts per session, but this is \(node.value.kindName)",
-          at: node.range, help: ["write `\"events\": {\"purchase\": 0.2, \"export\": 1.5}`"])
+        problems.append(SimulationMessages.eventsNotAnObject(kind: node.value.kindName, at: node.range))
         return
       }
       var events: [SimulationEventRate] = []
       for member in members {
         guard !member.key.isEmpty else {
-          problem("an event name cannot be empty", at: member.keyRange)
+          problems.append(SimulationMessages.emptyEventName(at: member.keyRange))
           continue
         }
         guard !events.contains(where: { $0.name == member.key }) else {
-          problem("the event `\(member.key)` is given twice", at: member.keyRange)
+          problems.append(SimulationMessages.duplicateEvent(member.key, at: member.keyRange))
           continue
         }
         guard let rate = number(member, in: 0...20, unit: "a number of events per session") else { continue }
@@ -111,18 +99,14 @@ public enum SimulationBehaviour {
     /// Reads `facts`: an object from fact names to objects from values to shares.
     mutating func readFacts(_ node: JSONNode) {
       guard case .object(let members) = node.value else {
-        problem(
-          "`facts` must be an object from app fact names to value shares, but this is \(node.value.kindName)",
-          at: node.range, help: ["write `\"facts\": {\"plan\": {\"free\": 0.7, \"pro\": 0.3}}`"])
+        problems.append(SimulationMessages.factsNotAnObject(kind: node.value.kindName, at: node.range))
         return
       }
       var facts: [SimulationFactDistribution] = []
       for member in members {
         guard case .object(let values) = member.value.value, !values.isEmpty else {
-          problem(
-            "the fact `\(member.key)` must be an object from values to shares, but this is "
-              + (member.value.value == .object([]) ? "empty" : member.value.value.kindName),
-            at: member.value.range, help: ["write `\"\(member.key)\": {\"free\": 0.7, \"pro\": 0.3}`"])
+          let kind = member.value.value == .object([]) ? nil : member.value.value.kindName
+          problems.append(SimulationMessages.factNotShares(member.key, kind: kind, at: member.value.range))
           continue
         }
         var shares: [SimulationFactDistribution.Share] = []
@@ -138,9 +122,7 @@ public enum SimulationBehaviour {
         }
         guard valid else { continue }
         guard abs(total - 1) <= 1e-6 else {
-          problem(
-            "the shares of `\(member.key)` add up to \(SimulationFormat.share(total)); they must add up to 100%",
-            at: member.value.range)
+          problems.append(SimulationMessages.sharesNotWhole(member.key, total: total, at: member.value.range))
           continue
         }
         facts.append(SimulationFactDistribution(name: member.key, shares: shares))
@@ -151,9 +133,7 @@ public enum SimulationBehaviour {
     /// Reads `answers`: the shares of "rate", "no thanks" and "remind me later".
     mutating func readAnswers(_ node: JSONNode) {
       guard case .object(let members) = node.value else {
-        problem(
-          "`answers` must be an object of shares, but this is \(node.value.kindName)", at: node.range,
-          help: ["write `\"answers\": {\"rate\": 0.25, \"decline\": 0.4, \"later\": 0.35}`"])
+        problems.append(SimulationMessages.answersNotAnObject(kind: node.value.kindName, at: node.range))
         return
       }
       var answers = (rate: model.rateShare, decline: model.declineShare, later: model.remindShare)
@@ -161,9 +141,7 @@ public enum SimulationBehaviour {
       for member in members {
         guard SimulationBehaviour.answerKeys.contains(member.key) else {
           let suggestion = EditDistance.suggestion(for: member.key, among: SimulationBehaviour.answerKeys)
-          problem(
-            "unknown answer `\(member.key)`", at: member.keyRange,
-            help: suggestion.map { ["did you mean `\($0)`?"] } ?? ["the answers are `rate`, `decline` and `later`"])
+          problems.append(SimulationMessages.unknownAnswer(member.key, suggestion: suggestion, at: member.keyRange))
           valid = false
           continue
         }
@@ -180,9 +158,7 @@ public enum SimulationBehaviour {
       guard valid else { return }
       let total = answers.rate + answers.decline + answers.later
       guard total <= 1 + 1e-9 else {
-        problem(
-          "the answers add up to \(SimulationFormat.share(total)); they must add up to at most 100% "
-            + "(the rest dismiss the prompt)", at: node.range)
+        problems.append(SimulationMessages.answersOverWhole(total: total, at: node.range))
         return
       }
       model.rateShare = answers.rate
@@ -195,10 +171,9 @@ public enum SimulationBehaviour {
       guard case .number(let text) = member.value.value, let value = Double(text), value.isFinite,
         bounds.contains(value)
       else {
-        problem(
-          "`\(member.key)` must be \(unit) from \(SimulationFormat.trimmed(bounds.lowerBound, places: 0)) to "
-            + "\(SimulationFormat.trimmed(bounds.upperBound, places: 0)), but this is \(describe(member.value))",
-          at: member.value.range)
+        problems.append(
+          SimulationMessages.numberOutOfRange(
+            member.key, unit: unit, bounds: bounds, found: describe(member.value), at: member.value.range))
         return nil
       }
       return value
@@ -214,9 +189,8 @@ public enum SimulationBehaviour {
       case .null, .bool, .string, .array, .object:
         break
       }
-      problem(
-        "`\(member.key)` must be a share from 0 to 1 (or \"0%\" to \"100%\"), but this is \(describe(member.value))",
-        at: member.value.range)
+      problems.append(
+        SimulationMessages.invalidShare(member.key, found: describe(member.value), at: member.value.range))
       return nil
     }
 

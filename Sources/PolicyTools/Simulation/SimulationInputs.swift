@@ -108,10 +108,7 @@ public enum SimulationInputs {
   /// One warning per event a policy reads that the model never produces, for standard error before the run.
   public static func warnings(for inputs: [SimulationInput]) -> [String] {
     inputs.filter { $0.kind == .event && !$0.readBy.isEmpty && !$0.isProduced }.map { input in
-      let readers = input.readBy.joined(separator: " and ")
-      let forms = input.readAs.map { "`\($0)`" }.joined(separator: ", ")
-      return "the behaviour model never produces the event `\(input.name)` that \(readers) reads (\(forms)), "
-        + "so it stays 0; give its rate in a behaviour file (--behaviour FILE)"
+      SimulationMessages.unproducedEvent(input.name, readers: input.readBy, forms: input.readAs)
     }
   }
 }

@@ -91,7 +91,7 @@ public struct SimulationModel: Sendable, Hashable {
   public mutating func set(_ name: String, _ text: String) -> String? {
     if let keyPath = SimulationModel.shareParameter(name) {
       guard let value = SimulationModel.share(text) else {
-        return "`--\(name) \(text)` must be a share from 0 to 1 (or 0% to 100%)"
+        return SimulationMessages.invalidShareFlag(name, text)
       }
       self[keyPath: keyPath] = value
       return nil
@@ -99,21 +99,21 @@ public struct SimulationModel: Sendable, Hashable {
     switch name {
     case "sessions":
       guard let value = Double(text), value.isFinite, value >= 1, value <= 20 else {
-        return "`--sessions \(text)` must be a number from 1 to 20"
+        return SimulationMessages.invalidSessions(text)
       }
       sessionsPerDay = value
     case "events":
       guard let value = Double(text), value.isFinite, value >= 0, value <= 20 else {
-        return "`--events \(text)` must be a number from 0 to 20"
+        return SimulationMessages.invalidEventsPerSession(text)
       }
       eventsPerSession = value
     case "release-every":
       guard let value = Int(text), value >= 0, value <= 3650 else {
-        return "`--release-every \(text)` must be a whole number of days from 0 to 3650"
+        return SimulationMessages.invalidReleaseEvery(text)
       }
       releaseEvery = value
     default:
-      return "unknown model option `--\(name)`"
+      return SimulationMessages.unknownModelFlag(name)
     }
     return nil
   }
@@ -136,8 +136,7 @@ public struct SimulationModel: Sendable, Hashable {
   public func validate() -> String? {
     let total = rateShare + remindShare + declineShare
     guard total <= 1 + 1e-9 else {
-      return
-        "`--rate`, `--remind` and `--decline` add up to \(SimulationFormat.share(total)); they must add up to at most 100%"
+      return SimulationMessages.answerFlagsOverWhole(total: total)
     }
     return nil
   }

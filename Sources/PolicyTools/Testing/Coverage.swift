@@ -48,36 +48,34 @@ public struct Coverage: Sendable {
     for (index, rule) in policy.rules.enumerated() {
       let line = policy.source.location(of: rule.range.start).line
       let name = rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
-      if !ruleHeld[index] {
-        gaps.append(Gap(line: line, message: "\(policy.source.path):\(line): rule `\(name)` never held"))
-      } else if !ruleDecided[index] {
-        gaps.append(Gap(line: line, message: "\(policy.source.path):\(line): rule `\(name)` never decided"))
+      if !ruleHeld[index] || !ruleDecided[index] {
+        let message = TestFileMessages.uncoveredRule(name, path: policy.source.path, line: line, held: ruleHeld[index])
+        gaps.append(Gap(line: line, message: message))
       }
       let ranges = policy.conditionRanges(ofRule: index)
       for (position, seen) in conditions[index].enumerated() where position < ranges.count {
-        let location = policy.source.location(of: ranges[position].start)
-        let text = policy.source.text(in: ranges[position])
-        let prefix = "\(policy.source.path):\(location.line):\(location.column): `\(text)`"
+        let gap: TestFileMessages.ConditionGap
         switch (seen.held, seen.failed) {
-        case (false, false): gaps.append(Gap(line: location.line, message: prefix + " never evaluated"))
-        case (false, true): gaps.append(Gap(line: location.line, message: prefix + " never held"))
-        case (true, false): gaps.append(Gap(line: location.line, message: prefix + " never failed"))
-        case (true, true): break
+        case (false, false): gap = .neverEvaluated
+        case (false, true): gap = .neverHeld
+        case (true, false): gap = .neverFailed
+        case (true, true): continue
         }
+        gaps.append(conditionGap(ranges[position], gap))
       }
       if conditions[index].isEmpty {
-        for range in ranges {
-          let location = policy.source.location(of: range.start)
-          gaps.append(
-            Gap(
-              line: location.line,
-              message:
-                "\(policy.source.path):\(location.line):\(location.column): `\(policy.source.text(in: range))` never evaluated"
-            ))
-        }
+        for range in ranges { gaps.append(conditionGap(range, .neverEvaluated)) }
       }
     }
     return gaps
+  }
+
+  /// The gap of the condition at `range`.
+  private func conditionGap(_ range: SourceRange, _ gap: TestFileMessages.ConditionGap) -> Gap {
+    let location = policy.source.location(of: range.start)
+    let message = TestFileMessages.uncoveredCondition(
+      policy.source.text(in: range), path: policy.source.path, line: location.line, column: location.column, gap: gap)
+    return Gap(line: location.line, message: message)
   }
 
   /// The coverage summary and every gap, one per line.

@@ -39,13 +39,10 @@ public struct HistoryStep: Sendable {
   /// The step as written, trimmed (for traces and messages).
   public var text = ""
 
-  static let syntax =
-    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `action <score> [bad] [prompt]`, `prompt`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
-
   /// Parses one step written as `text`, located at `range`.
   public static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
-    func failure(_ message: String, help: String = syntax) -> Result<HistoryStep, Problems> {
-      .failure(Problems([.tools(.invalidHistoryStep, message, at: range, help: [help])]))
+    func failure(_ make: (SourceRange) -> Diagnostic) -> Result<HistoryStep, Problems> {
+      .failure(Problems([make(range)]))
     }
     var body = text.trimmingCharacters(in: .whitespaces)
     var answer: ReviewResponse?
@@ -56,8 +53,7 @@ public struct HistoryStep: Sendable {
         "unknown": .unknown,
       ]
       guard let response = answers[word] else {
-        return failure(
-          "unknown answer `\(word)`", help: "answers are rate, decline, remind, feedback, dismiss and unknown")
+        return failure { TestFileMessages.unknownAnswer(word, at: $0) }
       }
       answer = response
       body = body[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -67,18 +63,18 @@ public struct HistoryStep: Sendable {
     let words = body.split(separator: " ").map(String.init)
     var core = words
     if let times = words.lastIndex(of: "x"), times + 1 < words.count, let count = Int(words[times + 1]) {
-      guard count >= 1 && count <= 100_000 else { return failure("repeat counts go from 1 to 100000") }
+      guard count >= 1 && count <= 100_000 else { return failure(TestFileMessages.repetitionsOutOfRange) }
       repetitions = count
       let rest = Array(words[(times + 2)...])
       if !rest.isEmpty {
         guard rest[0] == "every", rest.count > 1, let span = TimeSpan(parsing: rest.dropFirst().joined(separator: " ")),
           span.milliseconds >= 0, !span.isInfinite
-        else { return failure("after `x \(count)`, write `every <duration>`, such as `every 1d`") }
+        else { return failure { TestFileMessages.expectedEvery(count: count, at: $0) } }
         every = span
       }
       core = Array(words[..<times])
     }
-    guard let verb = core.first else { return failure("empty history step") }
+    guard let verb = core.first else { return failure(TestFileMessages.emptyStep) }
     let argument = core.dropFirst().joined(separator: " ")
     let action: Action
     switch verb {
@@ -93,7 +89,7 @@ public struct HistoryStep: Sendable {
     case "action":
       var parts = core.dropFirst().makeIterator()
       guard let scoreText = parts.next(), let score = Double(scoreText), score.isFinite else {
-        return failure("`action` needs a score, such as `action 30` or `action -50 bad`")
+        return failure(TestFileMessages.missingActionScore)
       }
       var isBad = false
       var mayPrompt = false
@@ -101,24 +97,23 @@ public struct HistoryStep: Sendable {
         switch word {
         case "bad": isBad = true
         case "prompt": mayPrompt = true
-        default: return failure("unknown word `\(word)` after `action \(scoreText)`; use `bad` and `prompt`")
+        default: return failure { TestFileMessages.unknownActionWord(word, score: scoreText, at: $0) }
         }
       }
       action = .action(score: score, isBad: isBad, mayPrompt: mayPrompt)
     case "prompt" where argument.isEmpty: action = .prompt
     case "wait":
       guard let span = TimeSpan(parsing: argument), span.milliseconds >= 0, !span.isInfinite else {
-        return failure("`wait` needs a duration, such as `wait 3d` or `wait 1d 12h`")
+        return failure(TestFileMessages.missingWaitDuration)
       }
       action = .wait(span)
     case "update":
-      guard !argument.isEmpty else { return failure("`update` needs a version, such as `update 3.2`") }
+      guard !argument.isEmpty else { return failure(TestFileMessages.missingUpdateVersion) }
       action = .update(argument)
     default:
       let verbs = ["launch", "foreground", "session", "end", "event", "action", "prompt", "wait", "update"]
       let suggestion = EditDistance.suggestion(for: verb, among: verbs)
-      return failure(
-        "unknown history step `\(text)`", help: suggestion.map { "did you mean `\($0)`?" } ?? syntax)
+      return failure { TestFileMessages.unknownStep(text, suggestion: suggestion, at: $0) }
     }
     var step = HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range)
     step.text = text.trimmingCharacters(in: .whitespaces)

@@ -39,17 +39,11 @@ public struct PolicyTestFile: Sendable {
     let root: JSONNode
     switch JSONParser.parse(source) {
     case .success(let node): root = node
-    case .failure(let failure):
-      return .failure(Problems([.tools(.invalidJSON, failure.message, at: failure.range, help: failure.help)]))
+    case .failure(let failure): return .failure(Problems([failure.diagnostic]))
     }
     var problems: [Diagnostic] = []
     guard case .object(let members) = root.value else {
-      return .failure(
-        Problems([
-          .tools(
-            .unexpectedJSON, "a test file is a JSON object, but this is \(root.value.kindName)", at: root.range,
-            help: ["write `{\"policy\": \"review.policy\", \"cases\": [...]}`"])
-        ]))
+      return .failure(Problems([TestFileMessages.notAnObject(kind: root.value.kindName, at: root.range)]))
     }
     problems += unknownKeys(members, allowed: fileKeys, in: "a test file")
     var file = PolicyTestFile(policy: "", policyRange: root.range, now: nil, start: nil, cases: [])
@@ -57,10 +51,7 @@ public struct PolicyTestFile: Sendable {
       file.policy = path
       file.policyRange = member.value.range
     } else {
-      problems.append(
-        .tools(
-          .unexpectedJSON, "a test file needs `\"policy\"`: the path of the policy it tests", at: root.range,
-          help: ["add `\"policy\": \"review.policy\"` (relative to the test file)"]))
+      problems.append(TestFileMessages.missingPolicy(at: root.range))
     }
     file.now = instant(members.first { $0.key == "now" }, &problems)
     file.start = instant(members.first { $0.key == "start" }, &problems)
@@ -69,45 +60,32 @@ public struct PolicyTestFile: Sendable {
       for node in nodes {
         if let testCase = PolicyTestCase.parse(node, &problems) {
           if !names.insert(testCase.name).inserted {
-            problems.append(
-              .tools(
-                .unexpectedJSON, "two cases are named `\(testCase.name)`", at: testCase.range,
-                help: ["give each case its own name"]))
+            problems.append(TestFileMessages.duplicateCaseName(testCase.name, at: testCase.range))
           }
           file.cases.append(testCase)
         }
       }
       if nodes.isEmpty {
-        problems.append(
-          .tools(
-            .unexpectedJSON, "the test file has no cases", at: member.value.range, help: ["add cases to `\"cases\"`"]))
+        problems.append(TestFileMessages.noCases(at: member.value.range))
       }
     } else {
-      problems.append(
-        .tools(.unexpectedJSON, "a test file needs `\"cases\"`: an array of test cases", at: root.range))
+      problems.append(TestFileMessages.missingCases(at: root.range))
     }
     return problems.isEmpty ? .success(file) : .failure(Problems(problems))
   }
 
   static func unknownKeys(_ members: [JSONMember], allowed: [String], in what: String) -> [Diagnostic] {
     members.filter { !allowed.contains($0.key) }.map { member in
-      let suggestion = EditDistance.suggestion(for: member.key, among: allowed)
-      return .tools(
-        .unexpectedJSON, "unknown key `\(member.key)` in \(what)", at: member.keyRange,
-        help: [
-          suggestion.map { "did you mean `\($0)`?" }
-            ?? "the keys are \(allowed.map { "`\($0)`" }.joined(separator: ", "))"
-        ])
+      TestFileMessages.unknownKey(
+        member.key, in: what, allowed: allowed, suggestion: EditDistance.suggestion(for: member.key, among: allowed),
+        at: member.keyRange)
     }
   }
 
   static func instant(_ member: JSONMember?, _ problems: inout [Diagnostic]) -> Timestamp? {
     guard let member else { return nil }
     if case .string(let text) = member.value.value, let instant = Timestamp(iso8601: text) { return instant }
-    problems.append(
-      .tools(
-        .unexpectedJSON, "`\(member.key)` must be an ISO-8601 instant such as \"2026-03-01T12:00:00Z\"",
-        at: member.value.range))
+    problems.append(TestFileMessages.invalidInstant(member.key, at: member.value.range))
     return nil
   }
 }
@@ -140,8 +118,7 @@ public struct PolicyTestCase: Sendable {
   /// Parses one case, appending its problems to `problems`; nil when it has any.
   public static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
     guard case .object(let members) = node.value else {
-      problems.append(
-        .tools(.unexpectedJSON, "a test case is a JSON object, but this is \(node.value.kindName)", at: node.range))
+      problems.append(TestFileMessages.caseNotAnObject(kind: node.value.kindName, at: node.range))
       return nil
     }
     let before = problems.count
@@ -159,23 +136,19 @@ public struct PolicyTestCase: Sendable {
     if let name = member("name"), case .string(let text) = name.value.value, !text.isEmpty {
       testCase.name = text
     } else if !mistyped.contains("name") {
-      problems.append(.tools(.unexpectedJSON, "a test case needs a `\"name\"`", at: node.range))
+      problems.append(TestFileMessages.missingCaseName(at: node.range))
     }
     if let expect = member("expect"), case .string(let text) = expect.value.value, ["ask", "dont_ask"].contains(text) {
       testCase.expectsAsk = text == "ask"
       testCase.expectRange = expect.value.range
     } else if !mistyped.contains("expect") || member("expect") != nil {
-      problems.append(
-        .tools(
-          .unexpectedJSON, "a test case needs `\"expect\"`: \"ask\" or \"dont_ask\"",
-          at: member("expect")?.value.range ?? node.range))
+      problems.append(TestFileMessages.missingExpectation(at: member("expect")?.value.range ?? node.range))
     }
     if let facts = member("facts") {
       if case .object = facts.value.value {
         testCase.facts = facts.value
       } else {
-        problems.append(
-          .tools(.unexpectedJSON, "`\"facts\"` must be an object of fact names and values", at: facts.value.range))
+        problems.append(TestFileMessages.factsNotAnObject(at: facts.value.range))
       }
     }
     if let history = member("history") {
@@ -188,28 +161,23 @@ public struct PolicyTestCase: Sendable {
             case .failure(let problem): problems += problem.diagnostics
             }
           } else {
-            problems.append(
-              .tools(.invalidHistoryStep, "a history step is a string such as \"launch x 20\"", at: step.range))
+            problems.append(TestFileMessages.historyStepNotAString(at: step.range))
           }
         }
         testCase.history = parsed
       } else {
-        problems.append(.tools(.unexpectedJSON, "`\"history\"` must be an array of steps", at: history.value.range))
+        problems.append(TestFileMessages.historyNotAnArray(at: history.value.range))
       }
     }
     if testCase.facts == nil && testCase.history == nil && !mistyped.contains("facts") && !mistyped.contains("history")
     {
-      problems.append(
-        .tools(
-          .unexpectedJSON, "a test case needs `\"facts\"` or `\"history\"`", at: node.range,
-          help: ["give the facts directly, or a usage history run through the review manager"]))
+      problems.append(TestFileMessages.missingFactsOrHistory(at: node.range))
     }
     if let version = member("version") {
       if case .string(let text) = version.value.value {
         testCase.version = text
       } else {
-        problems.append(
-          .tools(.unexpectedJSON, "`\"version\"` must be a string such as \"3.1\"", at: version.value.range))
+        problems.append(TestFileMessages.versionNotAString(at: version.value.range))
       }
     }
     testCase.now = PolicyTestFile.instant(member("now"), &problems)
@@ -218,19 +186,18 @@ public struct PolicyTestCase: Sendable {
       if case .array(let names) = deciding.value.value {
         testCase.deciding = names.compactMap { node in
           if case .string(let text) = node.value { return (text, node.range) }
-          problems.append(.tools(.unexpectedJSON, "rule names are strings", at: node.range))
+          problems.append(TestFileMessages.ruleNameNotAString(at: node.range))
           return nil
         }
       } else {
-        problems.append(
-          .tools(.unexpectedJSON, "`\"deciding\"` must be an array of rule names", at: deciding.value.range))
+        problems.append(TestFileMessages.decidingNotAnArray(at: deciding.value.range))
       }
     }
     if let prompts = member("prompts") {
       if case .number(let text) = prompts.value.value, let count = Int(text), count >= 0 {
         testCase.prompts = count
       } else {
-        problems.append(.tools(.unexpectedJSON, "`\"prompts\"` must be a whole number", at: prompts.value.range))
+        problems.append(TestFileMessages.promptsNotAWholeNumber(at: prompts.value.range))
       }
     }
     return problems.count == before ? testCase : nil

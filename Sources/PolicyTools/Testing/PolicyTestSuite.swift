@@ -48,17 +48,13 @@ public enum PolicyTestSuite {
     do {
       policyBytes = try readFile(policyPath)
     } catch {
-      let diagnostic = Diagnostic.tools(
-        .unusablePolicy, "cannot read the policy `\(file.policy)`: \(error)", at: file.policyRange,
-        help: ["the path is relative to the test file's folder"])
+      let diagnostic = TestFileMessages.unreadablePolicy(file.policy, error: error, at: file.policyRange)
       return .failure(PolicyTestFailure(problems: [(testFile, [diagnostic])], isUnreadablePolicy: true))
     }
     let compilation = PolicyCompiler.compile(
       SourceFile(path: policyPath, bytes: policyBytes), schema: ReviewSchema.standard)
     guard let policy = compilation.policy else {
-      let diagnostic = Diagnostic.tools(
-        .unusablePolicy, "the policy `\(file.policy)` has errors", at: file.policyRange,
-        help: ["fix the errors above, then run the tests again"])
+      let diagnostic = TestFileMessages.policyWithErrors(file.policy, at: file.policyRange)
       return .failure(
         PolicyTestFailure(problems: [(compilation.source, compilation.diagnostics), (testFile, [diagnostic])]))
     }
@@ -86,7 +82,7 @@ public enum PolicyTestSuite {
       bytes = try readFile(path)
     } catch {
       let source = SourceFile(path: path, bytes: [])
-      let diagnostic = Diagnostic.tools(.unusablePolicy, "cannot read the test file: \(error)", at: .empty(at: 0))
+      let diagnostic = TestFileMessages.unreadableTestFile(error)
       return .failure(PolicyTestFailure(problems: [(source, [diagnostic])], isUnreadablePolicy: true))
     }
     return run(SourceFile(path: path, bytes: bytes), at: path, readFile: readFile)
@@ -100,6 +96,6 @@ public enum PolicyTestSuite {
 
   /// A file that does not exist or cannot be read.
   private struct UnreadableFile: Error, CustomStringConvertible {
-    var description: String { "no such file, or it cannot be read" }
+    var description: String { TestFileMessages.unreadableFile }
   }
 }

@@ -55,13 +55,7 @@ public enum TestRunner {
     var problems: [Diagnostic] = []
     for (name, range) in testCase.deciding ?? [] where !names.contains(name) {
       let suggestion = EditDistance.suggestion(for: name, among: names)
-      problems.append(
-        .tools(
-          .unexpectedJSON, "the policy has no rule named `\(name)`", at: range,
-          help: [
-            suggestion.map { "did you mean `\($0)`?" }
-              ?? "the rules are \(names.map { "`\($0)`" }.joined(separator: ", "))"
-          ]))
+      problems.append(TestFileMessages.unknownRule(name, suggestion: suggestion, rules: names, at: range))
     }
     if !problems.isEmpty { return .failure(Problems(problems)) }
 
@@ -147,19 +141,13 @@ public enum TestRunner {
           if case .number(let text) = member.value.value, let value = FactsFile.seed(text) {
             seed = value
           } else {
-            problems.append(
-              .tools(
-                .invalidFactValue, "`\(member.key)` must be an integer, the seed `bucket(\"name\")` draws from",
-                at: member.value.range))
+            problems.append(FactsFileMessages.invalidSeed(member.key, withExample: false, at: member.value.range))
           }
           continue
         }
         guard let slot = policy.layout.slot(named: member.key), case .declaration = policy.layout.slots[slot].origin
         else {
-          problems.append(
-            .tools(
-              .unexpectedJSON, "a history case computes `\(member.key)` from its history", at: member.keyRange,
-              help: ["give only the facts the policy declares with `fact`; use a facts case to set standard facts"]))
+          problems.append(TestFileMessages.computedFactGiven(member.key, at: member.keyRange))
           continue
         }
         switch FactsFile.value(member.value, for: policy.layout.slots[slot]) {
@@ -175,12 +163,7 @@ public enum TestRunner {
       guard case .event(let name?) = step.action, !declared.contains(name) else { continue }
       let suggestion = EditDistance.suggestion(for: name, among: declared)
       problems.append(
-        .tools(
-          .invalidHistoryStep, "the policy does not declare the event `\(name)`", at: step.range,
-          help: [
-            suggestion.map { "did you mean `\($0)`?" }
-              ?? "it declares \(declared.map { "`\($0)`" }.joined(separator: ", ")); add `\(name)` to its `event` line"
-          ]))
+        TestFileMessages.undeclaredEvent(name, suggestion: suggestion, declared: declared, at: step.range))
     }
     if !problems.isEmpty { return .failure(Problems(problems)) }
 
@@ -201,8 +184,7 @@ public enum TestRunner {
       return created
     }
     guard var current = manager(version: testCase.version) else {
-      return .failure(
-        Problems([.tools(.unusablePolicy, "the policy does not compile for the review manager", at: testCase.range)]))
+      return .failure(Problems([TestFileMessages.policyRefusedByManager(at: testCase.range)]))
     }
     var trace: [String] = []
     let names = policy.rules.map { $0.name ?? $0.label }
@@ -239,24 +221,17 @@ public enum TestRunner {
       }
       // An answer is given only to a prompt the step shows: one that shows none is a mistake in the test.
       if step.answer != nil, presenter.deciding.count == promptsBefore {
-        var why = "the policy did not ask here"
-        if let (compiled, facts) = current.currentFacts() {
-          why += " (now: " + ExplanationRenderer().summary(compiled.explain(facts).decision, compiled) + ")"
+        let decision = current.currentFacts().map { compiled, facts in
+          ExplanationRenderer().summary(compiled.explain(facts).decision, compiled)
         }
         return .failure(
           Problems([
-            .tools(
-              .invalidHistoryStep, "step \(number) `\(step.text)` answers a prompt, but no prompt showed",
-              at: step.range, help: [why, "remove the answer, or change the history so the policy asks at this step"])
+            TestFileMessages.answerWithoutPrompt(number: number, step.text, decision: decision, at: step.range)
           ]))
       }
     }
     guard let (compiled, facts) = current.currentFacts() else {
-      return .failure(
-        Problems([
-          .tools(
-            .unexpectedJSON, "the app version `\(testCase.version)` does not start with a number", at: testCase.range)
-        ]))
+      return .failure(Problems([TestFileMessages.invalidAppVersion(testCase.version, at: testCase.range)]))
     }
     let fresh = compiled.explain(facts)
     trace.append("then a fresh check: " + ExplanationRenderer().summary(fresh.decision, policy))

@@ -42,15 +42,12 @@ public enum ReviewEtiquette {
         if let witness { answers.append((answer, witness)) }
       }
       if let first = answers.first {
-        let who = answers.map(\.0).joined(separator: " or ")
         let respect = answerCondition(forRuleReading: readNames, policy: policy)
         let added = addedRule(named: "answered", when: respect, to: policy)
         context.report(
-          .asksAfterAnswer, "\(title) can ask a user who \(who) this version", at: rule.range, owner: rule.range,
-          help: [
-            "for example when \(example(first.1, reading: readNames.union([first.0])))",
-            "respect the answer, as `never answered when \(respect)` does",
-          ], fixIts: added.map { [$0.fixIt] } ?? [], witness: first.1)
+          EtiquetteMessages.asksAfterAnswer(
+            title, answers: answers.map(\.0), facts: example(first.1, reading: readNames.union([first.0])),
+            respect: respect, fixIt: added?.fixIt, at: rule.range), owner: rule.range, witness: first.1)
       }
       guard has("last_prompt", .instant, optional: true) else { continue }
       // PC321: within 7 days of the last prompt.
@@ -64,11 +61,9 @@ public enum ReviewEtiquette {
       {
         let added = addedRule(named: "too_soon", when: "since(last_prompt) < 8w", to: policy)
         context.report(
-          .asksTooSoon, "\(title) can ask again within 7 days of the last prompt", at: rule.range, owner: rule.range,
-          help: [
-            "for example when \(example(witness, reading: readNames, then: "the last prompt was \(lastPromptAge(witness)) ago"))",
-            "wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does",
-          ], fixIts: added.map { [$0.fixIt] } ?? [], witness: witness)
+          EtiquetteMessages.asksTooSoon(
+            title, facts: example(witness, reading: readNames, history: true), lastPromptAge: lastPromptAge(witness),
+            fixIt: added?.fixIt, at: rule.range), owner: rule.range, witness: witness)
       }
       // PC322: after 3 prompts in 365 days.
       let year = history(prompts: 3, maximumAge: 365 * day, layout: layout)
@@ -79,18 +74,14 @@ public enum ReviewEtiquette {
             && isHistory(witness, prompts: 3, maximumAge: 365 * day)
         })
       {
-        var help = [
-          "for example when \(example(witness, reading: readNames, then: "3 prompts were shown in 365 days, the last \(lastPromptAge(witness)) ago"))"
-        ]
         let counts =
           policyReads.contains("total_prompts") || policyReads.contains("prompts")
           || policyReads.contains { $0.hasPrefix("prompts_within(") }
-        if !counts { help.append("no condition of the policy bounds the number of prompts in 365 days") }
         let added = addedRule(named: "yearly_cap", when: "prompts_within(365d) >= 3", to: policy)
-        help.append("cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does")
         context.report(
-          .asksTooOften, "\(title) can ask after 3 prompts in 365 days", at: rule.range, owner: rule.range,
-          help: help, fixIts: added.map { [$0.fixIt] } ?? [], witness: witness)
+          EtiquetteMessages.asksTooOften(
+            title, facts: example(witness, reading: readNames, history: true), lastPromptAge: lastPromptAge(witness),
+            countsPrompts: counts, fixIt: added?.fixIt, at: rule.range), owner: rule.range, witness: witness)
       }
     }
   }
@@ -132,12 +123,7 @@ public enum ReviewEtiquette {
     }
     let rule = "never \(chosen) when \(condition)"
     let newline = bytes.last.map { $0 == UInt8(ascii: "\n") } ?? true
-    // An added rule changes what the policy decides: an editor offers it, `check --fix` does not apply it.
-    return (
-      rule,
-      FixIt(
-        "add `\(rule)`", edits: [.insert((newline ? "" : "\n") + rule + "\n", at: bytes.count)], isAutomatic: false)
-    )
+    return (rule, EtiquetteMessages.addRule(rule, at: bytes.count, newline: newline))
   }
 
   /// Whether the policy is a single bare condition (no `ask when` before it).
@@ -151,13 +137,10 @@ public enum ReviewEtiquette {
     return next == UInt8(ascii: "_") || (next >= 0x30 && next <= 0x39) || (letter >= 0x61 && letter <= 0x7A)
   }
 
-  /// An example's facts for a help line, then `then` (a phrase about the prompt history).
-  static func example(_ witness: Witness, reading names: Set<String>, then: String? = nil) -> String {
-    var excluded = names
-    if then != nil { excluded = excluded.subtracting(["last_prompt"]) }
-    let text = witness.summary(reading: excluded)
-    let parts = [text, then ?? ""].filter { !$0.isEmpty }
-    return parts.isEmpty ? "every fact has its default value" : parts.joined(separator: ", ")
+  /// An example's facts for a help line, without `last_prompt` when the help describes the
+  /// prompt history (`history`).
+  static func example(_ witness: Witness, reading names: Set<String>, history: Bool = false) -> String {
+    witness.summary(reading: history ? names.subtracting(["last_prompt"]) : names)
   }
 
   /// How long before `now` the witness's last prompt was, as in `1d`.
@@ -240,15 +223,5 @@ public enum ReviewEtiquette {
     var result = witness
     result.facts[index].value = .int(needed)
     return result
-  }
-}
-
-extension AnalysisContext {
-  /// Reports a warning with a code of ReviewPolicy's domain, as ``report(_:_:at:owner:help:witness:)`` does.
-  fileprivate mutating func report(
-    _ code: ReviewPolicyCode, _ message: String, at range: SourceRange, owner: SourceRange, help: [String],
-    fixIts: [FixIt] = [], witness: Witness? = nil
-  ) {
-    report(Diagnostic(code, message, at: range, help: help, fixIts: fixIts), owner: owner, witness: witness)
   }
 }
