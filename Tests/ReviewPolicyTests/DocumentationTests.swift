@@ -4,8 +4,9 @@ import ReviewPolicy
 import Testing
 
 /// The policy snippets in README.md, Grammar.md and docs/*.md (fenced as ```policy) must compile cleanly,
-/// so the documentation cannot drift from the language; their links must lead somewhere, and the README
-/// must stay a front door.
+/// so the documentation cannot drift from the language; their links must lead somewhere (to a heading
+/// that exists, for a link with a `#`), Grammar.md must leave the review vocabulary to docs/facts.md,
+/// and the README must stay a front door.
 @Suite("documentation snippets")
 struct DocumentationTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -102,6 +103,82 @@ struct DocumentationTests {
           exists || DocumentationTests.pendingTargets.contains(fromRoot),
           "\(file) links to \(link), which does not exist")
       }
+    }
+  }
+
+  /// The relative links in `text` to a heading of a Markdown file: the target and the fragment.
+  static func fragmentLinks(in text: String) -> [(target: String, fragment: String)] {
+    var links: [(String, String)] = []
+    var rest = Substring(text)
+    while let start = rest.range(of: "](") {
+      rest = rest[start.upperBound...]
+      guard let end = rest.firstIndex(where: { $0 == ")" || $0 == " " || $0 == "\n" }) else { break }
+      let parts = rest[..<end].split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+      if parts.count == 2, !parts[0].contains("://"), parts[0].isEmpty || parts[0].hasSuffix(".md") {
+        links.append((String(parts[0]), String(parts[1])))
+      }
+      rest = rest[end...]
+    }
+    return links
+  }
+
+  /// The anchors GitHub gives the headings of a Markdown file: lower case, spaces as hyphens,
+  /// punctuation other than `-` and `_` dropped (`## 5. Absent values` is `5-absent-values`).
+  static func anchors(in text: String) -> Set<String> {
+    var anchors = Set<String>()
+    var inFence = false
+    for line in text.split(separator: "\n") {
+      if line.hasPrefix("```") { inFence.toggle() }
+      guard !inFence, line.hasPrefix("#") else { continue }
+      let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+      let slug = title.lowercased().compactMap { character -> String? in
+        if character == " " { return "-" }
+        if character.isLetter || character.isNumber || character == "-" || character == "_" { return String(character) }
+        return nil
+      }
+      anchors.insert(slug.joined())
+    }
+    return anchors
+  }
+
+  @Test("every link to a heading of README.md, Grammar.md or docs/ (`facts.md#clocks`) leads to one")
+  func fragmentsResolve() throws {
+    #expect(
+      DocumentationTests.anchors(in: "## 5. Absent values\n```\n# no\n```\n### `let`\n") == ["5-absent-values", "let"])
+    var checked = 0
+    for file in ["README.md", "Grammar.md"] + (try DocumentationTests.guides()) {
+      let folder = file.split(separator: "/").dropLast().joined(separator: "/")
+      for link in DocumentationTests.fragmentLinks(in: try DocumentationTests.text(of: file)) {
+        let target =
+          link.target.isEmpty
+          ? file
+          : URL(fileURLWithPath: "/" + folder).appendingPathComponent(link.target).standardizedFileURL.path
+            .dropFirst().description
+        guard let text = try? DocumentationTests.text(of: target) else { continue }  // reported by linksResolve
+        checked += 1
+        #expect(
+          DocumentationTests.anchors(in: text).contains(link.fragment),
+          "\(file) links to \(link.target)#\(link.fragment), a heading \(target) does not have")
+      }
+    }
+    #expect(checked >= 10, "links with a fragment found")
+  }
+
+  @Test("Grammar.md specifies the language only: the review facts and their clock rules are in docs/facts.md")
+  func reviewVocabularyIsInFactsPage() throws {
+    let grammar = try DocumentationTests.text(of: "Grammar.md")
+    let facts = try DocumentationTests.text(of: "docs/facts.md")
+    #expect(grammar.contains("](docs/facts.md)"), "Grammar.md links to the review vocabulary")
+    #expect(!grammar.contains("### \(ReviewClockRules.title)\n"), "the clock rules are review runtime behaviour")
+    for line in ReviewClockRules.markdown.split(separator: "\n") where line.count > 40 {
+      #expect(!grammar.contains(line), "Grammar.md repeats the clock rules: \(line)")
+    }
+    #expect(facts.contains("## \(ReviewClockRules.title)\n\n\(ReviewClockRules.markdown)\n"))
+    for fact in ReviewSchema.standard.facts {
+      #expect(facts.contains("| `\(fact.name)` |"), "docs/facts.md lists \(fact.name)")
+    }
+    for family in ReviewSchema.standard.families {
+      #expect(facts.contains("| `\(family.name)("), "docs/facts.md lists \(family.name)")
     }
   }
 
