@@ -15,6 +15,9 @@ struct DocumentationTests {
   /// The README's size limit in bytes: the front door links to docs/ for everything else.
   static let readmeLimit = 10_500
 
+  /// The Markdown pages at the repository's root whose links are checked.
+  static let rootPages = ["README.md", "Grammar.md", "ARCHITECTURE.md"]
+
   /// Link targets another branch adds; remove each once it has landed.
   static let pendingTargets: Set<String> = []
 
@@ -89,9 +92,9 @@ struct DocumentationTests {
     #expect(count >= 2, "docs/ has policy snippets")
   }
 
-  @Test("every relative link in README.md, Grammar.md and docs/ leads to a file")
+  @Test("every relative link in README.md, Grammar.md, ARCHITECTURE.md and docs/ leads to a file")
   func linksResolve() throws {
-    for file in ["README.md", "Grammar.md"] + (try DocumentationTests.guides()) {
+    for file in DocumentationTests.rootPages + (try DocumentationTests.guides()) {
       let folder = file.split(separator: "/").dropLast().reduce(DocumentationTests.root) {
         $0.appendingPathComponent(String($1))
       }
@@ -146,7 +149,7 @@ struct DocumentationTests {
     #expect(
       DocumentationTests.anchors(in: "## 5. Absent values\n```\n# no\n```\n### `let`\n") == ["5-absent-values", "let"])
     var checked = 0
-    for file in ["README.md", "Grammar.md"] + (try DocumentationTests.guides()) {
+    for file in DocumentationTests.rootPages + (try DocumentationTests.guides()) {
       let folder = file.split(separator: "/").dropLast().joined(separator: "/")
       for link in DocumentationTests.fragmentLinks(in: try DocumentationTests.text(of: file)) {
         let target =
@@ -180,6 +183,45 @@ struct DocumentationTests {
     for family in ReviewSchema.standard.families {
       #expect(facts.contains("| `\(family.name)("), "docs/facts.md lists \(family.name)")
     }
+  }
+
+  /// The tests an ARCHITECTURE.md invariant names: `SuiteTests` or `SuiteTests.function`, in backticks.
+  static func namedTests(in paragraph: String) -> [(suite: String, function: String?)] {
+    paragraph.split(separator: "`", omittingEmptySubsequences: false).enumerated().compactMap { item in
+      guard item.offset % 2 == 1 else { return nil }
+      let parts = item.element.split(separator: ".", omittingEmptySubsequences: false)
+      guard (1...2).contains(parts.count), let suite = parts.first, suite.hasSuffix("Tests"),
+        suite.first?.isUppercase == true, parts.joined().allSatisfy({ $0.isLetter || $0.isNumber })
+      else { return nil }
+      return (String(suite), parts.count == 2 ? String(parts[1]) : nil)
+    }
+  }
+
+  @Test("every invariant of ARCHITECTURE.md names a test, and every test it names exists")
+  func architectureNamesRealTests() throws {
+    let text = try DocumentationTests.text(of: "ARCHITECTURE.md")
+    let invariants = text.components(separatedBy: "\n\n").compactMap { paragraph -> String? in
+      guard let start = paragraph.range(of: "**Invariant:**") else { return nil }
+      return String(paragraph[start.lowerBound...])
+    }
+    #expect(invariants.count >= 20, "ARCHITECTURE.md's invariants are found")
+    let folder = DocumentationTests.root.appendingPathComponent("Tests")
+    let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+    var sources: [String] = []
+    for case let url as URL in files where url.pathExtension == "swift" {
+      sources.append(try String(contentsOf: url, encoding: .utf8))
+    }
+    for invariant in invariants {
+      let named = DocumentationTests.namedTests(in: invariant)
+      #expect(!named.isEmpty, "an invariant names no test: \(invariant.prefix(80))")
+      for test in named {
+        let found = sources.contains { source in
+          source.contains("struct \(test.suite) ") && (test.function.map { source.contains("func \($0)(") } ?? true)
+        }
+        #expect(found, "ARCHITECTURE.md names \(test.suite)\(test.function.map { "." + $0 } ?? ""), which Tests/ lacks")
+      }
+    }
+    #expect(DocumentationTests.namedTests(in: "`DecisionTests.ruleOrder`, `a.b`, `GoldenTests`, `Facts`").count == 2)
   }
 
   @Test("the README stays a front door: at most 10,500 bytes")
