@@ -2,11 +2,12 @@ import PolicyCore
 import PolicyTools
 import ReviewPolicy
 
-/// `policyc facts`: the review vocabulary as a table, from the schema the checker uses.
+/// `policyc facts`: the review vocabulary as a table, JSON or a Markdown reference, from the schema
+/// the checker uses.
 enum FactsCommand: Command {
   static let name = "facts"
   static let summary = "List the facts policies can use"
-  static let usage = "USAGE: policyc facts [--format text|json]\n"
+  static let usage = "USAGE: policyc facts [--format text|json|markdown]\n"
 
   static let help = """
     OVERVIEW: list the facts review policies can use
@@ -15,10 +16,15 @@ enum FactsCommand: Command {
     can be absent), unit, meaning and an example condition. Keyed facts such
     as `events(event_name)` take a literal key: `events("purchase")`.
 
-    USAGE: policyc facts [--format text|json]
+    `--format markdown` prints the complete reference (docs/facts.md is its
+    output): the facts grouped by scope with their defaults and when they are
+    absent, the bounds between them and how they behave when the device
+    clock moves.
+
+    USAGE: policyc facts [--format text|json|markdown]
 
     OPTIONS:
-      --format <format>  `text` (default) or `json`
+      --format <format>  `text` (default), `json` or `markdown`
       -h, --help         Show this help
 
     """
@@ -29,10 +35,15 @@ enum FactsCommand: Command {
     guard command.arguments.operands.isEmpty else {
       return command.usageError("unexpected argument `\(command.arguments.operands[0])`")
     }
-    guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
-    io.write(
-      format == "text" ? SchemaReport.table(ReviewSchema.standard) : SchemaReport.json(ReviewSchema.standard),
-      to: .standardOutput)
+    guard let format = command.format(among: ["text", "json", "markdown"]) else { return PolicyCLI.usageError }
+    let schema = ReviewSchema.standard
+    let output =
+      switch format {
+      case "json": SchemaReport.json(schema)
+      case "markdown": SchemaReport.markdown(schema, page: .review)
+      default: SchemaReport.table(schema)
+      }
+    io.write(output, to: .standardOutput)
     return PolicyCLI.success
   }
 }

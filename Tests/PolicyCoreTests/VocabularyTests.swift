@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// PolicyCore is the language only: it names no fact of any host's domain. The review domain
-/// (its facts and its etiquette checks) lives in the ReviewPolicy module.
+/// PolicyCore is the language only: it names no fact of any host's domain, and it imports no
+/// module (no Foundation). The review domain (its facts and its etiquette checks) lives in the
+/// ReviewPolicy module.
 @Suite("core vocabulary")
 struct VocabularyTests {
   /// Words of the review domain: its fact names, and words that only that domain needs.
@@ -47,6 +48,29 @@ struct VocabularyTests {
     }
     #expect(scanned > 30)
     #expect(found == [])
+  }
+
+  @Test("Sources/PolicyCore imports no module: no Foundation, only the standard library")
+  func importsNothing() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/PolicyCore")
+    let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+    var imports: [String] = []
+    var scanned = 0
+    for case let url as URL in files where url.pathExtension == "swift" {
+      scanned += 1
+      let text = try String(contentsOf: url, encoding: .utf8)
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let code = line.drop { $0 == " " }
+        let attributes =
+          code.hasPrefix("@_exported ") || code.hasPrefix("@testable ") || code.hasPrefix("@preconcurrency ")
+        if code.hasPrefix("import ") || (attributes && code.contains(" import ")) {
+          imports.append("\(url.lastPathComponent):\(number + 1): \(code)")
+        }
+      }
+    }
+    #expect(scanned > 30)
+    #expect(imports == [], "PolicyCore is pure Swift: the language needs no Foundation and does no I/O")
   }
 
   @Test("the scan finds the words it looks for")

@@ -1,6 +1,7 @@
 import PolicyCore
 
-/// A fact schema as a table (`policyc facts`) or JSON (`policyc facts --format json`).
+/// A fact schema as a table (`policyc facts`), JSON (`policyc facts --format json`) or a Markdown
+/// reference page (`policyc facts --format markdown`, in SchemaReport+Markdown.swift).
 public enum SchemaReport {
   /// One fact or keyed family.
   struct Row {
@@ -49,6 +50,7 @@ public enum SchemaReport {
     var output = line(header)
     for row in cells { output += line(row) }
     output += "\n`?` after a type: the fact can be absent; see Grammar.md, \"Absent values\".\n"
+    output += "`--format markdown` prints the full reference, docs/facts.md.\n"
     return output
   }
 

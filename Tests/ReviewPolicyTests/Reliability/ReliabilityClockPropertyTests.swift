@@ -6,7 +6,7 @@ import Testing
 
 /// Clock changes through the ``ReviewManager``: random histories against a monotonic "real" time
 /// while the device clock jumps back up to two years and ahead up to five (and by hours, and is
-/// set right again), for every example policy, checking the guarantees of Grammar.md, "Clocks",
+/// set right again), for every example policy, checking the guarantees of ``ReviewClockRules``,
 /// after every call.
 @Suite("Reliability: clock jumps through the review manager")
 struct ReliabilityClockPropertyTests {

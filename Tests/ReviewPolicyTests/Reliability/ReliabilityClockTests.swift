@@ -5,7 +5,7 @@ import Testing
 @testable import ReviewPolicy
 
 /// Clock changes: random histories with the device clock jumping back up to two years and ahead
-/// up to five, driven through a ``ReviewTracker`` for every example policy (Grammar.md, "Clocks").
+/// up to five, driven through a ``ReviewTracker`` for every example policy (``ReviewClockRules``).
 @Suite("Reliability: the clock goes backwards and jumps ahead")
 struct ReliabilityClockTests {
   /// The example policies in Examples/.
@@ -84,7 +84,7 @@ struct ReliabilityClockTests {
   }
 }
 
-/// The day-count rule (Grammar.md, "Clocks"): a jump back moves the start instants earlier.
+/// The day-count rule (``ReviewClockRules``): a jump back moves the start instants earlier.
 @Suite("Reliability: day counts never decrease")
 struct ReliabilityDayCountTests {
   static let day: Int64 = 86_400_000

@@ -82,7 +82,7 @@ struct ReliabilityRelaunchTests {
     let relaunched = try F.manager(
       policy: "ask when since(install_date) < 1d", appVersion: "1.1", store: JSONFileStore(url: url), clock: clock)
     #expect(relaunched.currentState == manager.currentState)
-    // The jump back moved the install date 30 days earlier (day counts never decrease, Grammar.md "Clocks").
+    // The jump back moved the install date 30 days earlier (day counts never decrease, ``ReviewClockRules``).
     #expect(manager.currentState.installDate == F.at(-30 * F.day))
     #expect(manager.currentState.firstUse == F.at(-30 * F.day))
     #expect(relaunched.explainCurrentDecision().summary == manager.explainCurrentDecision().summary)
