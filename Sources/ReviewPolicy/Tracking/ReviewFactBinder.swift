@@ -123,7 +123,7 @@ struct ReviewFactBinder: Sendable {
     of fact: ComputedFact, state: ReviewState, now: Timestamp, version: Version, versions: ParsedVersions
   ) -> Value? {
     // A recorded instant later than `now` (the clock went back) counts as `now`, and the start
-    // instants are moved earlier by a jump back not yet settled: see Grammar.md, "Clocks".
+    // instants are moved earlier by a jump back not yet settled: see docs/facts.md, "Clocks".
     switch fact {
     case .days: return .int(ReviewFactBinder.wholeDays(from: start(state.firstUse, state, now) ?? now, to: now))
     case .firstUse: return .instant(min(start(state.firstUse, state, now) ?? now, now))

@@ -57,7 +57,7 @@ extension ReviewState {
     Int64.random(in: 1...Int64.max)
   }
 
-  /// Brings the state to the device clock at `now` (Grammar.md, "Clocks"); every tracked call does this first.
+  /// Brings the state to the device clock at `now` (docs/facts.md, "Clocks"); every tracked call does this first.
   ///
   /// - A jump back (``now`` before ``clockHighWater``) moves the start instants ``firstUse``,
   ///   ``installDate`` and ``firstSession`` earlier by the jump, so `days`, `total_days` and

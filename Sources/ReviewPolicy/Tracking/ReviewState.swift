@@ -80,7 +80,7 @@ public struct ReviewState: Codable, Sendable, Hashable {
   /// The device clock's high-water mark: the instant of the latest tracked call, so that a clock
   /// set back is noticed. The next call that sees the clock behind it moves the start instants
   /// (``firstUse``, ``installDate``, ``firstSession``) earlier by the jump, so day counts never
-  /// decrease (Grammar.md, "Clocks"), and lowers the mark to its own instant. Nil before the first
+  /// decrease (docs/facts.md, "Clocks"), and lowers the mark to its own instant. Nil before the first
   /// tracked call, and in states stored before it existed (a jump back is seen from the next call).
   public var clockHighWater: Timestamp?
 

@@ -176,7 +176,7 @@ public struct ReviewTracker: Sendable {
   /// Runs `operation`, which calls ``enter(at:)``: when it changed nothing but the state's clock
   /// high-water mark, the mark is kept as it was, as ``ReviewManager`` writes nothing for such a call
   /// (a prompt check that asks nothing), so a tracker and a manager hold the same state. The mark
-  /// is then the clock at the last call that recorded something (Grammar.md, "Clocks").
+  /// is then the clock at the last call that recorded something (docs/facts.md, "Clocks").
   mutating func recording<Result>(_ operation: (inout ReviewTracker) -> Result) -> Result {
     let before = state
     let result = operation(&self)
