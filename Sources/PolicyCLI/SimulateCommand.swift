@@ -2,8 +2,9 @@ import Foundation
 import PolicyCore
 import PolicyTools
 
-/// `policyc simulate`: run the real ``ReviewManager`` over a synthetic population under one
-/// policy, or two side by side, and report who is asked, when and how often.
+/// `policyc simulate`: run the real ``ReviewTracker`` (the manager's one decision path) over a
+/// synthetic population under one policy, or two side by side, and report who is asked, when and
+/// how often.
 ///
 /// The behaviour model is ``SimulationModel``; the run is ``SimulationEngine``; the reports are
 /// ``SimulationReport`` (text, JSON) and ``SimulationHTML``.

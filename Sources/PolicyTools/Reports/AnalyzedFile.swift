@@ -29,7 +29,6 @@ public struct AnalyzedFile: Sendable {
   /// The diagnostics as `policyc check --format json` writes them, each with `witness`: the
   /// example facts (a facts file's object) or null; and per file the silenced findings and notes.
   public static func json(_ results: [AnalyzedFile], errors: Int, warnings: Int) -> String {
-    var raw = RawJSON()
     let output = DiagnosticFormats.json(
       results.map { ($0.path, $0.source, $0.diagnostics) }, errors: errors, warnings: warnings,
       diagnosticMembers: { index, diagnostic, writer in
@@ -38,8 +37,7 @@ public struct AnalyzedFile: Sendable {
         if let witness = result.report?.findings.first(where: { $0.diagnostic == diagnostic })?.witness,
           let policy = result.policy
         {
-          writer.string(
-            raw.placeholder(WitnessFacts.object(witness, names: WitnessFacts.names(witness, reading: [policy]))))
+          writer.raw(WitnessFacts.object(witness, names: WitnessFacts.names(witness, reading: [policy])))
         } else {
           writer.null()
         }
@@ -59,6 +57,6 @@ public struct AnalyzedFile: Sendable {
         writer.key("notes")
         writer.array { for note in result.report?.notes ?? [] { $0.string(note) } }
       })
-    return raw.resolve(output) + "\n"
+    return output + "\n"
   }
 }

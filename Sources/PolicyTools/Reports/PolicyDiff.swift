@@ -50,7 +50,6 @@ public enum PolicyDiff {
     _ result: String, _ old: CompiledPolicy, _ new: CompiledPolicy, counterexample: Counterexample?, reason: String?
   ) -> String {
     var writer = JSONWriter()
-    var raw = RawJSON()
     writer.object {
       $0.key("result"); $0.string(result)
       $0.key("old"); $0.string(old.source.path)
@@ -60,7 +59,7 @@ public enum PolicyDiff {
       }
       guard let counterexample else { return }
       let names = WitnessFacts.names(counterexample.witness, reading: [old, new])
-      $0.key("facts"); $0.string(raw.placeholder(WitnessFacts.object(counterexample.witness, names: names)))
+      $0.key("facts"); $0.raw(WitnessFacts.object(counterexample.witness, names: names))
       for (key, decision, policy) in [
         ("oldDecision", counterexample.old, old), ("newDecision", counterexample.new, new),
       ] {
@@ -73,6 +72,6 @@ public enum PolicyDiff {
         }
       }
     }
-    return raw.resolve(writer.output) + "\n"
+    return writer.output + "\n"
   }
 }
