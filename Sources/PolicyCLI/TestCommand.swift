@@ -100,11 +100,20 @@ enum TestCommand: Command {
       let readPolicy = { (policyPath: String) throws -> [UInt8] in
         try io.readFile(policyPath, limit: Limits.maximumFileSize + 1).bytes
       }
+      // A project file with problems shows them with the first test file it fails, not again.
+      var reportedProject: String?
       let run = PolicyTestSuite.run(
-        loaded.file, at: path, environment: { command.projectEnvironment(forPolicyAt: $0) }, readFile: readPolicy)
+        loaded.file, at: path,
+        environment: { policyPath in
+          let environment = command.projectEnvironment(forPolicyAt: policyPath)
+          if case .failure(let failure) = environment, !command.isFirstReport(of: failure) {
+            reportedProject = failure.path
+          }
+          return environment
+        }, readFile: readPolicy)
       switch run {
       case .failure(let failure):
-        for (source, diagnostics) in failure.problems {
+        for (source, diagnostics) in failure.problems where source.path != reportedProject {
           io.write(renderer.render(diagnostics, in: source), to: .standardError)
         }
         status = max(status, failure.isUnreadablePolicy ? PolicyCLI.usageError : PolicyCLI.failure)

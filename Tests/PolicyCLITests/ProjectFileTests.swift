@@ -95,14 +95,16 @@ struct ProjectFileVerbTests {
   @Test("--events overrides the project file, which is then not read", arguments: F.verbs)
   func eventsOverridesProjectFile(_ verb: F.Verb) {
     // The project file allows `share`; --events does not.
-    let allows = F.run(verb.arguments + ["--events", "export"], extra: ["app/reviewpolicy.json": #"{"events": ["share"]}"#])
+    let allows = F.run(
+      verb.arguments + ["--events", "export"], extra: ["app/reviewpolicy.json": #"{"events": ["share"]}"#])
     #expect(allows.result.status == verb.failure, "\(allows.result)")
     #expect((allows.result.standardOutput + allows.result.standardError).contains(F.unknownShare))
     #expect(!allows.io.readPaths.contains("app/reviewpolicy.json"))
     // The project file does not allow `share` (and is not even valid); --events does.
     let broken = #"{"events": ["export"], "colour": 1"#
     let overridden = F.run(verb.arguments + ["--events", "share"], extra: ["app/reviewpolicy.json": broken])
-    #expect(!(overridden.result.standardOutput + overridden.result.standardError).contains("PC2"), "\(overridden.result)")
+    #expect(
+      !(overridden.result.standardOutput + overridden.result.standardError).contains("PC2"), "\(overridden.result)")
     #expect(!(overridden.result.standardOutput + overridden.result.standardError).contains("PC40"))
     #expect(!overridden.io.readPaths.contains("app/reviewpolicy.json"))
   }
@@ -213,7 +215,18 @@ struct ProjectFileDiscoveryTests {
     #expect(
       result.standardError.contains(
         "app/p.test.json:1:12: error: the project file of the policy `p.policy` has errors [PC407]"))
-    #expect(result.standardError.contains("help: fix the errors above in `app/reviewpolicy.json`, then run the tests again"))
+    #expect(
+      result.standardError.contains("help: fix the errors above in `app/reviewpolicy.json`, then run the tests again"))
+    // Two test files of policies below it: its problems once, a PC407 for each.
+    let twice = F.run(
+      ["test", "app/p.test.json", "app/q.test.json"],
+      extra: [
+        "app/reviewpolicy.json": #"{"events": "share"}"#,
+        "app/q.test.json": #"{"policy": "q.policy", "cases": [{"name": "a", "facts": {}, "expect": "dont_ask"}]}"#,
+      ])
+    #expect(twice.result.status == 1)
+    #expect(twice.result.standardError.components(separatedBy: "`events` must be a list").count == 2)
+    #expect(twice.result.standardError.components(separatedBy: "[PC407]").count == 3)
   }
 
   @Test("a history step recording an event the app does not record is an error at the step")
@@ -236,7 +249,8 @@ struct ProjectFileDiscoveryTests {
     let check = io.run(["check", "app/p.policy"])
     #expect(check.status == 2)
     #expect(
-      check.standardError == "policyc check: error: cannot read the project file `app/reviewpolicy.json`: Permission denied\n")
+      check.standardError
+        == "policyc check: error: cannot read the project file `app/reviewpolicy.json`: Permission denied\n")
     let eval = MemoryIO()
     for (path, text) in F.files { eval.addFile(path, text) }
     eval.fileErrors["app/reviewpolicy.json"] = "Permission denied"
@@ -257,7 +271,8 @@ struct ProjectFileDiscoveryTests {
   func json() throws {
     let (result, _) = F.run(
       ["check", "--format", "json", "app/p.policy"], extra: ["app/reviewpolicy.json": #"{"events": [3]}"#])
-    let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     let files = try #require(report["files"] as? [[String: Any]])
     #expect(files.map { $0["path"] as? String } == ["app/reviewpolicy.json", "app/p.policy"])
     #expect(report["errorCount"] as? Int == 1)

@@ -92,7 +92,8 @@ struct PolicyProjectTests {
       Issue.record("expected none")
       return
     }
-    guard case .failed(.invalid(let source, let diagnostics)) = PolicyProject.lookup(forPolicyAt: "/s/p.policy", in: files)
+    guard
+      case .failed(.invalid(let source, let diagnostics)) = PolicyProject.lookup(forPolicyAt: "/s/p.policy", in: files)
     else {
       Issue.record("expected a failure")
       return
@@ -123,13 +124,16 @@ struct PolicyProjectTests {
     try Data("ask when events(\"share\") >= 1\n".utf8).write(to: folder.appendingPathComponent("p.policy"))
     try Data(#"{"events": ["export"]}"#.utf8).write(to: folder.appendingPathComponent("reviewpolicy.json"))
     let test = folder.appendingPathComponent("p.test.json")
-    try Data(#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "dont_ask"}]}"#.utf8).write(to: test)
+    try Data(#"{"policy": "p.policy", "cases": [{"name": "a", "facts": {}, "expect": "dont_ask"}]}"#.utf8).write(
+      to: test)
     guard case .failure(let failure) = PolicyTestSuite.run(contentsOf: test.path) else {
       Issue.record("the policy reads an event the app does not record")
       return
     }
     #expect(failure.problems.first?.diagnostics.map(\.code.rawValue) == ["PC217"])
-    #expect(try PolicyTestSuite.run(contentsOf: test.path, environment: PolicyEnvironment(eventNames: ["share"])).get().passed == 1)
+    #expect(
+      try PolicyTestSuite.run(contentsOf: test.path, environment: PolicyEnvironment(eventNames: ["share"])).get().passed
+        == 1)
   }
 }
 
