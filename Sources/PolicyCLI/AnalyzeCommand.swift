@@ -8,7 +8,11 @@ import ReviewPolicy
 enum AnalyzeCommand: Command {
   static let name = "analyze"
   static let summary = "Find rules that never hold and prompts that break review etiquette"
-  static let usage = "USAGE: policyc analyze [--format text|json|sarif|github] [--no-color] <file>...\n"
+  static let usage = """
+    USAGE: policyc analyze [--format text|json|sarif|github] [--events <names>]
+                           [--no-color] <file>...
+
+    """
 
   /// Exit status: the policy has errors and cannot be analysed (also usage and I/O errors).
   static let cannotAnalyse: Int32 = 2
@@ -47,12 +51,16 @@ enum AnalyzeCommand: Command {
     A policy larger than 10,000 conditions is not analysed (a note says so); a
     check too complex for the search limits is skipped with a note.
 
-    USAGE: policyc analyze [--format text|json|sarif|github] [--no-color] <file>...
+    \(EnvironmentHelp.projectFile("A project file with errors is reported as a file of its own; the policies below it are analysed without the app's names."))
+
+    USAGE: policyc analyze [--format text|json|sarif|github] [--events <names>]
+                           [--no-color] <file>...
 
     OPTIONS:
       --format <format>  `text` (default), `json` (diagnostics with their
                          example facts, and notes), `sarif` (SARIF 2.1.0 for
                          code scanning) or `github` (workflow annotations)
+    \(EnvironmentHelp.eventsOption(column: 21))
       --no-color         never colour the output
       -h, --help         show this help
 
@@ -65,40 +73,59 @@ enum AnalyzeCommand: Command {
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format"], flags: ["no-color"], help: help) { return status }
+    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color"], help: help) {
+      return status
+    }
     guard let format = command.format(among: ["text", "json", "sarif", "github"]) else { return PolicyCLI.usageError }
     guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
     let renderer = command.renderer(plain: format != "text")
 
     var unreadable = false
     var results: [AnalyzedFile] = []
-    for path in command.expand(command.arguments.operands, failed: &unreadable) {
-      guard let source = command.load(path) else {
-        unreadable = true
-        continue
-      }
-      let result: AnalyzedFile
-      if let tooLarge = source.tooLarge {
-        result = AnalyzedFile(path: source.file.path, source: source.file, diagnostics: [tooLarge])
-      } else {
-        let compilation = PolicyCompiler.compile(source.file, schema: ReviewSchema.standard)
-        var diagnostics = compilation.diagnostics
-        var report: AnalysisReport?
-        if let policy = compilation.policy {
-          let analysis = PolicyAnalyzer.analyze(policy, checks: ReviewEtiquette.checks)
-          report = analysis
-          diagnostics = PolicyAnalyzer.merge(compilation.diagnostics, analysis.warnings)
-        }
-        result = AnalyzedFile(
-          path: source.file.path, source: source.file, diagnostics: diagnostics, report: report,
-          policy: compilation.policy)
-      }
+    func add(_ result: AnalyzedFile) {
       results.append(result)
       if format == "text" {
         var output = renderer.render(result.diagnostics, in: result.source)
         for note in result.report?.notes ?? [] { output += "\(result.path): note: \(note)\n" }
         io.write(output, to: .standardOutput)
       }
+    }
+    for path in command.expand(command.arguments.operands, failed: &unreadable) {
+      guard let source = command.load(path) else {
+        unreadable = true
+        continue
+      }
+      if let tooLarge = source.tooLarge {
+        add(AnalyzedFile(path: source.file.path, source: source.file, diagnostics: [tooLarge]))
+        continue
+      }
+      // The policy's environment; a project file with problems is reported as a file of its
+      // own (once), and the policies below it are analysed without the app's names.
+      var environment = PolicyEnvironment.standard
+      switch command.projectEnvironment(forPolicyAt: path) {
+      case .success(let found): environment = found
+      case .failure(let failure):
+        guard command.isFirstReport(of: failure) else { break }
+        switch failure {
+        case .invalid(let project, let diagnostics):
+          add(AnalyzedFile(path: project.path, source: project, diagnostics: diagnostics))
+        case .unreadable(let projectPath, let reason):
+          command.error("cannot read the project file `\(projectPath)`: \(reason)")
+          unreadable = true
+        }
+      }
+      let compilation = environment.compile(source.file)
+      var diagnostics = compilation.diagnostics
+      var report: AnalysisReport?
+      if let policy = compilation.policy {
+        let analysis = environment.analyze(policy)
+        report = analysis
+        diagnostics = PolicyAnalyzer.merge(compilation.diagnostics, analysis.warnings)
+      }
+      add(
+        AnalyzedFile(
+          path: source.file.path, source: source.file, diagnostics: diagnostics, report: report,
+          policy: compilation.policy))
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     let files = results.map { ($0.path, $0.source, $0.diagnostics) }

@@ -1,10 +1,13 @@
 import PolicyCore
 import PolicyTools
+import ReviewPolicy
 
 extension CheckCommand {
   /// `policyc check --fix`: applies the fixes that help, rewrites the changed files, reports
   /// each fix and then the problems that remain, as `check` prints them.
-  static func fix(_ command: CommandContext, fixer: PolicyFixer) -> Int32 {
+  /// `fixer` replaces the check of each policy's environment when given (tests).
+  static func fix(_ command: CommandContext, fixer: PolicyFixer?) -> Int32 {
+    var command = command
     guard command.arguments.values["format"] == nil || command.arguments.values["format"] == "text" else {
       return command.usageError("--fix prints text only; leave out --format")
     }
@@ -32,7 +35,24 @@ extension CheckCommand {
         status = PolicyCLI.failure
         continue
       }
-      let outcome = fixer.fix(source.file)
+      // The policy's environment; a project file with problems is reported (once) with the
+      // problems that remain, and the policies below it are fixed without the app's names.
+      var environment = PolicyEnvironment.standard
+      switch command.projectEnvironment(forPolicyAt: path) {
+      case .success(let found): environment = found
+      case .failure(let failure):
+        guard command.isFirstReport(of: failure) else { break }
+        switch failure {
+        case .invalid(let project, let diagnostics):
+          io.write(renderer.render(diagnostics, in: project), to: .standardOutput)
+          remaining.append(contentsOf: diagnostics)
+          status = PolicyCLI.failure
+        case .unreadable(let projectPath, let reason):
+          command.error("cannot read the project file `\(projectPath)`: \(reason)")
+          failed = true
+        }
+      }
+      let outcome = (fixer ?? PolicyFixer(environment: environment)).fix(source.file)
       var diagnostics = outcome.diagnosticsAfter
       var shown = outcome.fixed
       if outcome.changed {

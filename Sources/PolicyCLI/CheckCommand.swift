@@ -1,4 +1,3 @@
-import Foundation
 import PolicyCore
 import PolicyTools
 import ReviewPolicy
@@ -19,6 +18,8 @@ enum CheckCommand: Command {
     Prints each error and warning with its location, the source line and
     advice. Directories are searched for *.policy files. `-` reads standard input.
 
+    \(EnvironmentHelp.projectFile("A project file with errors is reported as a file of its own; the policies below it are checked without the app's names."))
+
     USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
                          [--no-color] <file>...
            policyc check --fix [--events <names>] [--no-color] <file>...
@@ -31,10 +32,7 @@ enum CheckCommand: Command {
                          for each fix, then the problems that remain
       --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
                          scanning) or `github` (GitHub Actions annotations)
-      --events <names>   The event names the app records, separated by commas
-                         (as in `ReviewManager.Configuration.eventNames`): an
-                         event name a policy reads or declares outside them is
-                         an error (PC217)
+    \(EnvironmentHelp.eventsOption(column: 21, capitalized: true))
       --no-color         Never colour the output (colour is used only on a
                          terminal, and never when NO_COLOR is set)
       -h, --help         Show this help
@@ -53,18 +51,14 @@ enum CheckCommand: Command {
   }
 
   /// Runs the command; `fixer` applies the fixes of `--fix` (tests give one with their own check;
-  /// nil: the check `policyc check` runs, with the `--events` names).
+  /// nil: the check `policyc check` runs, in each policy's environment).
   static func run(_ arguments: [String], io: CommandIO, fixer: PolicyFixer?) -> Int32 {
     var command = CommandContext(self, io: io)
     if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color", "fix"], help: help) {
       return status
     }
-    let eventNames = (command.arguments.values["events"] ?? "").split(separator: ",").map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }
-    let schema = ReviewSchema.standard.recordingEvents(eventNames)
     if command.arguments.flags.contains("fix") {
-      return fix(command, fixer: fixer ?? PolicyFixer(check: PolicyFixer.standardCheck(schema: schema)))
+      return fix(command, fixer: fixer)
     }
     guard let format = command.format(among: ["text", "json", "sarif", "github"]) else { return PolicyCLI.usageError }
     guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
@@ -72,24 +66,38 @@ enum CheckCommand: Command {
     var failed = false
     var status = PolicyCLI.success
     var results: [DiagnosticFormats.FileDiagnostics] = []
+    func add(_ file: SourceFile, _ diagnostics: [Diagnostic]) {
+      if diagnostics.hasErrors { status = PolicyCLI.failure }
+      results.append((file.path, file, diagnostics))
+      if format == "text" {
+        io.write(renderer.render(diagnostics, in: file), to: .standardOutput)
+      }
+    }
     for path in command.expand(command.arguments.operands, failed: &failed) {
       guard let source = command.load(path) else {
         failed = true
         continue
       }
-      let diagnostics: [Diagnostic]
       if let tooLarge = source.tooLarge {
-        diagnostics = [tooLarge]
-      } else {
-        // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
-        diagnostics = PolicyAnalyzer.diagnostics(
-          for: PolicyCompiler.compile(source.file, schema: schema), checks: ReviewEtiquette.checks)
+        add(source.file, [tooLarge])
+        continue
       }
-      if diagnostics.hasErrors { status = PolicyCLI.failure }
-      results.append((source.file.path, source.file, diagnostics))
-      if format == "text" {
-        io.write(renderer.render(diagnostics, in: source.file), to: .standardOutput)
+      // The policy's environment; a project file with problems is reported as a file of its
+      // own (once), and the policies below it are checked without the app's names.
+      var environment = PolicyEnvironment.standard
+      switch command.projectEnvironment(forPolicyAt: path) {
+      case .success(let found): environment = found
+      case .failure(let failure):
+        guard command.isFirstReport(of: failure) else { break }
+        switch failure {
+        case .invalid(let project, let diagnostics): add(project, diagnostics)
+        case .unreadable(let projectPath, let reason):
+          command.error("cannot read the project file `\(projectPath)`: \(reason)")
+          failed = true
+        }
       }
+      // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
+      add(source.file, environment.check(source.file))
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     switch format {

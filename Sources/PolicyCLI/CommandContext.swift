@@ -1,4 +1,5 @@
 import PolicyCore
+import PolicyTools
 import ReviewPolicy
 
 /// The start every command shares: its arguments parsed, `--help` answered, usage errors written.
@@ -11,6 +12,10 @@ struct CommandContext {
   let io: CommandIO
   /// The arguments, when they parsed.
   private(set) var arguments = Arguments()
+  /// The environments of the run's policies: the one of `--events`, else each policy's project file's.
+  private(set) var environments = PolicyProject.Finder()
+  /// The project files whose problems were already reported.
+  private var reportedProjects: Set<String> = []
 
   /// A command line for `command`.
   init(_ command: any Command.Type, io: CommandIO) {
@@ -49,6 +54,7 @@ struct CommandContext {
       io.write(help, to: .standardOutput)
       return PolicyCLI.success
     }
+    if let names = self.arguments.values["events"] { useEventNames(names) }
     return nil
   }
 
@@ -119,28 +125,106 @@ struct CommandContext {
     return (SourceFile(path: displayPath, bytes: contents.bytes), nil)
   }
 
-  /// A policy read and compiled against the review schema.
+  /// A policy read and compiled in its environment.
   enum LoadedPolicy {
     /// The file could not be read (reported).
     case unreadable
     /// The file is too large or has errors (rendered on standard error).
     case failed
-    /// The policy and its text.
-    case compiled(CompiledPolicy, text: String)
+    /// The policy, the environment it was compiled in and its text.
+    case compiled(CompiledPolicy, environment: PolicyEnvironment, text: String)
   }
 
-  /// Reads and compiles the policy at `path`, rendering its problems on standard error.
-  func compile(_ path: String, renderer: DiagnosticRenderer) -> LoadedPolicy {
+  /// Reads the policy at `path` and compiles it in its environment (``environment(forPolicyAt:renderer:)``),
+  /// rendering its problems, and those of its project file, on standard error.
+  mutating func compile(_ path: String, renderer: DiagnosticRenderer) -> LoadedPolicy {
     guard let source = load(path) else { return .unreadable }
     if let tooLarge = source.tooLarge {
       io.write(renderer.render([tooLarge], in: source.file), to: .standardError)
       return .failed
     }
-    let compilation = PolicyCompiler.compile(source.file, schema: ReviewSchema.standard)
+    let environment: PolicyEnvironment
+    switch self.environment(forPolicyAt: path, renderer: renderer) {
+    case .success(let found): environment = found
+    case .failure(.invalid): return .failed
+    case .failure(.unreadable): return .unreadable
+    }
+    let compilation = environment.compile(source.file)
     guard let policy = compilation.policy else {
       io.write(renderer.render(compilation.diagnostics, in: compilation.source), to: .standardError)
       return .failed
     }
-    return .compiled(policy, text: String(decoding: source.file.bytes, as: UTF8.self))
+    return .compiled(policy, environment: environment, text: String(decoding: source.file.bytes, as: UTF8.self))
+  }
+}
+
+// MARK: - Environments
+
+extension CommandContext {
+  /// Makes `--events NAMES` (names separated by commas) the environment of every policy of the
+  /// run; project files are then not read. ``parse(_:values:flags:help:)`` calls it when the
+  /// option is given.
+  mutating func useEventNames(_ names: String) {
+    let list = names.split(separator: ",").map { part in
+      var name = part
+      while name.first?.isWhitespace == true { name.removeFirst() }
+      while name.last?.isWhitespace == true { name.removeLast() }
+      return String(name)
+    }
+    environments = PolicyProject.Finder(given: PolicyEnvironment(eventNames: Set(list)))
+  }
+
+  /// The environment of the policy at `path` (`-`: standard input): `--events`'s, else its
+  /// project file's (``PolicyProject``), else the standard one; or why its project file cannot
+  /// be used.
+  mutating func projectEnvironment(forPolicyAt path: String) -> Result<PolicyEnvironment, PolicyProject.Failure> {
+    environments.environment(forPolicyAt: path == "-" ? nil : path, in: CommandProjectFiles(io: io))
+  }
+
+  /// Whether `failure` is reported for the first time in this run (it is then recorded as reported).
+  mutating func isFirstReport(of failure: PolicyProject.Failure) -> Bool {
+    reportedProjects.insert(failure.path).inserted
+  }
+
+  /// Reports `failure` once per run: an unreadable project file as an I/O error, a project file
+  /// with problems by rendering them on standard error.
+  mutating func report(_ failure: PolicyProject.Failure, renderer: DiagnosticRenderer) {
+    guard isFirstReport(of: failure) else { return }
+    switch failure {
+    case .invalid(let source, let diagnostics):
+      io.write(renderer.render(diagnostics, in: source), to: .standardError)
+    case .unreadable(let path, let reason):
+      error("cannot read the project file `\(path)`: \(reason)")
+    }
+  }
+
+  /// ``projectEnvironment(forPolicyAt:)``, reporting a failure (once) on standard error.
+  mutating func environment(
+    forPolicyAt path: String, renderer: DiagnosticRenderer
+  ) -> Result<PolicyEnvironment, PolicyProject.Failure> {
+    let result = projectEnvironment(forPolicyAt: path)
+    if case .failure(let failure) = result { report(failure, renderer: renderer) }
+    return result
+  }
+}
+
+/// A command's files, as project-file discovery reads them.
+struct CommandProjectFiles: PolicyProjectFileSystem {
+  /// The command's I/O.
+  let io: CommandIO
+
+  /// The current directory of the I/O.
+  var currentDirectory: String { io.currentDirectory }
+
+  /// Whether a file is at `path`.
+  func fileExists(atPath path: String) -> Bool { io.fileExists(path) }
+
+  /// Reads the file at `path` through the I/O.
+  func contents(atPath path: String, limit: Int) throws(PolicyProjectReadError) -> (bytes: [UInt8], size: Int) {
+    do {
+      return try io.readFile(path, limit: limit)
+    } catch {
+      throw PolicyProjectReadError(reason: error.reason)
+    }
   }
 }

@@ -50,11 +50,23 @@ public protocol CommandIO: AnyObject {
   var isStandardOutputTerminal: Bool { get }
   /// Whether standard error is a terminal (progress lines go there).
   var isStandardErrorTerminal: Bool { get }
+  /// Whether something other than a directory is at `path` (project files are looked for with it).
+  func fileExists(_ path: String) -> Bool
+  /// The absolute path of the current directory, where relative paths start.
+  var currentDirectory: String { get }
 }
 
 extension CommandIO {
   /// By default, standard error is a terminal when standard output is (as in tests' in-memory I/O).
   public var isStandardErrorTerminal: Bool { isStandardOutputTerminal }
+
+  /// By default, whether ``readFile(_:limit:)`` can read `path` (an unreadable file counts as absent).
+  public func fileExists(_ path: String) -> Bool {
+    !isDirectory(path) && (try? readFile(path, limit: 0)) != nil
+  }
+
+  /// By default the root: relative paths are never looked at above the directory they start from.
+  public var currentDirectory: String { "/" }
 }
 
 /// The real process: files through POSIX calls, the real streams and environment.
@@ -144,4 +156,13 @@ public final class SystemIO: CommandIO {
 
   /// Whether standard error is a terminal.
   public var isStandardErrorTerminal: Bool { isatty(2) == 1 }
+
+  /// Whether `path` exists and is not a directory (`stat`).
+  public func fileExists(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFDIR
+  }
+
+  /// The process's current directory.
+  public var currentDirectory: String { FileManager.default.currentDirectoryPath }
 }

@@ -6,7 +6,11 @@ import PolicyTools
 enum DiffCommand: Command {
   static let name = "diff"
   static let summary = "Say whether two policies decide the same, with a counterexample"
-  static let usage = "USAGE: policyc diff [--format text|json] [--no-color] <old.policy> <new.policy>\n"
+  static let usage = """
+    USAGE: policyc diff [--format text|json] [--events <names>] [--no-color]
+                        <old.policy> <new.policy>
+
+    """
 
   /// Exit status: the policies decide differently.
   static let different: Int32 = 1
@@ -31,10 +35,14 @@ enum DiffCommand: Command {
     both policies; when they hide whether a difference is real, `diff` says it
     could not decide (exit status 3).
 
-    USAGE: policyc diff [--format text|json] [--no-color] <old.policy> <new.policy>
+    \(EnvironmentHelp.projectFile("A project file with errors is reported, and its policies are not compared (exit status 2, as for a policy with errors)."))
+
+    USAGE: policyc diff [--format text|json] [--events <names>] [--no-color]
+                        <old.policy> <new.policy>
 
     OPTIONS:
       --format <format>  `text` (default) or `json`
+    \(EnvironmentHelp.eventsOption(column: 21))
       --no-color         never colour diagnostics
       -h, --help         show this help
 
@@ -49,7 +57,9 @@ enum DiffCommand: Command {
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format"], flags: ["no-color"], help: help) { return status }
+    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color"], help: help) {
+      return status
+    }
     guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
     let operands = command.arguments.operands
     guard operands.count == 2 else {
@@ -65,7 +75,7 @@ enum DiffCommand: Command {
       switch command.compile(path, renderer: renderer) {
       case .unreadable: return PolicyCLI.usageError
       case .failed: failed = true
-      case .compiled(let policy, _): policies.append(policy)
+      case .compiled(let policy, _, _): policies.append(policy)
       }
     }
     guard !failed, policies.count == 2 else { return PolicyCLI.usageError }

@@ -7,7 +7,11 @@ import ReviewPolicy
 enum EvalCommand: Command {
   static let name = "eval"
   static let summary = "Decide on a facts file: ask or not, and which rules decided"
-  static let usage = "USAGE: policyc eval <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]\n"
+  static let usage = """
+    USAGE: policyc eval <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+                        [--events <names>]
+
+    """
 
   static let help = """
     OVERVIEW: decide whether a policy asks, given a facts file
@@ -17,6 +21,7 @@ enum EvalCommand: Command {
     fresh-install default because the file did not give them.
 
     USAGE: policyc eval <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+                        [--events <names>]
 
     FACTS FILE: a JSON object from fact names to values, for example
       {"days": 31, "uses": 25, "last_prompt": "2026-01-15T10:00:00Z",
@@ -28,11 +33,14 @@ enum EvalCommand: Command {
     default: the schema's default, now for first_use and install_date, v1.0
     for version, absent for facts that can be absent.
 
+    \(EnvironmentHelp.projectFile("A project file with errors is reported, and its policies are not evaluated (exit status 1)."))
+
     OPTIONS:
       --facts <file>     the facts file (required)
       --now <instant>    the evaluation instant (default: "now" in the facts
                          file, else the current time)
       --format <format>  `text` (default) or `json`
+    \(EnvironmentHelp.eventsOption(column: 21))
       --no-color         never colour diagnostics
       -h, --help         show this help
 
@@ -51,7 +59,9 @@ enum EvalCommand: Command {
   static func run(_ arguments: [String], io: CommandIO, as verb: any Command.Type) -> Int32 {
     let explains = verb is ExplainCommand.Type
     var command = CommandContext(verb, io: io)
-    if let status = command.parse(arguments, values: ["facts", "now", "format"], flags: ["no-color"], help: verb.help) {
+    if let status = command.parse(
+      arguments, values: ["facts", "now", "format", "events"], flags: ["no-color"], help: verb.help)
+    {
       return status
     }
     guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
@@ -73,10 +83,11 @@ enum EvalCommand: Command {
 
     // The policy.
     let policy: CompiledPolicy
+    let environment: PolicyEnvironment
     switch command.compile(operands[0], renderer: renderer) {
     case .unreadable: return PolicyCLI.usageError
     case .failed: return PolicyCLI.failure
-    case .compiled(let compiled, _): policy = compiled
+    case .compiled(let compiled, let compiledIn, _): (policy, environment) = (compiled, compiledIn)
     }
 
     // The facts.
@@ -86,7 +97,9 @@ enum EvalCommand: Command {
       return PolicyCLI.failure
     }
     let facts: FactsFile
-    switch FactsFile.read(factsSource.file, for: policy, now: now, clock: { Timestamp(Date()) }) {
+    switch FactsFile.read(
+      factsSource.file, for: policy, now: now, environment: environment, clock: { Timestamp(Date()) })
+    {
     case .success(let read):
       facts = read
       // Warnings (a given fact the policy never reads) go to standard error; the answer follows.

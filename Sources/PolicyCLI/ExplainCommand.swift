@@ -2,7 +2,11 @@
 enum ExplainCommand: Command {
   static let name = "explain"
   static let summary = "Show every rule and condition with the values it saw"
-  static let usage = "USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]\n"
+  static let usage = """
+    USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+                           [--events <names>]
+
+    """
 
   static let help = """
     OVERVIEW: explain a policy's decision on a facts file
@@ -13,9 +17,10 @@ enum ExplainCommand: Command {
     ask?": the failed conditions are exactly those that blocked.
 
     USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
+                           [--events <names>]
 
-    The facts file and options are those of `policyc eval` (see `policyc help eval`).
-    Exit status as for `policyc eval`.
+    The facts file, the project file and the options are those of `policyc
+    eval` (see `policyc help eval`). Exit status as for `policyc eval`.
 
     """
 

@@ -1,4 +1,3 @@
-import Foundation
 import PolicyTools
 import ReviewPolicy
 
@@ -16,12 +15,12 @@ enum LSPCommand: Command {
     wording of `policyc check`), hover, completion, go to definition, references,
     document symbols, formatting and quick fixes. See docs/editors.md.
 
+    \(EnvironmentHelp.projectFile("Each document's project file is read whenever the document is checked, and saving a project file checks the open policies again. A project file with errors gets diagnostics of its own, and the policies below it are checked without the app's names."))
+
     USAGE: policyc lsp [--events <names>]
 
     OPTIONS:
-      --events <names>  The event names the app records, separated by commas, as
-                        for `policyc check --events`: an event name a policy reads
-                        or declares outside them is an error (PC217)
+    \(EnvironmentHelp.eventsOption(column: 20, capitalized: true))
       --stdio           Accepted and ignored (standard input and output are always
                         used)
       -h, --help        Show this help
@@ -37,11 +36,14 @@ enum LSPCommand: Command {
     var command = CommandContext(self, io: io)
     if let status = command.parse(arguments, values: ["events"], flags: ["stdio"], help: help) { return status }
     guard command.arguments.operands.isEmpty else { return command.usageError("`lsp` takes no files") }
-    let eventNames = (command.arguments.values["events"] ?? "").split(separator: ",").map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }
-    let schema = ReviewSchema.standard.recordingEvents(eventNames)
-    var loop = LanguageServerLoop(server: LanguageServer(schema: schema, version: PolicyCLI.version))
+    // `--events` is every document's environment; without it, each document's project file gives its own.
+    let server =
+      if let given = command.environments.given {
+        LanguageServer(environment: given, version: PolicyCLI.version)
+      } else {
+        LanguageServer(projectFiles: SystemProjectFileSystem(), version: PolicyCLI.version)
+      }
+    var loop = LanguageServerLoop(server: server)
     return loop.run()
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PolicyCore
 import PolicyTools
+import ReviewPolicy
 
 /// `policyc simulate`: run the real ``ReviewTracker`` (the manager's one decision path) over a
 /// synthetic population under one policy, or two side by side, and report who is asked, when and
@@ -15,7 +16,8 @@ enum SimulateCommand: Command {
   static let usage = """
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
                             [--html FILE] [--format text|json] [--fact NAME=VALUE]...
-                            [--behaviour FILE] [--event NAME=RATE]... [model options]
+                            [--behaviour FILE] [--event NAME=RATE]...
+                            [--events NAMES] [model options]
 
     """
 
@@ -33,7 +35,8 @@ enum SimulateCommand: Command {
 
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
                             [--html FILE] [--format text|json] [--fact NAME=VALUE]...
-                            [--behaviour FILE] [--event NAME=RATE]... [model options]
+                            [--behaviour FILE] [--event NAME=RATE]...
+                            [--events NAMES] [model options]
 
     OPTIONS:
       --users <n>          users to simulate, 1 to 1000000 (default: 1000)
@@ -51,6 +54,7 @@ enum SimulateCommand: Command {
                            session, app facts with distributions, the release
                            cadence, sessions per day and the answer mix (see
                            docs/simulate.md); flags given too win (also --behavior)
+    \(EnvironmentHelp.eventsOption(column: 23))
       --verbose            print the speed (user-days per second) on standard error
       --progress           show progress on standard error ("simulated 4,000/10,000
                            users"); the default when standard error is a terminal
@@ -63,7 +67,7 @@ enum SimulateCommand: Command {
       --heavy-open-rate <p>  daily chance that a heavy user opens the app (80%)
       --light-open-rate <p>  daily chance that a light user opens the app (15%)
       --sessions <n>         mean sessions per day with the app open, >= 1 (1.5)
-      --events <n>           mean significant events per session, without a
+      --event-rate <n>       mean significant events per session, without a
                              behaviour file's events (1)
       --bad-sessions <p>     share of sessions that go badly (5%)
       --rate <p>             chance of answering a prompt "rate" (25%)
@@ -114,6 +118,8 @@ enum SimulateCommand: Command {
     the top-level key behaviour, and per policy the key checks. Above 250
     users, the checks of 250 users are explained (every n-th user).
 
+    \(EnvironmentHelp.projectFile("A project file with errors is reported, and its policies are not simulated (exit status 1). The names only check the policies: the behaviour model says which events happen."))
+
     For long runs, build in release: `swift run -c release policyc simulate ...`.
 
     EXIT STATUS:
@@ -143,7 +149,7 @@ enum SimulateCommand: Command {
 
   /// Runs `policyc simulate` with `arguments` (after the command name) and returns the exit status.
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-    let command = CommandContext(self, io: io)
+    var command = CommandContext(self, io: io)
     let options: Options
     switch Options.parse(arguments) {
     case .success(let parsed): options = parsed
@@ -153,16 +159,17 @@ enum SimulateCommand: Command {
       io.write(help, to: .standardOutput)
       return PolicyCLI.success
     }
+    if let names = options.eventNames { command.useEventNames(names) }
 
     // The policies: every error of every policy is reported before giving up.
     let renderer = DiagnosticRenderer(usesColor: false)
-    var compiled: [(path: String, text: String, policy: CompiledPolicy)] = []
+    var compiled: [(path: String, text: String, policy: CompiledPolicy, environment: PolicyEnvironment)] = []
     var status = PolicyCLI.success
     for path in options.policies {
       switch command.compile(path, renderer: renderer) {
       case .unreadable: return PolicyCLI.usageError
       case .failed: status = PolicyCLI.failure
-      case .compiled(let policy, let text): compiled.append((path, text, policy))
+      case .compiled(let policy, let environment, let text): compiled.append((path, text, policy, environment))
       }
     }
     guard status == PolicyCLI.success else { return status }
@@ -183,9 +190,9 @@ enum SimulateCommand: Command {
       }
     }
     for (name, text) in options.modelFlags {
-      if name == "events" && !model.events.isEmpty {
+      if name == "event-rate" && !model.events.isEmpty {
         return command.usageError(
-          "`--events` sets the rate of the default `export` events; the behaviour file names its own events")
+          "`--event-rate` sets the rate of the default `export` events; the behaviour file names its own events")
       }
       if let problem = model.set(name, text) { return command.usageError(problem) }
     }
@@ -221,7 +228,8 @@ enum SimulateCommand: Command {
       users: options.users, days: options.days, seed: options.seed, model: model,
       policies: compiled.indices.map {
         SimulationPolicy(
-          name: compiled[$0].path, text: compiled[$0].text, appFacts: appFacts[$0], defaultedFacts: defaulted[$0])
+          name: compiled[$0].path, text: compiled[$0].text, appFacts: appFacts[$0], defaultedFacts: defaulted[$0],
+          environment: compiled[$0].environment)
       })
     for warning in SimulationInputs.warnings(for: SimulationInputs.inputs(of: setup)) {
       io.write("policyc simulate: warning: \(warning)\n", to: .standardError)
@@ -286,6 +294,8 @@ enum SimulateCommand: Command {
     var behaviourPath: String?
     /// The model flags, as given (applied over the behaviour file), in help order.
     var modelFlags: [(name: String, text: String)] = []
+    /// `--events`: the event names the app records, separated by commas, as given.
+    var eventNames: String?
 
     /// Parses and checks `arguments`; the error is a usage message.
     static func parse(_ arguments: [String]) -> Result<Options, Arguments.UsageError> {
@@ -342,7 +352,8 @@ enum SimulateCommand: Command {
       do {
         parsed = try Arguments.parse(
           rest,
-          valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior"]).union(modelOptions),
+          valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior", "events"])
+            .union(modelOptions),
           flagOptions: ["help", "verbose", "progress", "no-progress"])
       } catch {
         return .failure(error)
@@ -397,6 +408,17 @@ enum SimulateCommand: Command {
       if let path = parsed.values["behaviour"] ?? parsed.values["behavior"] {
         guard !path.isEmpty else { return .failure(.init(message: "`--behaviour` needs a file name")) }
         options.behaviourPath = path
+      }
+      if let names = parsed.values["events"] {
+        // `--events` named a rate before `--event-rate` did.
+        guard Double(names.trimmingCharacters(in: .whitespaces)) == nil else {
+          return .failure(
+            .init(
+              message:
+                "`--events \(names)` names the events the app records; for the mean number of events per session, use `--event-rate \(names)`"
+            ))
+        }
+        options.eventNames = names
       }
       // Check the flags on the default model now (usage errors come before any file is read);
       // they are applied again over the behaviour file.

@@ -5,7 +5,11 @@ import PolicyTools
 enum TestCommand: Command {
   static let name = "test"
   static let summary = "Run a policy's test cases"
-  static let usage = "USAGE: policyc test [--coverage] [--format text|json] <test file or folder>...\n"
+  static let usage = """
+    USAGE: policyc test [--coverage] [--format text|json] [--events <names>]
+                        <test file or folder>...
+
+    """
 
   static let help = """
     OVERVIEW: run policy test cases
@@ -15,7 +19,8 @@ enum TestCommand: Command {
     and the expected decision. Prints one line per case, then `N passed, N
     failed`.
 
-    USAGE: policyc test [--coverage] [--format text|json] <test file or folder>...
+    USAGE: policyc test [--coverage] [--format text|json] [--events <names>]
+                        <test file or folder>...
 
     TEST FILE:
       {
@@ -49,10 +54,13 @@ enum TestCommand: Command {
       add `x <count> [every <duration>]` to repeat a step, and
       `-> rate|decline|remind|feedback|dismiss|unknown` to answer its prompt.
 
+    \(EnvironmentHelp.projectFile("The project file is that of the policy a test file names; when it has errors, they are reported and the file's cases do not run (exit status 1). In a history, an `event` step naming an event the app does not record is an error (for a policy without `event` declarations)."))
+
     OPTIONS:
       --coverage         also list the rules that never held or decided, and
                          the conditions that never held or never failed
       --format <format>  `text` (default) or `json`
+    \(EnvironmentHelp.eventsOption(column: 21))
       --no-color         never colour diagnostics
       -h, --help         show this help
 
@@ -65,7 +73,9 @@ enum TestCommand: Command {
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format"], flags: ["coverage", "no-color"], help: help) {
+    if let status = command.parse(
+      arguments, values: ["format", "events"], flags: ["coverage", "no-color"], help: help)
+    {
       return status
     }
     guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
@@ -90,9 +100,20 @@ enum TestCommand: Command {
       let readPolicy = { (policyPath: String) throws -> [UInt8] in
         try io.readFile(policyPath, limit: Limits.maximumFileSize + 1).bytes
       }
-      switch PolicyTestSuite.run(loaded.file, at: path, readFile: readPolicy) {
+      // A project file with problems shows them with the first test file it fails, not again.
+      var reportedProject: String?
+      let run = PolicyTestSuite.run(
+        loaded.file, at: path,
+        environment: { policyPath in
+          let environment = command.projectEnvironment(forPolicyAt: policyPath)
+          if case .failure(let failure) = environment, !command.isFirstReport(of: failure) {
+            reportedProject = failure.path
+          }
+          return environment
+        }, readFile: readPolicy)
+      switch run {
       case .failure(let failure):
-        for (source, diagnostics) in failure.problems {
+        for (source, diagnostics) in failure.problems where source.path != reportedProject {
           io.write(renderer.render(diagnostics, in: source), to: .standardError)
         }
         status = max(status, failure.isUnreadablePolicy ? PolicyCLI.usageError : PolicyCLI.failure)

@@ -43,6 +43,17 @@ let checkHelp = """
   Prints each error and warning with its location, the source line and
   advice. Directories are searched for *.policy files. `-` reads standard input.
 
+  PROJECT FILE: each policy is compiled with the app's declarations in the
+  nearest reviewpolicy.json, in the policy's folder or a folder above it (for
+  standard input, from the current directory), such as
+    {"events": ["export", "purchase"]}
+  `events` lists the event names the app records (as in
+  `ReviewManager.Configuration.eventNames`): an event name a policy reads or
+  declares outside them is an error (PC217). Without a project file or
+  --events, a policy may read any event name it does not itself restrict with
+  `event`. A project file with errors is reported as a file of its own; the
+  policies below it are checked without the app's names.
+
   USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
                        [--no-color] <file>...
          policyc check --fix [--events <names>] [--no-color] <file>...
@@ -55,8 +66,8 @@ let checkHelp = """
                        for each fix, then the problems that remain
     --format <format>  `text` (default), `json`, `sarif` (SARIF 2.1.0 for code
                        scanning) or `github` (GitHub Actions annotations)
-    --events <names>   The event names the app records, separated by commas
-                       (as in `ReviewManager.Configuration.eventNames`): an
+    --events <names>   The event names the app records, separated by commas,
+                       for every policy instead of its project file's: an
                        event name a policy reads or declares outside them is
                        an error (PC217)
     --no-color         Never colour the output (colour is used only on a

@@ -21,6 +21,9 @@ final class MemoryIO: CommandIO {
   var environment: [String: String]
   /// Whether standard output claims to be a terminal.
   var isStandardOutputTerminal: Bool
+  /// The current directory, for project-file discovery: relative paths are looked at this many
+  /// folders up (the root by default: never above the current directory).
+  var currentDirectory = "/"
 
   /// Everything written to standard output.
   private(set) var standardOutput = ""
@@ -86,6 +89,11 @@ final class MemoryIO: CommandIO {
   func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int) {
     standardInputReads += 1
     return (Array(standardInput.prefix(limit)), standardInput.count)
+  }
+
+  /// Whether a virtual file (readable or not) is at `path`; it does not count as a read.
+  func fileExists(_ path: String) -> Bool {
+    files[path] != nil || fileErrors[path] != nil
   }
 
   func isDirectory(_ path: String) -> Bool {

@@ -154,12 +154,12 @@ struct SimulateBehaviourTests {
       try simulateJSON(arguments + ["--release-every", "0"], files: files)["model"] as? [String: Any])
     #expect(flagged["releaseEvery"] as? Int == 0)
     #expect(simulate(arguments, files: files).result == simulate(arguments, files: files).result)
-    // `--events` is the rate of the default events, which a file with events replaces.
-    let events = simulate(["buy.policy", "--behaviour", "buy.json", "--events", "2"], files: Self.files)
+    // `--event-rate` is the rate of the default events, which a file with events replaces.
+    let events = simulate(["buy.policy", "--behaviour", "buy.json", "--event-rate", "2"], files: Self.files)
     #expect(events.result.status == 2)
     #expect(
       events.result.standardError.hasPrefix(
-        "policyc simulate: error: `--events` sets the rate of the default `export` events; the behaviour file names its own events\n"
+        "policyc simulate: error: `--event-rate` sets the rate of the default `export` events; the behaviour file names its own events\n"
       ))
     // Flags that break the file's answers are a usage error.
     let over = simulate(arguments + ["--decline", "0.5"], files: files)

@@ -220,7 +220,8 @@ struct SimulateCommandTests {
     let base = ["engaged.policy", "--users", "40", "--days", "60"]
     let defaults = try simulateJSON(base, files: Self.files)
     let busy = try simulateJSON(
-      base + ["--heavy-share", "100%", "--sessions", "3", "--events", "2", "--release-every", "0"], files: Self.files)
+      base + ["--heavy-share", "100%", "--sessions", "3", "--event-rate", "2", "--release-every", "0"],
+      files: Self.files)
     let defaultActivity = try #require(defaults["activity"] as? [String: Int])
     let busyActivity = try #require(busy["activity"] as? [String: Int])
     #expect(busyActivity["heavyUsers"] == 40)
@@ -377,7 +378,7 @@ struct SimulateErrorTests {
       (["a.policy", "--rate", "1.5"], "`--rate 1.5` must be a share from 0 to 1 (or 0% to 100%)"),
       (["a.policy", "--heavy-share", "120%"], "`--heavy-share 120%` must be a share from 0 to 1 (or 0% to 100%)"),
       (["a.policy", "--sessions", "0.5"], "`--sessions 0.5` must be a number from 1 to 20"),
-      (["a.policy", "--events", "nan"], "`--events nan` must be a number from 0 to 20"),
+      (["a.policy", "--event-rate", "nan"], "`--event-rate nan` must be a number from 0 to 20"),
       (["a.policy", "--release-every", "-3"], "`--release-every -3` must be a whole number of days from 0 to 3650"),
       (
         ["a.policy", "--rate", "50%", "--remind", "0.4", "--decline", "0.2"],

@@ -167,7 +167,7 @@ struct LanguageServerTests {
 
   @Test("event names: declared and the app's names are completed inside events(\"; an unknown one is PC217")
   func eventNames() {
-    var client = TestClient(LanguageServer(schema: ReviewSchema.standard.recordingEvents(["purchase", "export"])))
+    var client = TestClient(LanguageServer(environment: PolicyEnvironment(eventNames: ["purchase", "export"])))
     client.open(uri, "event purchase\nask when total_events(\"purchse\") >= 3\nask when events(\"\n")
     let published = client.publish()[uri] ?? []
     // PC217 on line 2; the unterminated string of line 3 (PC103) is the text still being typed.

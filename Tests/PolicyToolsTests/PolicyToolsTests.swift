@@ -28,10 +28,12 @@ struct PolicyToolsTests {
     let source = SourceFile(
       path: "t.test.json", text: #"{"policy": "nope.policy", "cases": [{"name": "a", "facts": {}, "expect": "ask"}]}"#)
     struct Missing: Error, CustomStringConvertible { var description: String { "gone" } }
-    let result = PolicyTestSuite.run(source, at: "dir/t.test.json") { path in
-      #expect(path == "dir/nope.policy")
-      throw Missing()
-    }
+    let result = PolicyTestSuite.run(
+      source, at: "dir/t.test.json", environment: { _ in .success(.standard) },
+      readFile: { path in
+        #expect(path == "dir/nope.policy")
+        throw Missing()
+      })
     guard case .failure(let failure) = result else {
       Issue.record("expected a failure")
       return

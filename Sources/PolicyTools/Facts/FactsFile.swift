@@ -27,26 +27,29 @@ public struct FactsFile: Sendable {
   /// Reads `source` for `policy`; `now` (from `--now`) wins over a `now` key in the file;
   /// without either, `clock` gives the instant.
   ///
-  /// The schema's scopes and bounds check the file: a given fact the policy never reads is a
-  /// warning (PC409), given facts that break a bound (`days` above `total_days`) an error (PC410).
+  /// The scopes and bounds of `environment`'s schema check the file: a given fact the policy
+  /// never reads is a warning (PC409), given facts that break a bound (`days` above `total_days`)
+  /// an error (PC410). They are the review schema's whatever events the app records, so the
+  /// standard environment is the default.
   public static func read(
     _ source: SourceFile, for policy: CompiledPolicy, now explicitNow: Timestamp?,
-    schema: FactSchema = ReviewSchema.standard, clock: () -> Timestamp
+    environment: PolicyEnvironment = .standard, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
     let root: JSONNode
     switch JSONParser.parse(source) {
     case .success(let node): root = node
     case .failure(let failure): return .failure(Problems([failure.diagnostic]))
     }
-    return read(root, for: policy, now: explicitNow, schema: schema, clock: clock)
+    return read(root, for: policy, now: explicitNow, environment: environment, clock: clock)
   }
 
   /// Reads facts from a JSON object node (of a facts file, or embedded in a test file), checked
-  /// against `schema`'s scopes and bounds.
+  /// against the scopes and bounds of `environment`'s schema.
   public static func read(
     _ root: JSONNode, for policy: CompiledPolicy, now explicitNow: Timestamp?,
-    schema: FactSchema = ReviewSchema.standard, clock: () -> Timestamp
+    environment: PolicyEnvironment = .standard, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
+    let schema = environment.schema
     guard case .object(let members) = root.value else {
       return .failure(Problems([FactsFileMessages.notAnObject(kind: root.value.kindName, at: root.range)]))
     }

@@ -13,15 +13,14 @@ public struct PolicyFixer: Sendable {
   /// The diagnostics of a policy: what `policyc check` reports.
   public typealias Check = @Sendable (SourceFile) -> [Diagnostic]
 
-  /// The check `policyc check` runs: the compiler against the review schema, with the analyzer's warnings.
-  public static let standardCheck: Check = standardCheck(schema: ReviewSchema.standard)
+  /// The check `policyc check` runs for an app that does not name its events: the compiler
+  /// with ``PolicyEnvironment/standard``, then the analyzer's warnings.
+  public static let standardCheck: Check = check(in: .standard)
 
-  /// The check `policyc check` runs against `schema` (for example the review schema with the
-  /// event names the app records, as `--events` gives them).
-  public static func standardCheck(schema: FactSchema) -> Check {
-    { source in
-      PolicyAnalyzer.diagnostics(for: PolicyCompiler.compile(source, schema: schema), checks: ReviewEtiquette.checks)
-    }
+  /// The check `policyc check` runs in `environment` (for example with the event names the app
+  /// records, from its project file or `--events`): ``PolicyEnvironment/check(_:)``.
+  public static func check(in environment: PolicyEnvironment) -> Check {
+    { source in environment.check(source) }
   }
 
   /// The most checks one ``fix(_:)`` runs (the bound of the fixed-point iteration).
@@ -33,6 +32,12 @@ public struct PolicyFixer: Sendable {
   public init(maximumChecks: Int = 256, check: @escaping Check = PolicyFixer.standardCheck) {
     self.maximumChecks = max(1, maximumChecks)
     self.check = check
+  }
+
+  /// Creates a fixer that checks as `policyc check` does in `environment`, running at most
+  /// `maximumChecks` checks per file.
+  public init(environment: PolicyEnvironment, maximumChecks: Int = 256) {
+    self.init(maximumChecks: maximumChecks, check: PolicyFixer.check(in: environment))
   }
 
   /// One fix that was applied.

@@ -1,9 +1,12 @@
 import PolicyCore
+import ReviewPolicy
 
 /// What the language server knows about one version of a policy: its compilation, the
 /// declarations and every use of a name, for hover, completion, navigation and symbols.
 public struct DocumentAnalysis: Sendable {
-  /// The compilation against the server's schema (the tree also when there are errors).
+  /// The environment the document was compiled in: its project file's, or the server's.
+  public let environment: PolicyEnvironment
+  /// The compilation in ``environment`` (the tree also when there are errors).
   public let compilation: Compilation
   /// The `fact` declarations, in file order.
   public let facts: [FactDeclaration]
@@ -18,9 +21,10 @@ public struct DocumentAnalysis: Sendable {
   /// Every call (built-ins and fact families) with its arguments, in file order.
   public let calls: [(name: Identifier, arguments: [Expr])]
 
-  /// Analyzes `source` against `schema`.
-  public init(_ source: SourceFile, schema: FactSchema) {
-    compilation = PolicyCompiler.compile(source, schema: schema)
+  /// Analyzes `source`, compiled in `environment`.
+  public init(_ source: SourceFile, environment: PolicyEnvironment) {
+    self.environment = environment
+    compilation = environment.compile(source)
     var facts: [FactDeclaration] = []
     var lets: [LetDeclaration] = []
     var rules: [Rule] = []

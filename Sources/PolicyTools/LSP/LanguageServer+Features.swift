@@ -165,7 +165,7 @@ extension LanguageServer {
       }
       // An event-keyed family also offers the declared names and those the app records.
       if schema.family(named: family)?.keyIsEventName == true {
-        for key in analysis.declaredEventNames + schema.eventNames.sorted() where !keys.contains(key) {
+        for key in analysis.declaredEventNames + analysis.environment.eventNames.sorted() where !keys.contains(key) {
           keys.append(key)
         }
       }
@@ -185,7 +185,7 @@ extension LanguageServer {
     }
     for family in schema.families where family.name.hasPrefix(prefix) {
       var keys = analysis.stringKeys(of: family.name)
-      if family.keyIsEventName { keys += analysis.declaredEventNames + schema.eventNames }
+      if family.keyIsEventName { keys += analysis.declaredEventNames + analysis.environment.eventNames }
       for key in Set(keys).sorted() {
         item("\(family.name)(\"\(key)\")", kind: 5, detail: family.meaning, insert: "\(family.name)(\"\(key)\")")
       }

@@ -16,10 +16,13 @@ public struct LanguageServer: Sendable {
   /// How long the client must pause before diagnostics are published.
   public static let debounceMilliseconds = 150
 
-  /// The fact schema policies are checked against: the review schema, as for `policyc check`.
-  public let schema: FactSchema
-  /// The analyzer checks added to the compiler's diagnostics (the review etiquette, as for `check`).
-  public let checks: [AnalysisCheck]
+  /// The environment policies are compiled in, as for `policyc check`: the one `--events`
+  /// gives, or the one of a document without a project file (see ``projectFiles``).
+  public let environment: PolicyEnvironment
+  /// Where each document's project file (`reviewpolicy.json`, see ``PolicyProject``) is looked
+  /// for, walking up from the document's folder; nil when every document is compiled in
+  /// ``environment`` (`policyc lsp --events`). Only `file://` documents have one.
+  public let projectFiles: (any PolicyProjectFileSystem & Sendable)?
   /// Replaces the compiler and analyzer for diagnostics when set (tests inject fix-its with it).
   public let check: PolicyFixer.Check?
   /// The version in `serverInfo` (`policyc`'s).
@@ -40,17 +43,25 @@ public struct LanguageServer: Sendable {
   private var pending: [String] = []
   private var analyses: [String: (version: Int, analysis: DocumentAnalysis)] = [:]
   private var diagnosticsCache: [String: (version: Int, diagnostics: [Diagnostic])] = [:]
+  /// The problems last published for each project file, by path (none: not published, or cleared).
+  private var projectProblems: [String: [Diagnostic]] = [:]
+  /// `publishDiagnostics` notifications of project files, to send with the next diagnostics.
+  private var projectNotifications: [String] = []
 
-  /// Creates a server for the review schema and the checks of `policyc check`.
+  /// Creates a server that compiles in `environment` the documents without a project file in
+  /// `projectFiles` (every document, when `projectFiles` is nil), with the checks of `policyc check`.
   public init(
-    schema: FactSchema = ReviewSchema.standard, checks: [AnalysisCheck] = ReviewEtiquette.checks,
+    environment: PolicyEnvironment = .standard, projectFiles: (any PolicyProjectFileSystem & Sendable)? = nil,
     check: PolicyFixer.Check? = nil, version: String = ""
   ) {
     self.version = version
-    self.schema = schema
-    self.checks = checks
+    self.environment = environment
+    self.projectFiles = projectFiles
     self.check = check
   }
+
+  /// The fact schema of ``environment`` (its facts and families are those of every environment).
+  var schema: FactSchema { environment.schema }
 
   /// Whether some document changed since its diagnostics were last published.
   public var hasPendingDiagnostics: Bool { !pending.isEmpty }
@@ -164,11 +175,32 @@ public struct LanguageServer: Sendable {
       diagnosticsCache[uri] = nil
       pending.removeAll { $0 == uri }
       closed.append(uri)
+    case "textDocument/didSave":
+      // A saved project file changes the environment of the policies below it.
+      guard let uri = params?["textDocument"]?["uri"]?.stringValue, Self.isProjectFile(uri) else { return }
+      recheckPolicies()
+    case "workspace/didChangeWatchedFiles":
+      let uris = params?["changes"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } ?? []
+      if uris.contains(where: Self.isProjectFile) { recheckPolicies() }
     default:
-      // `initialized`, `didSave`, `$/cancelRequest`, `$/setTrace`, configuration changes and
-      // unknown notifications need nothing (the protocol says to ignore unknown notifications).
+      // `initialized`, `$/cancelRequest`, `$/setTrace`, configuration changes and unknown
+      // notifications need nothing (the protocol says to ignore unknown notifications).
       break
     }
+  }
+
+  /// Forgets the analyses of the open policies and queues them, to be checked again.
+  private mutating func recheckPolicies() {
+    for (uri, document) in documents where !document.isTestFile {
+      analyses[uri] = nil
+      diagnosticsCache[uri] = nil
+      queue(uri)
+    }
+  }
+
+  /// Whether `uri` names a project file (`reviewpolicy.json`).
+  static func isProjectFile(_ uri: String) -> Bool {
+    uri == PolicyProject.fileName || uri.hasSuffix("/" + PolicyProject.fileName)
   }
 
   private var closed: [String] = []
@@ -198,24 +230,82 @@ public struct LanguageServer: Sendable {
           .object([("uri", .string(uri)), ("version", .int(document.version)), ("diagnostics", .array(lspDiagnostics))])
         ))
     }
+    output += projectNotifications
+    projectNotifications = []
     return output
   }
 
   // MARK: - Analysis
 
-  /// The analysis of `document`'s current version (cached).
+  /// The analysis of `document`'s current version (cached), in its environment.
   mutating func analysis(of document: LSPDocument) -> DocumentAnalysis {
     if let cached = analyses[document.uri], cached.version == document.version { return cached.analysis }
-    let analysis = DocumentAnalysis(document.source, schema: schema)
+    let analysis = DocumentAnalysis(document.source, environment: environment(of: document))
     analyses[document.uri] = (document.version, analysis)
     return analysis
+  }
+
+  /// The environment of `document`: its project file's (read now, from ``projectFiles``), else
+  /// ``environment``. A project file with problems is compiled around: the document gets
+  /// ``environment``, and the project file's problems are published under its own URI (and
+  /// cleared once it is fixed), unless the client has it open.
+  mutating func environment(of document: LSPDocument) -> PolicyEnvironment {
+    guard let projectFiles, document.uri.hasPrefix("file://") else { return environment }
+    switch PolicyProject.lookup(forPolicyAt: document.source.path, in: projectFiles) {
+    case .notFound:
+      return environment
+    case .found(let project):
+      noteProjectProblems(in: SourceFile(path: project.path, bytes: []), [])
+      return project.environment
+    case .failed(.invalid(let source, let diagnostics)):
+      noteProjectProblems(in: source, diagnostics)
+      return environment
+    case .failed(.unreadable):
+      return environment
+    }
+  }
+
+  /// Queues the publication of a project file's problems when they differ from those last published.
+  private mutating func noteProjectProblems(in source: SourceFile, _ diagnostics: [Diagnostic]) {
+    let uri = Self.fileURI(source.path)
+    guard (projectProblems[source.path] ?? []) != diagnostics, documents[uri] == nil else { return }
+    projectProblems[source.path] = diagnostics.isEmpty ? nil : diagnostics
+    let document = LSPDocument(uri: uri, version: 0, bytes: source.bytes)
+    projectNotifications.append(
+      Self.notification(
+        "textDocument/publishDiagnostics",
+        .object([
+          ("uri", .string(uri)), ("diagnostics", .array(diagnostics.map { Self.lspDiagnostic($0, in: document) })),
+        ])))
+  }
+
+  /// The `file://` URI of an absolute `path`, with every byte but letters, digits, `-._~/` escaped.
+  static func fileURI(_ path: String) -> String {
+    let hex = Array("0123456789ABCDEF")
+    var uri = "file://"
+    for byte in path.utf8 {
+      let scalar = Unicode.Scalar(byte)
+      if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+        || "-._~/".unicodeScalars.contains(scalar)
+      {
+        uri.unicodeScalars.append(scalar)
+      } else {
+        uri += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
+      }
+    }
+    return uri
   }
 
   /// The diagnostics of `document`'s current version, as `policyc check` reports them (cached).
   mutating func diagnostics(for document: LSPDocument) -> [Diagnostic] {
     if let cached = diagnosticsCache[document.uri], cached.version == document.version { return cached.diagnostics }
     let diagnostics: [Diagnostic]
-    if document.isTestFile {
+    if Self.isProjectFile(document.uri) {
+      switch PolicyProject.read(document.source) {
+      case .success: diagnostics = []
+      case .failure(let problems): diagnostics = problems.diagnostics
+      }
+    } else if document.isTestFile {
       switch PolicyTestFile.parse(document.source) {
       case .success: diagnostics = []
       case .failure(let problems): diagnostics = problems.diagnostics
@@ -225,7 +315,8 @@ public struct LanguageServer: Sendable {
     } else if document.source.bytes.count > Limits.maximumFileSize {
       diagnostics = [.fileTooLarge(size: document.source.bytes.count)]
     } else {
-      diagnostics = PolicyAnalyzer.diagnostics(for: analysis(of: document).compilation, checks: checks)
+      let analysis = analysis(of: document)
+      diagnostics = analysis.environment.diagnostics(for: analysis.compilation)
     }
     diagnosticsCache[document.uri] = (document.version, diagnostics)
     return diagnostics

@@ -12,16 +12,25 @@ public struct SimulationPolicy: Sendable {
   public var appFacts: [(name: String, value: Value)]
   /// The names of the facts in ``appFacts`` that took a default (nobody gave them), for reports.
   public var defaultedFacts: [String]
+  /// The environment the policy is compiled in (its project file's, or the one `--events` gives).
+  public var environment: PolicyEnvironment
 
-  /// A policy named `name` with source `text`; `appFacts` set the facts it declares for every user
+  /// A policy named `name` with source `text`, compiled in `environment` (by default that of
+  /// an app that does not name its events); `appFacts` set the facts it declares for every user
   /// (`defaultedFacts` names those that are defaults, not given).
-  public init(name: String, text: String, appFacts: [(name: String, value: Value)] = [], defaultedFacts: [String] = [])
-  {
+  public init(
+    name: String, text: String, appFacts: [(name: String, value: Value)] = [], defaultedFacts: [String] = [],
+    environment: PolicyEnvironment = .standard
+  ) {
     self.name = name
     self.text = text
     self.appFacts = appFacts
     self.defaultedFacts = defaultedFacts
+    self.environment = environment
   }
+
+  /// The policy compiled in its ``environment``; nil when it has errors.
+  var compiled: CompiledPolicy? { environment.compile(text, path: name).policy }
 }
 
 /// Everything a simulation run needs.
@@ -305,8 +314,7 @@ private struct SimulationPlan: Sendable {
     let versions = (0..<releases).map { "1.\($0)" }
     self.versions = versions
     let trackers = setup.policies.map { policy -> ReviewTracker? in
-      let compilation = PolicyCompiler.compile(policy.text, path: policy.name, schema: ReviewSchema.standard)
-      guard let compiled = compilation.policy else { return nil }
+      guard let compiled = policy.compiled else { return nil }
       var tracker = ReviewTracker(policy: compiled, appVersion: versions[0])
       for fact in policy.appFacts { tracker.setFact(fact.name, fact.value) }
       return tracker

@@ -57,8 +57,7 @@ public struct SimulationExplanation: Sendable {
     asked = tally.asked
     blockedByNever = tally.blockedByNever
     noAskRuleHeld = tally.noAskRuleHeld
-    guard let compiled = PolicyCompiler.compile(policy.text, path: policy.name, schema: ReviewSchema.standard).policy
-    else {
+    guard let compiled = policy.compiled else {
       rules = []
       return
     }

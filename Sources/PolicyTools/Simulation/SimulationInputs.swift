@@ -49,7 +49,7 @@ public enum SimulationInputs {
     let model = setup.model
     let compiled = setup.policies.map {
       (
-        name: $0.name, policy: PolicyCompiler.compile($0.text, path: $0.name, schema: ReviewSchema.standard).policy,
+        name: $0.name, policy: $0.compiled,
         defaulted: $0.defaultedFacts, values: $0.appFacts
       )
     }

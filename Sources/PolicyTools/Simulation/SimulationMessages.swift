@@ -127,7 +127,7 @@ enum SimulationMessages {
 
   /// `--events` given `text`, not a number from 0 to 20.
   static func invalidEventsPerSession(_ text: String) -> String {
-    "`--events \(text)` must be a number from 0 to 20"
+    "`--event-rate \(text)` must be a number from 0 to 20"
   }
 
   /// `--release-every` given `text`, not a whole number from 0 to 3650.

@@ -77,7 +77,7 @@ public struct SimulationModel: Sendable, Hashable {
     ("heavy-open-rate", "daily open probability of heavy users"),
     ("light-open-rate", "daily open probability of light users"),
     ("sessions", "mean sessions per day with the app open (>= 1)"),
-    ("events", "mean significant events per session"),
+    ("event-rate", "mean significant events per session"),
     ("bad-sessions", "share of sessions that go badly"),
     ("rate", "probability of answering \"rate\""),
     ("remind", "probability of answering \"remind me later\""),
@@ -102,7 +102,7 @@ public struct SimulationModel: Sendable, Hashable {
         return SimulationMessages.invalidSessions(text)
       }
       sessionsPerDay = value
-    case "events":
+    case "event-rate":
       guard let value = Double(text), value.isFinite, value >= 0, value <= 20 else {
         return SimulationMessages.invalidEventsPerSession(text)
       }

@@ -4,7 +4,7 @@ import ReviewPolicy
 
 /// The cases of one test file, run against its policy.
 public struct PolicyTestReport: Sendable {
-  /// The policy the file names, compiled against the review schema.
+  /// The policy the file names, compiled in its environment (``PolicyEnvironment``).
   public var policy: CompiledPolicy
   /// One result per case, in file order.
   public var results: [CaseResult]
@@ -32,10 +32,13 @@ public struct PolicyTestFailure: Error, Sendable {
 /// print(report.passed, report.failed)
 /// ```
 public enum PolicyTestSuite {
-  /// Parses `testFile`, reads and compiles its policy (a path relative to the folder of
-  /// `path`) with `readFile`, and runs every case.
+  /// Parses `testFile`, reads its policy (a path relative to the folder of `path`) with
+  /// `readFile`, compiles it in the environment `environment` gives for the policy's path (its
+  /// project file's, or the one `--events` gives: see ``PolicyProject/Finder``), and runs every case.
   public static func run(
-    _ testFile: SourceFile, at path: String, readFile: (String) throws -> [UInt8]
+    _ testFile: SourceFile, at path: String,
+    environment: (_ policyPath: String) -> Result<PolicyEnvironment, PolicyProject.Failure>,
+    readFile: (String) throws -> [UInt8]
   ) -> Result<PolicyTestReport, PolicyTestFailure> {
     let file: PolicyTestFile
     switch PolicyTestFile.parse(testFile) {
@@ -51,8 +54,19 @@ public enum PolicyTestSuite {
       let diagnostic = TestFileMessages.unreadablePolicy(file.policy, error: error, at: file.policyRange)
       return .failure(PolicyTestFailure(problems: [(testFile, [diagnostic])], isUnreadablePolicy: true))
     }
-    let compilation = PolicyCompiler.compile(
-      SourceFile(path: policyPath, bytes: policyBytes), schema: ReviewSchema.standard)
+    let policyEnvironment: PolicyEnvironment
+    switch environment(policyPath) {
+    case .success(let found): policyEnvironment = found
+    case .failure(.invalid(let source, let diagnostics)):
+      let diagnostic = ProjectFileMessages.policyProjectHasErrors(
+        file.policy, projectPath: source.path, at: file.policyRange)
+      return .failure(PolicyTestFailure(problems: [(source, diagnostics), (testFile, [diagnostic])]))
+    case .failure(.unreadable(let projectPath, let reason)):
+      let diagnostic = ProjectFileMessages.policyProjectUnreadable(
+        file.policy, projectPath: projectPath, reason: reason, at: file.policyRange)
+      return .failure(PolicyTestFailure(problems: [(testFile, [diagnostic])], isUnreadablePolicy: true))
+    }
+    let compilation = policyEnvironment.compile(SourceFile(path: policyPath, bytes: policyBytes))
     guard let policy = compilation.policy else {
       let diagnostic = TestFileMessages.policyWithErrors(file.policy, at: file.policyRange)
       return .failure(
@@ -63,7 +77,9 @@ public enum PolicyTestSuite {
     var problems: [Diagnostic] = []
     let policyText = String(decoding: policyBytes, as: UTF8.self)
     for testCase in file.cases {
-      switch TestRunner.run(testCase, file: file, policy: policy, policyText: policyText) {
+      switch TestRunner.run(
+        testCase, file: file, policy: policy, policyText: policyText, environment: policyEnvironment)
+      {
       case .success(let result):
         coverage.record(result.explanation)
         results.append(result)
@@ -75,8 +91,12 @@ public enum PolicyTestSuite {
     return .success(PolicyTestReport(policy: policy, results: results, coverage: coverage))
   }
 
-  /// Reads the test file at `path` and its policy from the file system, and runs every case.
-  public static func run(contentsOf path: String) -> Result<PolicyTestReport, PolicyTestFailure> {
+  /// Reads the test file at `path` and its policy from the file system, and runs every case:
+  /// the policy is compiled with `environment` when given, else with its project file's
+  /// (``PolicyProject``).
+  public static func run(
+    contentsOf path: String, environment: PolicyEnvironment? = nil
+  ) -> Result<PolicyTestReport, PolicyTestFailure> {
     let bytes: [UInt8]
     do {
       bytes = try readFile(path)
@@ -85,7 +105,10 @@ public enum PolicyTestSuite {
       let diagnostic = TestFileMessages.unreadableTestFile(error)
       return .failure(PolicyTestFailure(problems: [(source, [diagnostic])], isUnreadablePolicy: true))
     }
-    return run(SourceFile(path: path, bytes: bytes), at: path, readFile: readFile)
+    var finder = PolicyProject.Finder(given: environment)
+    return run(
+      SourceFile(path: path, bytes: bytes), at: path,
+      environment: { finder.environment(forPolicyAt: $0, in: SystemProjectFileSystem()) }, readFile: readFile)
   }
 
   /// The bytes of the file at `path`.

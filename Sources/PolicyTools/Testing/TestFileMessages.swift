@@ -214,6 +214,19 @@ enum TestFileMessages {
       ])
   }
 
+  /// `PC406`: a step records the event `name`, which the app does not record (its project file or
+  /// `--events` names `recorded`) and the policy declares no events; `suggestion` is the name it may mean.
+  static func unrecordedEvent(_ name: String, suggestion: String?, recorded: [String], at range: SourceRange)
+    -> Diagnostic
+  {
+    Diagnostic(
+      PolicyToolsCode.invalidHistoryStep, "the app does not record the event `\(name)`", at: range,
+      help: [
+        suggestion.map { "did you mean `\($0)`?" }
+          ?? "it records \(recorded.map { "`\($0)`" }.joined(separator: ", ")) (its project file or `--events`)"
+      ])
+  }
+
   /// `PC406`: step `number`, written `text`, answers a prompt none showed; `decision` is the
   /// policy's decision at that step, when the manager can tell.
   static func answerWithoutPrompt(number: Int, _ text: String, decision: String?, at range: SourceRange)

@@ -45,10 +45,12 @@ public enum TestRunner {
   /// The start of a history when neither the case nor the file gives one: 2026-01-01T00:00:00Z.
   public static let defaultStart = Timestamp(millisecondsSince1970: 1_767_225_600_000)  // 2026-01-01T00:00:00Z
 
-  /// Runs one case against `policy` (compiled from `policyText`); a case's own problems (an
-  /// unknown rule name, bad facts) are located in the test file.
+  /// Runs one case against `policy` (compiled from `policyText` in `environment`); a case's own
+  /// problems (an unknown rule name, bad facts) are located in the test file. A history runs
+  /// through a review manager that records the environment's event names.
   public static func run(
-    _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy, policyText: String
+    _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy, policyText: String,
+    environment: PolicyEnvironment
   ) -> Result<CaseResult, Problems> {
     // Rule names in `deciding` must exist.
     let names = policy.rules.map { $0.name ?? $0.label }
@@ -64,7 +66,9 @@ public enum TestRunner {
     var trace: [String] = []
     var warnings: [Diagnostic] = []
     if let history = testCase.history {
-      switch runHistory(history, testCase, file: file, policy: policy, policyText: policyText) {
+      switch runHistory(
+        history, testCase, file: file, policy: policy, policyText: policyText, environment: environment)
+      {
       case .success(let result):
         explanation = result.explanation
         promptCount = result.prompts
@@ -73,7 +77,7 @@ public enum TestRunner {
       }
     } else if let factsNode = testCase.facts {
       let now = testCase.now ?? file.now
-      switch FactsFile.read(factsNode, for: policy, now: now, clock: { Timestamp(Date()) }) {
+      switch FactsFile.read(factsNode, for: policy, now: now, environment: environment, clock: { Timestamp(Date()) }) {
       case .success(let facts):
         explanation = policy.explain(facts.facts)
         warnings = facts.warnings
@@ -128,7 +132,7 @@ public enum TestRunner {
 
   static func runHistory(
     _ history: [HistoryStep], _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy,
-    policyText: String
+    policyText: String, environment: PolicyEnvironment
   ) -> Result<(explanation: Explanation, prompts: Int, trace: [String]), Problems> {
     // Only the policy's own facts may be given: the standard ones come from the history.
     var appFacts: [(String, Value)] = []
@@ -157,13 +161,22 @@ public enum TestRunner {
         }
       }
     }
-    // Once the policy declares its events, a step recording another name is a typo in the test.
+    // Once the policy declares its events, a step recording another name is a typo in the test;
+    // so is, for a policy that declares none, a name outside those the app records.
     let declared = policy.declaredEvents
-    for step in history where !declared.isEmpty {
-      guard case .event(let name?) = step.action, !declared.contains(name) else { continue }
-      let suggestion = EditDistance.suggestion(for: name, among: declared)
-      problems.append(
-        TestFileMessages.undeclaredEvent(name, suggestion: suggestion, declared: declared, at: step.range))
+    let recorded = environment.eventNames.sorted()
+    for step in history where !declared.isEmpty || !recorded.isEmpty {
+      guard case .event(let name?) = step.action else { continue }
+      if !declared.isEmpty {
+        guard !declared.contains(name) else { continue }
+        let suggestion = EditDistance.suggestion(for: name, among: declared)
+        problems.append(
+          TestFileMessages.undeclaredEvent(name, suggestion: suggestion, declared: declared, at: step.range))
+      } else if !recorded.contains(name) {
+        let suggestion = EditDistance.suggestion(for: name, among: recorded)
+        problems.append(
+          TestFileMessages.unrecordedEvent(name, suggestion: suggestion, recorded: recorded, at: step.range))
+      }
     }
     if !problems.isEmpty { return .failure(Problems(problems)) }
 
@@ -176,10 +189,11 @@ public enum TestRunner {
     }
     let store = InMemoryReviewStore(initial)
     func manager(version: String) -> ReviewManager? {
-      let created = try? ReviewManager(
-        configuration: .init(
-          appVersion: version, bundledPolicy: policyText, store: store, clock: { Date(clock.now) },
-          texts: .english, presenter: presenter))
+      var configuration = ReviewManager.Configuration(
+        appVersion: version, bundledPolicy: policyText, store: store, clock: { Date(clock.now) },
+        texts: .english, presenter: presenter)
+      configuration.eventNames = environment.eventNames
+      let created = try? ReviewManager(configuration: configuration)
       for (name, value) in appFacts { created?.setFact(name, value) }
       return created
     }
