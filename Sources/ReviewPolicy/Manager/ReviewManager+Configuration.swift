@@ -60,9 +60,10 @@ extension ReviewManager {
     /// name that neither this set nor the policy's `event` declarations name is logged once.
     public var eventNames: Set<String> = []
 
-    /// The review schema with ``eventNames``: the bundled policy and updates are compiled against it,
-    /// so once names are known an event name a policy reads outside them is an error (`PC217`).
-    var schema: FactSchema { ReviewSchema.standard.recordingEvents(eventNames) }
+    /// The environment the bundled policy, the guardrails and updates are compiled in: the review
+    /// schema with ``eventNames`` (once names are known, an event name a policy reads outside them is
+    /// an error, `PC217`) and the etiquette checks, as `policyc` compiles with the same names.
+    var environment: PolicyEnvironment { PolicyEnvironment(eventNames: eventNames) }
 
     /// Creates a configuration.
     public init(

@@ -45,7 +45,8 @@ public final class ReviewManager: @unchecked Sendable {
   public init(configuration: Configuration) throws(ReviewManagerError) {
     self.configuration = configuration
     let policies = try PolicyLifecycle(
-      bundledPolicy: configuration.bundledPolicy, guardrails: configuration.guardrails, schema: configuration.schema)
+      bundledPolicy: configuration.bundledPolicy, guardrails: configuration.guardrails,
+      environment: configuration.environment)
     self.policies = policies
     let now = Timestamp(configuration.clock())
     var problems: [ReviewLogEntry] = []

@@ -4,12 +4,14 @@ import PolicyCore
 /// Which policy a manager runs: the bundled policy (the floor), the last good update received
 /// under it, and the guardrails checked after either.
 ///
-/// Every policy a manager meets is compiled here, against one schema; each source is compiled
+/// Every policy a manager meets is compiled here, in one ``PolicyEnvironment`` (the review schema
+/// with the app's event names, and the etiquette checks), the one every `policyc` verb and the
+/// language server use; each source is compiled
 /// once (the bundled policy and the guardrails at init, an update when it arrives or when the
 /// store holds a new one). A value: it holds nothing that changes.
 struct PolicyLifecycle: Sendable {
-  /// The schema every policy is compiled against (the review schema with the app's event names).
-  let schema: FactSchema
+  /// What every policy is compiled and analyzed in.
+  let environment: PolicyEnvironment
   /// The bundled policy, compiled.
   let bundled: CompiledPolicy
   /// The bundled policy's identity: updates received under another bundled policy are stale.
@@ -21,21 +23,23 @@ struct PolicyLifecycle: Sendable {
   ///
   /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not
   ///   compile, ``ReviewManagerError/invalidGuardrails(_:)`` when the guardrails do not or have an `ask` rule.
-  init(bundledPolicy: String, guardrails: String?, schema: FactSchema) throws(ReviewManagerError) {
-    let compilation = PolicyCompiler.compile(bundledPolicy, path: "bundled.policy", schema: schema)
+  init(bundledPolicy: String, guardrails: String?, environment: PolicyEnvironment) throws(ReviewManagerError) {
+    let compilation = environment.compile(bundledPolicy, path: "bundled.policy")
     guard let bundled = compilation.policy else {
       throw .invalidBundledPolicy(DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source))
     }
-    self.schema = schema
+    self.environment = environment
     self.bundled = bundled
     self.bundledIdentity = PolicyIdentity(origin: .bundled, source: bundledPolicy)
-    self.guardrails = try PolicyLifecycle.compileGuardrails(guardrails)
+    self.guardrails = try PolicyLifecycle.compileGuardrails(guardrails, in: environment)
   }
 
   /// The guardrails compiled; nil for none.
-  private static func compileGuardrails(_ source: String?) throws(ReviewManagerError) -> CompiledPolicy? {
+  private static func compileGuardrails(_ source: String?, in environment: PolicyEnvironment)
+    throws(ReviewManagerError) -> CompiledPolicy?
+  {
     guard let source else { return nil }
-    let compilation = PolicyCompiler.compile(source, path: "guardrails.policy", schema: ReviewSchema.standard)
+    let compilation = environment.compile(source, path: "guardrails.policy")
     guard let compiled = compilation.policy else {
       throw .invalidGuardrails(DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source))
     }
@@ -82,8 +86,7 @@ struct PolicyLifecycle: Sendable {
         ManagerMessages.staleUpdate(source: source, receivedUnder: receivedUnder, bundled: bundledIdentity, date: date))
       return nil
     }
-    let update = PolicyCompiler.compile(source, path: "update.policy", schema: schema)
-    guard let compiled = update.policy else {
+    guard let compiled = environment.compile(source, path: "update.policy").policy else {
       notes.append(ManagerMessages.storedUpdateNoLongerCompiles(date: date))
       return nil
     }
@@ -101,9 +104,9 @@ struct PolicyLifecycle: Sendable {
 
   /// Compiles and analyzes an update received now, for `appVersion`.
   func review(update source: String, appVersion: String) -> UpdateReview {
-    let compilation = PolicyCompiler.compile(source, path: "update.policy", schema: schema)
+    let compilation = environment.compile(source, path: "update.policy")
     guard let compiled = compilation.policy else { return .rejected(compilation) }
-    let analysis = PolicyAnalyzer.warnings(for: compiled, checks: ReviewEtiquette.checks)
+    let analysis = environment.warnings(for: compiled)
     return .accepted(
       ActivePolicy(compiled, origin: .update, appVersion: appVersion), compilation: compilation,
       diagnostics: PolicyAnalyzer.merge(compilation.diagnostics, analysis))

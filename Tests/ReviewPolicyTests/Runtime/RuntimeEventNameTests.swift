@@ -67,4 +67,20 @@ struct RuntimeEventNameTests {
     #expect(rejected.diagnostics.map(\.code.rawValue) == ["PC217"])
     #expect(manager.updatePolicy("ask when total_events(\"export\") >= 1").isAccepted)
   }
+
+  @Test("the guardrails are compiled in the same environment as the policy: a name outside the app's is PC217")
+  func guardrailsCheckedAgainstTheAppsNames() throws {
+    var configuration = ReviewManager.Configuration(
+      appVersion: "1.0", bundledPolicy: "ask when uses >= 1", store: InMemoryReviewStore(), texts: .english,
+      guardrails: "never refunded when events(\"refnd\") >= 1")
+    configuration.eventNames = ["refund", "export"]
+    #expect {
+      _ = try ReviewManager(configuration: configuration)
+    } throws: { error in
+      guard case ReviewManagerError.invalidGuardrails(let text) = error else { return false }
+      return text.contains("PC217") && text.contains("refund")
+    }
+    configuration.guardrails = "never refunded when events(\"refund\") >= 1"
+    #expect(throws: Never.self) { _ = try ReviewManager(configuration: configuration) }
+  }
 }
