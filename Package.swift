@@ -8,7 +8,6 @@ let package = Package(
     .library(name: "PolicyCore", targets: ["PolicyCore"]),
     .library(name: "ReviewPolicy", targets: ["ReviewPolicy"]),
     .library(name: "PolicyTools", targets: ["PolicyTools"]),
-    .library(name: "PolicyCLI", targets: ["PolicyCLI"]),
     .executable(name: "policyc", targets: ["policyc"]),
   ],
   targets: [
@@ -16,9 +15,11 @@ let package = Package(
     .target(name: "PolicyCore"),
     // The review vocabulary (standard fact schema) and the runtime.
     .target(name: "ReviewPolicy", dependencies: ["PolicyCore"]),
-    // The tools as a library: JSON, facts files, test files and the test runner, simulation, report formats.
+    // The tools as a library: simulation, test files and their runner, facts files and the language
+    // server are public (PolicyTools.docc); JSON, report formats and fixing are `package`.
     .target(name: "PolicyTools", dependencies: ["PolicyCore", "ReviewPolicy"]),
-    // The policyc commands: argument parsing, help and printing over PolicyTools.
+    // The policyc commands: argument parsing, help and printing over PolicyTools (package-internal:
+    // not a product, its declarations are `package`).
     .target(name: "PolicyCLI", dependencies: ["PolicyCore", "ReviewPolicy", "PolicyTools"]),
     .executableTarget(name: "policyc", dependencies: ["PolicyCLI"]),
     // Benchmarks against hand-written Swift: `swift run -c release policy-bench`.

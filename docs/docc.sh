@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC archives of PolicyCore and ReviewPolicy from their catalogs
+# Builds the DocC archives of PolicyCore, ReviewPolicy and PolicyTools from their catalogs
 # (Sources/<module>/<module>.docc) with the toolchain's docc, into .build/docc/<module>.doccarchive.
 #   bash docs/docc.sh            # warnings are printed; the exit status is docc's
 set -euo pipefail
@@ -7,11 +7,11 @@ cd "$(dirname "$0")/.."
 if ! command -v swift >/dev/null 2>&1; then
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
-swift build --target ReviewPolicy >&2
+swift build --target PolicyTools >&2
 modules=".build/debug/Modules"
 [ -d "$modules" ] || modules=".build/debug"
 triple=$(swift -print-target-info | sed -n 's/.*"triple": "\(.*\)",/\1/p' | head -1)
-for module in PolicyCore ReviewPolicy; do
+for module in PolicyCore ReviewPolicy PolicyTools; do
   graphs=".build/docc/symbol-graphs/$module"
   rm -rf "$graphs" && mkdir -p "$graphs"
   swift-symbolgraph-extract -module-name "$module" -I "$modules" -target "$triple" \

@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// The two output streams of a command.
-public enum OutputStream: Sendable {
+package enum OutputStream: Sendable {
   /// Results.
   case standardOutput
   /// Usage and I/O errors.
@@ -17,21 +17,21 @@ public enum OutputStream: Sendable {
 }
 
 /// Why a file could not be read.
-public struct FileReadError: Error, Sendable, CustomStringConvertible {
+package struct FileReadError: Error, Sendable, CustomStringConvertible {
   /// The operating system's reason, such as "No such file or directory".
-  public var reason: String
+  package var reason: String
 
   /// Creates an error.
-  public init(reason: String) {
+  package init(reason: String) {
     self.reason = reason
   }
 
   /// The reason.
-  public var description: String { reason }
+  package var description: String { reason }
 }
 
 /// Everything a command touches outside itself, so tests can run commands in memory.
-public protocol CommandIO: AnyObject {
+package protocol CommandIO: AnyObject {
   /// Writes `text` to `stream`.
   func write(_ text: String, to stream: OutputStream)
   /// The bytes of the file at `path`, or at most `limit` bytes plus the file's true size when larger.
@@ -58,30 +58,30 @@ public protocol CommandIO: AnyObject {
 
 extension CommandIO {
   /// By default, standard error is a terminal when standard output is (as in tests' in-memory I/O).
-  public var isStandardErrorTerminal: Bool { isStandardOutputTerminal }
+  package var isStandardErrorTerminal: Bool { isStandardOutputTerminal }
 
   /// By default, whether ``readFile(_:limit:)`` can read `path` (an unreadable file counts as absent).
-  public func fileExists(_ path: String) -> Bool {
+  package func fileExists(_ path: String) -> Bool {
     !isDirectory(path) && (try? readFile(path, limit: 0)) != nil
   }
 
   /// By default the root: relative paths are never looked at above the directory they start from.
-  public var currentDirectory: String { "/" }
+  package var currentDirectory: String { "/" }
 }
 
 /// The real process: files through POSIX calls, the real streams and environment.
-public final class SystemIO: CommandIO {
+package final class SystemIO: CommandIO {
   /// Creates the system I/O.
-  public init() {}
+  package init() {}
 
   /// Writes to the process's stream.
-  public func write(_ text: String, to stream: OutputStream) {
+  package func write(_ text: String, to stream: OutputStream) {
     let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
     handle.write(Data(text.utf8))
   }
 
   /// Reads a file with `open`/`read`, reporting `strerror` on failure.
-  public func readFile(_ path: String, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int) {
+  package func readFile(_ path: String, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int) {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
     defer { close(descriptor) }
@@ -92,7 +92,7 @@ public final class SystemIO: CommandIO {
   }
 
   /// Reads standard input.
-  public func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int) {
+  package func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int) {
     (try? SystemIO.readAll(0, limit: limit)) ?? ([], 0)
   }
 
@@ -114,7 +114,7 @@ public final class SystemIO: CommandIO {
   }
 
   /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
-  public func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError) {
+  package func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError) {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
@@ -134,13 +134,13 @@ public final class SystemIO: CommandIO {
   }
 
   /// Whether `path` names a directory.
-  public func isDirectory(_ path: String) -> Bool {
+  package func isDirectory(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
   }
 
   /// Lists a directory.
-  public func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String] {
+  package func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String] {
     do {
       return try FileManager.default.contentsOfDirectory(atPath: path)
     } catch {
@@ -149,20 +149,20 @@ public final class SystemIO: CommandIO {
   }
 
   /// The process environment.
-  public var environment: [String: String] { ProcessInfo.processInfo.environment }
+  package var environment: [String: String] { ProcessInfo.processInfo.environment }
 
   /// Whether standard output is a terminal.
-  public var isStandardOutputTerminal: Bool { isatty(1) == 1 }
+  package var isStandardOutputTerminal: Bool { isatty(1) == 1 }
 
   /// Whether standard error is a terminal.
-  public var isStandardErrorTerminal: Bool { isatty(2) == 1 }
+  package var isStandardErrorTerminal: Bool { isatty(2) == 1 }
 
   /// Whether `path` exists and is not a directory (`stat`).
-  public func fileExists(_ path: String) -> Bool {
+  package func fileExists(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFDIR
   }
 
   /// The process's current directory.
-  public var currentDirectory: String { FileManager.default.currentDirectoryPath }
+  package var currentDirectory: String { FileManager.default.currentDirectoryPath }
 }

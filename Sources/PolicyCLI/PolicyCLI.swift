@@ -1,16 +1,16 @@
 import PolicyCore
 
 /// The `policyc` commands as functions: arguments and streams in, exit status out.
-public enum PolicyCLI {
+package enum PolicyCLI {
   /// Exit status: success.
-  public static let success: Int32 = 0
+  package static let success: Int32 = 0
   /// Exit status: the input has errors (diagnostics were printed).
-  public static let failure: Int32 = 1
+  package static let failure: Int32 = 1
   /// Exit status: usage or I/O error.
-  public static let usageError: Int32 = 2
+  package static let usageError: Int32 = 2
 
   /// Runs `policyc` with `arguments` (without the program name) and returns the exit status.
-  public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+  package static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     guard let verb = arguments.first else {
       io.write(Help.overview, to: .standardError)
       return usageError

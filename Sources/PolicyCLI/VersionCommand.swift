@@ -21,5 +21,5 @@ enum VersionCommand: Command {
 
 extension PolicyCLI {
   /// The version of `policyc`, as `policyc --version` prints it (semantic versioning).
-  public static let version = "0.1.0"
+  package static let version = "0.1.0"
 }

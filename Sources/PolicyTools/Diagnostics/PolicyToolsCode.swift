@@ -7,9 +7,9 @@ import PolicyCore
 /// summary and an example (a test checks the table against this enum). Each diagnostic is
 /// written by a factory of the `*Messages` enum of its area (`JSONMessages`,
 /// `FactsFileMessages`, `TestFileMessages`, `SimulationMessages`), next to the code that reports it.
-public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
+package enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   /// `PolicyTools`.
-  public static let domain = "PolicyTools"
+  package static let domain = "PolicyTools"
 
   /// A facts or test file that is not valid JSON.
   case invalidJSON = "PC401"
@@ -35,7 +35,7 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   case impossibleFacts = "PC410"
 
   /// Whether diagnostics with this code are errors or warnings: every one but PC409 is an error.
-  public var severity: Severity {
+  package var severity: Severity {
     switch self {
     case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
       .unusablePolicy, .invalidBehaviour, .impossibleFacts:
@@ -45,7 +45,7 @@ public enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   }
 
   /// A short title for the code, such as "invalid JSON" (for SARIF rules and documentation).
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .invalidJSON: "invalid JSON"
     case .unexpectedJSON: "unexpected JSON"

@@ -45,7 +45,7 @@ public struct FactsFile: Sendable {
 
   /// Reads facts from a JSON object node (of a facts file, or embedded in a test file), checked
   /// against the scopes and bounds of `environment`'s schema.
-  public static func read(
+  package static func read(
     _ root: JSONNode, for policy: CompiledPolicy, now explicitNow: Timestamp?,
     environment: PolicyEnvironment = .standard, clock: () -> Timestamp
   ) -> Result<FactsFile, Problems> {
@@ -161,7 +161,7 @@ public struct FactsFile: Sendable {
   }
 
   /// The value of a JSON node for a fact, nil for `null` (absent), or a located diagnostic.
-  public static func value(_ node: JSONNode, for definition: FactSlot) -> Result<Value?, Problems> {
+  package static func value(_ node: JSONNode, for definition: FactSlot) -> Result<Value?, Problems> {
     func failure(_ diagnostic: Diagnostic) -> Result<Value?, Problems> { .failure(Problems([diagnostic])) }
     func wrongKind() -> Result<Value?, Problems> {
       failure(

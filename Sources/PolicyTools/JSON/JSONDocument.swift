@@ -4,7 +4,7 @@ import PolicyCore
 /// (facts files, test files): every error can name its line and column.
 ///
 /// Numbers keep their text, so `7.25` becomes an exact ``Number``, not a binary float.
-public indirect enum JSONValue: Sendable, Hashable {
+package indirect enum JSONValue: Sendable, Hashable {
   /// `null`.
   case null
   /// `true` or `false`.
@@ -19,7 +19,7 @@ public indirect enum JSONValue: Sendable, Hashable {
   case object([JSONMember])
 
   /// A short name for the kind of value, for messages: "a string", "an object".
-  public var kindName: String {
+  package var kindName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
@@ -32,26 +32,26 @@ public indirect enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON value and where it is.
-public struct JSONNode: Sendable, Hashable {
+package struct JSONNode: Sendable, Hashable {
   /// The value.
-  public var value: JSONValue
+  package var value: JSONValue
   /// Where the value is in its file.
-  public var range: SourceRange
+  package var range: SourceRange
 }
 
 /// One member of a JSON object.
-public struct JSONMember: Sendable, Hashable {
+package struct JSONMember: Sendable, Hashable {
   /// The key, unescaped.
-  public var key: String
+  package var key: String
   /// Where the key is (with its quotes).
-  public var keyRange: SourceRange
+  package var keyRange: SourceRange
   /// The value.
-  public var value: JSONNode
+  package var value: JSONNode
 }
 
 extension JSONNode {
   /// The member named `key`, if this is an object that has one.
-  public func member(_ key: String) -> JSONMember? {
+  package func member(_ key: String) -> JSONMember? {
     guard case .object(let members) = value else { return nil }
     return members.first { $0.key == key }
   }
@@ -61,25 +61,25 @@ extension JSONNode {
 ///
 /// Limits: nesting depth 64, the file size limit of policies. Duplicate keys are an error
 /// (people write these files by hand, and a duplicate is always a mistake).
-public struct JSONParser {
+package struct JSONParser {
   /// The deepest nesting of arrays and objects accepted.
-  public static let maximumDepth = 64
+  package static let maximumDepth = 64
 
   private let bytes: [UInt8]
   private var position: Int
   private var depth = 0
 
   /// A parse error: the `PC401` diagnostic that reports it (its message, where, and advice).
-  public struct Failure: Error, Sendable {
+  package struct Failure: Error, Sendable {
     /// The error as a facts, test or behaviour file reports it, written by `JSONMessages`.
-    public var diagnostic: Diagnostic
+    package var diagnostic: Diagnostic
 
     /// What is wrong.
-    public var message: String { diagnostic.message }
+    package var message: String { diagnostic.message }
     /// Where.
-    public var range: SourceRange { diagnostic.range }
+    package var range: SourceRange { diagnostic.range }
     /// Advice, one line each.
-    public var help: [String] { diagnostic.help }
+    package var help: [String] { diagnostic.help }
 
     init(_ diagnostic: Diagnostic) {
       self.diagnostic = diagnostic
@@ -87,7 +87,7 @@ public struct JSONParser {
   }
 
   /// Parses the whole of `source` as one JSON value.
-  public static func parse(_ source: SourceFile) -> Result<JSONNode, Failure> {
+  package static func parse(_ source: SourceFile) -> Result<JSONNode, Failure> {
     var parser = JSONParser(bytes: source.bytes, position: source.hasByteOrderMark ? 3 : 0)
     do throws(Failure) {
       parser.skipWhitespace()

@@ -1,10 +1,10 @@
 /// Writes compact JSON with keys in the order given, so output is deterministic.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
   /// An empty writer.
-  public init() {}
+  package init() {}
 
   /// The JSON written so far.
-  public private(set) var output = ""
+  package private(set) var output = ""
   private var needsComma = [false]
 
   private mutating func separate() {
@@ -13,7 +13,7 @@ public struct JSONWriter: Sendable {
   }
 
   /// Writes an object; `body` writes key-value pairs.
-  public mutating func object(_ body: (inout JSONWriter) -> Void) {
+  package mutating func object(_ body: (inout JSONWriter) -> Void) {
     separate()
     output += "{"
     needsComma.append(false)
@@ -23,7 +23,7 @@ public struct JSONWriter: Sendable {
   }
 
   /// Writes an array; `body` writes the elements.
-  public mutating func array(_ body: (inout JSONWriter) -> Void) {
+  package mutating func array(_ body: (inout JSONWriter) -> Void) {
     separate()
     output += "["
     needsComma.append(false)
@@ -33,43 +33,43 @@ public struct JSONWriter: Sendable {
   }
 
   /// Writes a key; the next call writes its value.
-  public mutating func key(_ name: String) {
+  package mutating func key(_ name: String) {
     separate()
     output += JSONWriter.quoted(name) + ":"
     needsComma[needsComma.count - 1] = false
   }
 
   /// Writes a string value.
-  public mutating func string(_ value: String) {
+  package mutating func string(_ value: String) {
     separate()
     output += JSONWriter.quoted(value)
   }
 
   /// Writes an integer value.
-  public mutating func number(_ value: Int) {
+  package mutating func number(_ value: Int) {
     separate()
     output += String(value)
   }
 
   /// Writes a Boolean value.
-  public mutating func bool(_ value: Bool) {
+  package mutating func bool(_ value: Bool) {
     separate()
     output += value ? "true" : "false"
   }
 
   /// Writes `null`.
-  public mutating func null() {
+  package mutating func null() {
     raw("null")
   }
 
   /// Writes `text`, which must be one JSON value (for extensions that add value kinds).
-  public mutating func raw(_ text: String) {
+  package mutating func raw(_ text: String) {
     separate()
     output += text
   }
 
   /// A JSON string literal for `text`.
-  public static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

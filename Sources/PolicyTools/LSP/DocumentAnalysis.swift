@@ -3,26 +3,26 @@ import ReviewPolicy
 
 /// What the language server knows about one version of a policy: its compilation, the
 /// declarations and every use of a name, for hover, completion, navigation and symbols.
-public struct DocumentAnalysis: Sendable {
+package struct DocumentAnalysis: Sendable {
   /// The environment the document was compiled in: its project file's, or the server's.
-  public let environment: PolicyEnvironment
+  package let environment: PolicyEnvironment
   /// The compilation in ``environment`` (the tree also when there are errors).
-  public let compilation: Compilation
+  package let compilation: Compilation
   /// The `fact` declarations, in file order.
-  public let facts: [FactDeclaration]
+  package let facts: [FactDeclaration]
   /// The `let` declarations, in file order.
-  public let lets: [LetDeclaration]
+  package let lets: [LetDeclaration]
   /// The rules, in file order.
-  public let rules: [Rule]
+  package let rules: [Rule]
   /// The `event` declarations, in file order.
-  public let events: [EventDeclaration]
+  package let events: [EventDeclaration]
   /// Every name used in an expression (`.name` and `has`), in file order.
-  public let uses: [Identifier]
+  package let uses: [Identifier]
   /// Every call (built-ins and fact families) with its arguments, in file order.
-  public let calls: [(name: Identifier, arguments: [Expr])]
+  package let calls: [(name: Identifier, arguments: [Expr])]
 
   /// Analyzes `source`, compiled in `environment`.
-  public init(_ source: SourceFile, environment: PolicyEnvironment) {
+  package init(_ source: SourceFile, environment: PolicyEnvironment) {
     self.environment = environment
     compilation = environment.compile(source)
     var facts: [FactDeclaration] = []
@@ -62,26 +62,26 @@ public struct DocumentAnalysis: Sendable {
   }
 
   /// The source analyzed.
-  public var source: SourceFile { compilation.source }
+  package var source: SourceFile { compilation.source }
 
   /// The `let` named `name`, if declared.
-  public func letDeclaration(named name: String) -> LetDeclaration? {
+  package func letDeclaration(named name: String) -> LetDeclaration? {
     lets.first { $0.name.name == name }
   }
 
   /// The `fact` declaration named `name`, if declared.
-  public func factDeclaration(named name: String) -> FactDeclaration? {
+  package func factDeclaration(named name: String) -> FactDeclaration? {
     facts.first { $0.name.name == name }
   }
 
   /// The declaration of `name` (a `let` or a declared `fact`) and every use of it.
-  public func occurrences(of name: String) -> (declaration: Identifier?, uses: [Identifier]) {
+  package func occurrences(of name: String) -> (declaration: Identifier?, uses: [Identifier]) {
     let declaration = letDeclaration(named: name)?.name ?? factDeclaration(named: name)?.name
     return (declaration, uses.filter { $0.name == name })
   }
 
   /// The event names the `event` declarations name, in file order, without duplicates.
-  public var declaredEventNames: [String] {
+  package var declaredEventNames: [String] {
     var names: [String] = []
     for declaration in events {
       for name in declaration.names where !names.contains(name.name) { names.append(name.name) }
@@ -90,7 +90,7 @@ public struct DocumentAnalysis: Sendable {
   }
 
   /// The string keys written in calls of `family`, such as the event names of `events("...")`.
-  public func stringKeys(of family: String) -> [String] {
+  package func stringKeys(of family: String) -> [String] {
     calls.compactMap { call in
       guard call.name.name == family, let first = call.arguments.first, case .literal(.string(let key)) = first.kind
       else { return nil }
@@ -99,7 +99,7 @@ public struct DocumentAnalysis: Sendable {
   }
 
   /// The identifier-like word (letters, digits, `_`) around `offset`, with its range.
-  public func word(at offset: Int) -> (text: String, range: SourceRange)? {
+  package func word(at offset: Int) -> (text: String, range: SourceRange)? {
     let bytes = source.bytes
     guard offset >= 0, offset <= bytes.count else { return nil }
     var start = offset

@@ -4,7 +4,7 @@ import PolicyCore
 ///
 /// Incoming messages are read with ``JSONParser`` into ``JSONNode``s; ``JSONNode`` gets small
 /// accessors below for the fields the server reads.
-public indirect enum LSPValue: Sendable, Hashable {
+package indirect enum LSPValue: Sendable, Hashable {
   /// `null`.
   case null
   /// `true` or `false`.
@@ -21,14 +21,14 @@ public indirect enum LSPValue: Sendable, Hashable {
   case object([(String, LSPValue)])
 
   /// The JSON text.
-  public var json: String {
+  package var json: String {
     var writer = JSONWriter()
     write(to: &writer)
     return writer.output
   }
 
   /// Writes the value to `writer`.
-  public func write(to writer: inout JSONWriter) {
+  package func write(to writer: inout JSONWriter) {
     switch self {
     case .null: writer.null()
     case .bool(let value): writer.bool(value)
@@ -47,36 +47,36 @@ public indirect enum LSPValue: Sendable, Hashable {
   }
 
   /// Compares values member by member, keys in order.
-  public static func == (lhs: LSPValue, rhs: LSPValue) -> Bool { lhs.json == rhs.json }
+  package static func == (lhs: LSPValue, rhs: LSPValue) -> Bool { lhs.json == rhs.json }
 
   /// Hashes the JSON text.
-  public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+  package func hash(into hasher: inout Hasher) { hasher.combine(json) }
 }
 
 extension JSONNode {
   /// The value of member `key` of this object, if any.
-  public subscript(_ key: String) -> JSONNode? { member(key)?.value }
+  package subscript(_ key: String) -> JSONNode? { member(key)?.value }
 
   /// The string, if this is one.
-  public var stringValue: String? {
+  package var stringValue: String? {
     guard case .string(let text) = value else { return nil }
     return text
   }
 
   /// The integer, if this is a number without fraction or exponent that fits an `Int`.
-  public var intValue: Int? {
+  package var intValue: Int? {
     guard case .number(let text) = value else { return nil }
     return Int(text)
   }
 
   /// The boolean, if this is one.
-  public var boolValue: Bool? {
+  package var boolValue: Bool? {
     guard case .bool(let flag) = value else { return nil }
     return flag
   }
 
   /// The elements, if this is an array.
-  public var arrayValue: [JSONNode]? {
+  package var arrayValue: [JSONNode]? {
     guard case .array(let elements) = value else { return nil }
     return elements
   }

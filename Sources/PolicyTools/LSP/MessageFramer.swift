@@ -9,14 +9,14 @@
 /// end, at the next `Content-Length:` in the stream. What is read never depends on how the
 /// stream is cut into pieces, and neither does the work: bytes are searched once and a header is
 /// read once, however many reads its body takes.
-public struct MessageFramer: Sendable {
+package struct MessageFramer: Sendable {
   /// The largest message body accepted: a policy at the file size limit, escaped, with room to spare.
-  public static let maximumBodySize = 16 << 20
+  package static let maximumBodySize = 16 << 20
   /// The longest header block accepted.
-  public static let maximumHeaderSize = 4096
+  package static let maximumHeaderSize = 4096
 
   /// Why bytes could not be read as a message.
-  public enum Failure: Error, Sendable, Hashable {
+  package enum Failure: Error, Sendable, Hashable {
     /// The header block has no `Content-Length`.
     case missingContentLength
     /// The `Content-Length` is not a decimal number.
@@ -27,7 +27,7 @@ public struct MessageFramer: Sendable {
     case headerTooLong
 
     /// The explanation, for a JSON-RPC error or a log line (written by `LanguageServerMessages`).
-    public var message: String {
+    package var message: String {
       switch self {
       case .missingContentLength: LanguageServerMessages.missingContentLength
       case .invalidContentLength(let text): LanguageServerMessages.invalidContentLength(text)
@@ -48,10 +48,10 @@ public struct MessageFramer: Sendable {
   private var awaitedBody: (start: Int, length: Int)?
 
   /// Creates an empty framer.
-  public init() {}
+  package init() {}
 
   /// Adds bytes read from the stream.
-  public mutating func append(_ bytes: some Sequence<UInt8>) {
+  package mutating func append(_ bytes: some Sequence<UInt8>) {
     if start > 0 && start >= buffer.count / 2 {
       buffer.removeSubrange(0..<start)
       headerSearchStart = max(0, headerSearchStart - start)
@@ -62,10 +62,10 @@ public struct MessageFramer: Sendable {
   }
 
   /// The number of bytes received and not yet returned as a message.
-  public var pendingByteCount: Int { buffer.count - start }
+  package var pendingByteCount: Int { buffer.count - start }
 
   /// The next complete message body, a failure for a broken header, or nil when more bytes are needed.
-  public mutating func next() -> Result<[UInt8], Failure>? {
+  package mutating func next() -> Result<[UInt8], Failure>? {
     if let body = awaitedBody { return awaited(body) }
     // After a header block too long to end, reading resumes exactly at the next `Content-Length:`,
     // however the stream is cut: bytes before it never join the next header.
@@ -171,7 +171,7 @@ public struct MessageFramer: Sendable {
   }
 
   /// `body` with its header, ready to write.
-  public static func frame(_ body: String) -> [UInt8] {
+  package static func frame(_ body: String) -> [UInt8] {
     Array("Content-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8)
   }
 

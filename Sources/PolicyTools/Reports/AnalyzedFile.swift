@@ -2,20 +2,20 @@ import PolicyCore
 
 /// One policy file as `policyc analyze` saw it: its diagnostics (the compiler's and the
 /// analyzer's, merged), and the analysis report when it compiled.
-public struct AnalyzedFile: Sendable {
+package struct AnalyzedFile: Sendable {
   /// The path as given.
-  public var path: String
+  package var path: String
   /// The file.
-  public var source: SourceFile
+  package var source: SourceFile
   /// Every diagnostic, in order.
-  public var diagnostics: [Diagnostic]
+  package var diagnostics: [Diagnostic]
   /// The analysis, when the policy compiled.
-  public var report: AnalysisReport?
+  package var report: AnalysisReport?
   /// The compiled policy, when it compiled.
-  public var policy: CompiledPolicy?
+  package var policy: CompiledPolicy?
 
   /// A file and what was found in it.
-  public init(
+  package init(
     path: String, source: SourceFile, diagnostics: [Diagnostic], report: AnalysisReport? = nil,
     policy: CompiledPolicy? = nil
   ) {
@@ -28,7 +28,7 @@ public struct AnalyzedFile: Sendable {
 
   /// The diagnostics as `policyc check --format json` writes them, each with `witness`: the
   /// example facts (a facts file's object) or null; and per file the silenced findings and notes.
-  public static func json(_ results: [AnalyzedFile], errors: Int, warnings: Int) -> String {
+  package static func json(_ results: [AnalyzedFile], errors: Int, warnings: Int) -> String {
     let output = DiagnosticFormats.json(
       results.map { ($0.path, $0.source, $0.diagnostics) }, errors: errors, warnings: warnings,
       diagnosticMembers: { index, diagnostic, writer in

@@ -3,14 +3,14 @@ import PolicyCore
 
 /// Diagnostics in machine-readable formats: JSON (`policyc check --format json`), code scanning
 /// (SARIF 2.1.0) and GitHub Actions workflow annotations.
-public enum DiagnosticFormats {
+package enum DiagnosticFormats {
   /// A file and its diagnostics.
-  public typealias FileDiagnostics = (path: String, source: SourceFile, diagnostics: [Diagnostic])
+  package typealias FileDiagnostics = (path: String, source: SourceFile, diagnostics: [Diagnostic])
 
   /// The JSON report of `policyc check` and `policyc analyze` (one line, without its newline):
   /// `{"files":[{"path","diagnostics":[...]}],"errorCount","warningCount"}`. `fileMembers` adds
   /// members to file number `index`'s object; `diagnosticMembers` to each diagnostic's.
-  public static func json(
+  package static func json(
     _ files: [FileDiagnostics], errors: Int, warnings: Int,
     diagnosticMembers: (_ file: Int, _ diagnostic: Diagnostic, _ writer: inout JSONWriter) -> Void = { _, _, _ in },
     fileMembers: (_ file: Int, _ writer: inout JSONWriter) -> Void = { _, _ in }
@@ -49,7 +49,7 @@ public enum DiagnosticFormats {
   /// ```
   ///
   /// `help`, `notes` and `fixIts` are always present, empty when there are none.
-  public static func write(
+  package static func write(
     _ diagnostic: Diagnostic, in source: SourceFile, to writer: inout JSONWriter,
     members: (inout JSONWriter) -> Void = { _ in }
   ) {
@@ -115,7 +115,7 @@ public enum DiagnosticFormats {
   /// severity), one result per diagnostic. A diagnostic's notes become the result's
   /// `relatedLocations` and its fix-its the result's `fixes`, each edit a replacement of a byte
   /// region (`deletedRegion`: `byteOffset`, `byteLength`) by `insertedContent`.
-  public static func sarif(_ files: [FileDiagnostics]) -> String {
+  package static func sarif(_ files: [FileDiagnostics]) -> String {
     let codes = Set(files.flatMap { $0.diagnostics.map(\.code) }).sorted { $0.rawValue < $1.rawValue }
     var writer = JSONWriter()
     writer.object {
@@ -257,7 +257,7 @@ public enum DiagnosticFormats {
 
   /// One `::error` or `::warning` workflow command per diagnostic, help lines and then notes in
   /// the message (`note: MESSAGE (line L, column C)`).
-  public static func github(_ files: [FileDiagnostics]) -> String {
+  package static func github(_ files: [FileDiagnostics]) -> String {
     var output = ""
     for file in files {
       for diagnostic in file.diagnostics {

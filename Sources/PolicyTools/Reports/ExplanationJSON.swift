@@ -1,10 +1,10 @@
 import PolicyCore
 
 /// Decisions and explanations as JSON.
-public enum ExplanationJSON {
+package enum ExplanationJSON {
   /// The decision of `policy` on `facts` as one line of JSON (`policyc eval --format json`);
   /// with `includeRules`, every let, rule and condition with the values it saw (`policyc explain`).
-  public static func json(_ explanation: Explanation, _ policy: CompiledPolicy, _ facts: FactsFile, includeRules: Bool)
+  package static func json(_ explanation: Explanation, _ policy: CompiledPolicy, _ facts: FactsFile, includeRules: Bool)
     -> String
   {
     let decision = explanation.decision
@@ -98,7 +98,7 @@ public enum ExplanationJSON {
   }
 
   /// Writes rule `index` of `policy` as `{"name", "kind", "line"}`.
-  public static func writeRuleIdentity(_ index: Int, _ policy: CompiledPolicy, _ writer: inout JSONWriter) {
+  package static func writeRuleIdentity(_ index: Int, _ policy: CompiledPolicy, _ writer: inout JSONWriter) {
     let rule = policy.rules[index]
     writer.object {
       $0.key("name"); $0.string(rule.label)

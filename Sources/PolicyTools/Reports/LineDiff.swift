@@ -1,7 +1,7 @@
 /// A line diff (Myers' O(ND) algorithm) printed in unified format, for `policyc fmt --check`.
-public enum LineDiff {
+package enum LineDiff {
   /// One line of the diff.
-  public enum Edit: Equatable, Sendable {
+  package enum Edit: Equatable, Sendable {
     /// A line in both.
     case same(String)
     /// A line only in the old text.
@@ -11,7 +11,7 @@ public enum LineDiff {
   }
 
   /// The edits turning `old` into `new`, shortest first.
-  public static func edits(_ old: [String], _ new: [String]) -> [Edit] {
+  package static func edits(_ old: [String], _ new: [String]) -> [Edit] {
     let n = old.count
     let m = new.count
     let maximum = n + m
@@ -75,7 +75,7 @@ public enum LineDiff {
   }
 
   /// A unified diff of `old` and `new` with three lines of context; empty when they are equal.
-  public static func unified(old: String, new: String, path: String) -> String {
+  package static func unified(old: String, new: String, path: String) -> String {
     let oldLines = lines(old)
     let newLines = lines(new)
     let edits = edits(oldLines, newLines)

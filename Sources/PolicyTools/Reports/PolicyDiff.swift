@@ -3,10 +3,10 @@ import PolicyCore
 
 /// Whether two policies decide the same for every set of facts (`policyc diff`), with every
 /// counterexample checked through the facts file that shows it.
-public enum PolicyDiff {
+package enum PolicyDiff {
   /// Compares `old` and `new`. A counterexample is kept only if its facts file, read back by the
   /// facts-file reader for each policy, makes them decide as claimed.
-  public static func compare(_ old: CompiledPolicy, _ new: CompiledPolicy) -> EquivalenceResult {
+  package static func compare(_ old: CompiledPolicy, _ new: CompiledPolicy) -> EquivalenceResult {
     PolicyEquivalence.compare(old, new) { candidate in
       verifiesThroughFactsFile(candidate, old, new)
     }
@@ -35,7 +35,7 @@ public enum PolicyDiff {
 
   /// The facts of a counterexample that `policy` does not know but `other` does: they must be
   /// removed from the facts file to evaluate `policy` with `policyc eval`.
-  public static func unknownFacts(_ names: [String], of policy: CompiledPolicy, knownTo other: CompiledPolicy)
+  package static func unknownFacts(_ names: [String], of policy: CompiledPolicy, knownTo other: CompiledPolicy)
     -> [String]
   {
     names.filter { name in
@@ -46,7 +46,7 @@ public enum PolicyDiff {
 
   /// The JSON report of `policyc diff` (one line): `result` (`equivalent`, `unknown` or
   /// `different`), the paths, the `reason`, and for a difference the facts and both decisions.
-  public static func json(
+  package static func json(
     _ result: String, _ old: CompiledPolicy, _ new: CompiledPolicy, counterexample: Counterexample?, reason: String?
   ) -> String {
     var writer = JSONWriter()

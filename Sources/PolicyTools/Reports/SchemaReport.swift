@@ -2,7 +2,7 @@ import PolicyCore
 
 /// A fact schema as a table (`policyc facts`), JSON (`policyc facts --format json`) or a Markdown
 /// reference page (`policyc facts --format markdown`, in SchemaReport+Markdown.swift).
-public enum SchemaReport {
+package enum SchemaReport {
   /// One fact or keyed family.
   struct Row {
     var name: String
@@ -33,7 +33,7 @@ public enum SchemaReport {
   }
 
   /// Every fact with its name, type (`?` when it can be absent), unit, meaning and an example, in aligned columns.
-  public static func table(_ schema: FactSchema) -> String {
+  package static func table(_ schema: FactSchema) -> String {
     let header = ["NAME", "TYPE", "UNIT", "MEANING", "EXAMPLE"]
     let cells = rows(of: schema).map { [$0.name, $0.type, $0.unit ?? "-", $0.meaning, $0.example] }
     var widths = header.map(\.count)
@@ -55,7 +55,7 @@ public enum SchemaReport {
   }
 
   /// Every fact as a JSON object (name, type, canBeAbsent, unit, meaning, default, example), one line.
-  public static func json(_ schema: FactSchema) -> String {
+  package static func json(_ schema: FactSchema) -> String {
     var writer = JSONWriter()
     writer.array {
       for row in rows(of: schema) {

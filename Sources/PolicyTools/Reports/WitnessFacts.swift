@@ -1,10 +1,10 @@
 import PolicyCore
 
 /// Witnesses written as facts files (`policyc eval --facts`).
-public enum WitnessFacts {
+package enum WitnessFacts {
   /// The facts of `witness` worth writing for `policies`: those they read, and those the
   /// analysis constrained that they know.
-  public static func names(_ witness: Witness, reading policies: [CompiledPolicy]) -> [String] {
+  package static func names(_ witness: Witness, reading policies: [CompiledPolicy]) -> [String] {
     var read = Set<String>()
     for policy in policies {
       for slot in policy.readSlots { read.insert(policy.layout.slots[slot].name) }
@@ -16,7 +16,7 @@ public enum WitnessFacts {
   }
 
   /// The JSON text of a value in a facts file.
-  public static func json(_ value: Value?) -> String {
+  package static func json(_ value: Value?) -> String {
     guard let value else { return "null" }
     switch value {
     case .bool(let flag): return flag ? "true" : "false"
@@ -30,7 +30,7 @@ public enum WitnessFacts {
   }
 
   /// The facts named `names` (and `now`) as one compact JSON object.
-  public static func object(_ witness: Witness, names: [String]) -> String {
+  package static func object(_ witness: Witness, names: [String]) -> String {
     var members = ["\(JSONWriter.quoted("now")):\(JSONWriter.quoted(witness.now.description))"]
     if witness.seed != 0 { members.append("\(JSONWriter.quoted("seed")):\(witness.seed)") }
     for name in names {
@@ -41,7 +41,7 @@ public enum WitnessFacts {
   }
 
   /// A facts file for `witness` with the facts named `names`, one per line.
-  public static func text(_ witness: Witness, names: [String]) -> String {
+  package static func text(_ witness: Witness, names: [String]) -> String {
     var lines = ["  \(JSONWriter.quoted("now")): \(JSONWriter.quoted(witness.now.description))"]
     if witness.seed != 0 { lines.append("  \(JSONWriter.quoted("seed")): \(witness.seed)") }
     for name in names {

@@ -3,9 +3,9 @@ import PolicyCore
 import ReviewPolicy
 
 /// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`...
-public struct HistoryStep: Sendable {
+package struct HistoryStep: Sendable {
   /// What the step does: a review manager call, waiting, or an app update.
-  public enum Action: Sendable {
+  package enum Action: Sendable {
     /// `launch`: `appLaunched()`.
     case launch
     /// `foreground`: `appEnteredForeground()`.
@@ -27,20 +27,20 @@ public struct HistoryStep: Sendable {
   }
 
   /// The action.
-  public var action: Action
+  package var action: Action
   /// How many times the action happens (`x <count>`), 1 to 100000.
-  public var repetitions: Int
+  package var repetitions: Int
   /// The time between repetitions (`every <duration>`).
-  public var every: TimeSpan?
+  package var every: TimeSpan?
   /// The answer to a prompt the step triggers (`-> rate`).
-  public var answer: ReviewResponse?
+  package var answer: ReviewResponse?
   /// Where the step is written.
-  public var range: SourceRange
+  package var range: SourceRange
   /// The step as written, trimmed (for traces and messages).
-  public var text = ""
+  package var text = ""
 
   /// Parses one step written as `text`, located at `range`.
-  public static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
+  package static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
     func failure(_ make: (SourceRange) -> Diagnostic) -> Result<HistoryStep, Problems> {
       .failure(Problems([make(range)]))
     }

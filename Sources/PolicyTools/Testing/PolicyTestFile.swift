@@ -19,23 +19,23 @@ import ReviewPolicy
 ///   ]
 /// }
 /// ```
-public struct PolicyTestFile: Sendable {
+package struct PolicyTestFile: Sendable {
   /// The policy path as written, relative to the test file's folder.
-  public var policy: String
+  package var policy: String
   /// Where the policy path is written.
-  public var policyRange: SourceRange
+  package var policyRange: SourceRange
   /// The default `now` of facts cases.
-  public var now: Timestamp?
+  package var now: Timestamp?
   /// The default start of history cases.
-  public var start: Timestamp?
+  package var start: Timestamp?
   /// The cases, in file order.
-  public var cases: [PolicyTestCase]
+  package var cases: [PolicyTestCase]
 
   static let fileKeys = ["policy", "now", "start", "cases"]
   static let caseKeys = ["name", "facts", "history", "version", "now", "start", "expect", "deciding", "prompts"]
 
   /// Parses a test file, reporting every problem with its location.
-  public static func parse(_ source: SourceFile) -> Result<PolicyTestFile, Problems> {
+  package static func parse(_ source: SourceFile) -> Result<PolicyTestFile, Problems> {
     let root: JSONNode
     switch JSONParser.parse(source) {
     case .success(let node): root = node
@@ -91,32 +91,32 @@ public struct PolicyTestFile: Sendable {
 }
 
 /// One test case.
-public struct PolicyTestCase: Sendable {
+package struct PolicyTestCase: Sendable {
   /// The case's name, unique in its file.
-  public var name: String
+  package var name: String
   /// Where the case is.
-  public var range: SourceRange
+  package var range: SourceRange
   /// Facts (for a facts case), or the policy's own facts (for a history case).
-  public var facts: JSONNode?
+  package var facts: JSONNode?
   /// The usage history run through the review manager (a history case).
-  public var history: [HistoryStep]?
+  package var history: [HistoryStep]?
   /// The app version of a history case (default `1.0`).
-  public var version: String
+  package var version: String
   /// The evaluation instant of a facts case.
-  public var now: Timestamp?
+  package var now: Timestamp?
   /// The start of a history case.
-  public var start: Timestamp?
+  package var start: Timestamp?
   /// Whether the policy is expected to ask.
-  public var expectsAsk: Bool
+  package var expectsAsk: Bool
   /// Where the expectation is.
-  public var expectRange: SourceRange
+  package var expectRange: SourceRange
   /// The exact set of deciding rules expected, if given.
-  public var deciding: [(name: String, range: SourceRange)]?
+  package var deciding: [(name: String, range: SourceRange)]?
   /// The number of prompts the history is expected to show, if given.
-  public var prompts: Int?
+  package var prompts: Int?
 
   /// Parses one case, appending its problems to `problems`; nil when it has any.
-  public static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
+  package static func parse(_ node: JSONNode, _ problems: inout [Diagnostic]) -> PolicyTestCase? {
     guard case .object(let members) = node.value else {
       problems.append(TestFileMessages.caseNotAnObject(kind: node.value.kindName, at: node.range))
       return nil

@@ -48,7 +48,7 @@ public enum TestRunner {
   /// Runs one case against `policy` (compiled from `policyText` in `environment`); a case's own
   /// problems (an unknown rule name, bad facts) are located in the test file. A history runs
   /// through a review manager that records the environment's event names.
-  public static func run(
+  package static func run(
     _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy, policyText: String,
     environment: PolicyEnvironment
   ) -> Result<CaseResult, Problems> {
