@@ -101,18 +101,8 @@ enum AnalyzeCommand: Command {
       }
       // The policy's environment; a project file with problems is reported as a file of its
       // own (once), and the policies below it are analysed without the app's names.
-      var environment = PolicyEnvironment.standard
-      switch command.projectEnvironment(forPolicyAt: path) {
-      case .success(let found): environment = found
-      case .failure(let failure):
-        guard command.isFirstReport(of: failure) else { break }
-        switch failure {
-        case .invalid(let project, let diagnostics):
-          add(AnalyzedFile(path: project.path, source: project, diagnostics: diagnostics))
-        case .unreadable(let projectPath, let reason):
-          command.error("cannot read the project file `\(projectPath)`: \(reason)")
-          unreadable = true
-        }
+      let environment = command.environment(forPolicyAt: path, failed: &unreadable) { project, diagnostics in
+        add(AnalyzedFile(path: project.path, source: project, diagnostics: diagnostics))
       }
       let compilation = environment.compile(source.file)
       var diagnostics = compilation.diagnostics

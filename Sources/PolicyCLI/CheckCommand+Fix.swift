@@ -37,20 +37,10 @@ extension CheckCommand {
       }
       // The policy's environment; a project file with problems is reported (once) with the
       // problems that remain, and the policies below it are fixed without the app's names.
-      var environment = PolicyEnvironment.standard
-      switch command.projectEnvironment(forPolicyAt: path) {
-      case .success(let found): environment = found
-      case .failure(let failure):
-        guard command.isFirstReport(of: failure) else { break }
-        switch failure {
-        case .invalid(let project, let diagnostics):
-          io.write(renderer.render(diagnostics, in: project), to: .standardOutput)
-          remaining.append(contentsOf: diagnostics)
-          status = PolicyCLI.failure
-        case .unreadable(let projectPath, let reason):
-          command.error("cannot read the project file `\(projectPath)`: \(reason)")
-          failed = true
-        }
+      let environment = command.environment(forPolicyAt: path, failed: &failed) { project, diagnostics in
+        io.write(renderer.render(diagnostics, in: project), to: .standardOutput)
+        remaining.append(contentsOf: diagnostics)
+        status = PolicyCLI.failure
       }
       let outcome = (fixer ?? PolicyFixer(environment: environment)).fix(source.file)
       var diagnostics = outcome.diagnosticsAfter

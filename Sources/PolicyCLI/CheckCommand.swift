@@ -84,17 +84,8 @@ enum CheckCommand: Command {
       }
       // The policy's environment; a project file with problems is reported as a file of its
       // own (once), and the policies below it are checked without the app's names.
-      var environment = PolicyEnvironment.standard
-      switch command.projectEnvironment(forPolicyAt: path) {
-      case .success(let found): environment = found
-      case .failure(let failure):
-        guard command.isFirstReport(of: failure) else { break }
-        switch failure {
-        case .invalid(let project, let diagnostics): add(project, diagnostics)
-        case .unreadable(let projectPath, let reason):
-          command.error("cannot read the project file `\(projectPath)`: \(reason)")
-          failed = true
-        }
+      let environment = command.environment(forPolicyAt: path, failed: &failed) { project, diagnostics in
+        add(project, diagnostics)
       }
       // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
       add(source.file, environment.check(source.file))

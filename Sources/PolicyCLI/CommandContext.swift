@@ -181,6 +181,28 @@ extension CommandContext {
     environments.environment(forPolicyAt: path == "-" ? nil : path, in: CommandProjectFiles(io: io))
   }
 
+  /// The environment of the policy at `path` for the verbs that report a project file with
+  /// problems as a file of its own (check, check --fix, analyze): the project file's, or the
+  /// standard one when it has problems. Those are given to `invalid` the first time this run meets
+  /// them; an unreadable project file is reported as an I/O error (once) and sets `failed`.
+  mutating func environment(
+    forPolicyAt path: String, failed: inout Bool, invalid: (SourceFile, [Diagnostic]) -> Void
+  ) -> PolicyEnvironment {
+    switch projectEnvironment(forPolicyAt: path) {
+    case .success(let found):
+      return found
+    case .failure(let failure):
+      guard isFirstReport(of: failure) else { return .standard }
+      switch failure {
+      case .invalid(let project, let diagnostics): invalid(project, diagnostics)
+      case .unreadable(let projectPath, let reason):
+        error("cannot read the project file `\(projectPath)`: \(reason)")
+        failed = true
+      }
+      return .standard
+    }
+  }
+
   /// Whether `failure` is reported for the first time in this run (it is then recorded as reported).
   mutating func isFirstReport(of failure: PolicyProject.Failure) -> Bool {
     reportedProjects.insert(failure.path).inserted
