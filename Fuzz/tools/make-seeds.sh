@@ -26,9 +26,9 @@ if [ ! -f "$OUT/stubs/PolicyCore.swiftmodule" ] || [ ! -f "$OUT/stubs/ReviewPoli
       -o "$OUT/stubs/$module.swiftmodule" "$stub_sources"
   done
 fi
-swiftc -parse-as-library -Onone -module-name StoreSeeds -I "$OUT/stubs" \
-  -module-cache-path "$OUT/module-cache" -suppress-warnings -o "$OUT/bin/store-seeds" Sources/PolicyCore/*/*.swift Sources/ReviewPolicy/*.swift \
-  Fuzz/tools/store-seeds.swift
+swiftc -parse-as-library -Onone -module-name StoreSeeds -package-name reviewpolicy -I "$OUT/stubs" \
+  -module-cache-path "$OUT/module-cache" -suppress-warnings -o "$OUT/bin/store-seeds" \
+  Sources/PolicyCore/*/*.swift Sources/ReviewPolicy/*.swift Fuzz/tools/store-seeds.swift
 
 # Built first: the seeds are replaced only once every generator is ready.
 targets=(pipeline facts testfile store)
