@@ -13,10 +13,12 @@
 #   Fuzz/campaign.sh --report             # executions, edges, features and findings per target
 #   Fuzz/campaign.sh --recover            # ledger lines for runs killed before their end
 #   Fuzz/campaign.sh --minimize TARGET... # the campaign's inputs that add coverage beyond the seeds,
-#                                         # minimised, into Fuzz/corpus/TARGET/campaign
+#                                         # minimised, into TARGET/campaign/ of Fuzz/corpus/TARGET.tar.xz
 #
 # Campaign builds leave out AddressSanitizer for speed (FUZZ_SANITIZE=fuzzer; every harness check
-# still runs); Fuzz/ci.sh replays the committed corpus and regressions under ASan. Environment:
+# still runs); Fuzz/ci.sh replays the committed corpus and regressions under ASan. The committed
+# corpus is read from (and --minimize written to) its unpacked copy in
+# FUZZ_CAMPAIGN_DIR/committed-corpus/TARGET (Fuzz/tools/corpus.sh unpack / pack). Environment:
 # FUZZ_CAMPAIGN_DIR (default .build-fuzz-campaign), FUZZ_LEDGER (default Fuzz/campaign-ledger.tsv;
 # a campaign run from a second work tree points it at the main one), NICE (default 19: the
 # campaign takes idle CPU). A ledger line whose status is `carried` sums earlier runs, with
@@ -70,31 +72,35 @@ if [ "${1:-}" = "--minimize" ]; then
   shift
   for target in "$@"; do
     Fuzz/run.sh "$target" 0 || exit 1
+    # The committed corpus, unpacked: the seeds at its top, the campaign's inputs so far in campaign/.
+    corpus=$(Fuzz/tools/corpus.sh unpack "$target") || exit 1
     seeds="$OUT/minimized/$target-seeds"
     merged="$OUT/minimized/$target"
     rm -rf "$seeds" "$merged"
     mkdir -p "$seeds"
-    # The committed seeds are the files at the top of Fuzz/corpus/TARGET; the campaign's inputs
-    # are in its campaign/ folder and the campaign's own corpus.
-    find "Fuzz/corpus/$target" -maxdepth 1 -type f -exec cp {} "$seeds/" \;
+    # The seeds are the files at the top of the corpus; the campaign's inputs are in its campaign/
+    # folder and the campaign's own corpus.
+    find "$corpus" -maxdepth 1 -type f -exec cp {} "$seeds/" \;
     cp -r "$seeds" "$merged"
     # A target minimised for the first time has no campaign folder yet.
-    mkdir -p "Fuzz/corpus/$target/campaign"
+    mkdir -p "$corpus/campaign"
     # -merge=1 adds to the first folder the smallest set of inputs of the others that covers
     # every feature the first does not: what the campaign found beyond the seeds.
     SWIFT_BACKTRACE=enable=no "$OUT/bin/$target" -merge=1 -timeout=20 -rss_limit_mb=2048 "$merged" \
-      "Fuzz/corpus/$target/campaign" "$OUT/corpus/$target" >"$OUT/logs/$target-merge.log" 2>&1 || {
+      "$corpus/campaign" "$OUT/corpus/$target" >"$OUT/logs/$target-merge.log" 2>&1 || {
       tail -n 20 "$OUT/logs/$target-merge.log" >&2
       exit 1
     }
-    rm -rf "Fuzz/corpus/$target/campaign"
-    mkdir -p "Fuzz/corpus/$target/campaign"
+    rm -rf "$corpus/campaign"
+    mkdir -p "$corpus/campaign"
     for input in "$merged"/*; do
-      [ -e "$seeds/$(basename "$input")" ] || mv "$input" "Fuzz/corpus/$target/campaign/"
+      [ -e "$seeds/$(basename "$input")" ] || mv "$input" "$corpus/campaign/"
     done
     rm -rf "$seeds" "$merged"
-    echo "$target: $(ls "Fuzz/corpus/$target/campaign" | wc -l) campaign inputs beyond the seeds," \
-      "$(du -sk "Fuzz/corpus/$target/campaign" | cut -f1) KiB" >&2
+    echo "$target: $(ls "$corpus/campaign" | wc -l) campaign inputs beyond the seeds," \
+      "$(du -sk "$corpus/campaign" | cut -f1) KiB" >&2
+    # Back into the committed archive (commit Fuzz/corpus/TARGET.tar.xz).
+    Fuzz/tools/corpus.sh pack "$target" || exit 1
   done
   exit 0
 fi

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CI for the fuzz targets: for each target (pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp), build it, replay the
 # inputs in Fuzz/regressions/TARGET (each run once), then fuzz it for FUZZ_SECONDS (default 20)
-# from the committed seeds. Any crash, invariant failure, leak or timeout fails the script.
+# from the committed corpus (seeds and campaign inputs, Fuzz/corpus/TARGET.tar.xz, which run.sh
+# unpacks into .build-fuzz/committed-corpus/TARGET and replays in full before fuzzing). Any crash,
+# invariant failure, leak or timeout fails the script.
 #
 #   Fuzz/ci.sh                       # 20 s per target
 #   FUZZ_SECONDS=5 Fuzz/ci.sh        # a quick check
@@ -52,7 +54,8 @@ for target in "${targets[@]}"; do
       echo "FAIL: fuzzing $target found a crash (log: $log)" >&2
       exit 1
     fi
-    grep -E "^stat::(number_of_executed_units|average_exec_per_sec)" "$log" | sed "s/^/  $target /" >&2 || true
+    grep -E "^INFO: seed corpus: |^stat::(number_of_executed_units|average_exec_per_sec)" "$log" |
+      sed "s/^/  $target /" >&2 || true
   fi
 done
 echo "fuzz CI passed: ${targets[*]} (${seconds}s each) in $(($(date +%s) - started))s" >&2

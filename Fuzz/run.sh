@@ -5,9 +5,10 @@
 #
 # TARGET is pipeline, facts, testfile, store or analyzer (see Fuzz/README.md). SECONDS 0 only builds.
 # The binary goes to .build-fuzz/bin/TARGET (rebuilt when a source is newer); new corpus
-# inputs to .build-fuzz/corpus/TARGET (the committed seeds in Fuzz/corpus/TARGET are read,
-# never written); crash reproducers to .build-fuzz/artifacts/TARGET/. The exit status is
-# libFuzzer's: 0 when nothing was found.
+# inputs to .build-fuzz/corpus/TARGET; crash reproducers to .build-fuzz/artifacts/TARGET/. The
+# committed corpus, Fuzz/corpus/TARGET.tar.xz, is unpacked by Fuzz/tools/corpus.sh into
+# .build-fuzz/committed-corpus/TARGET (again only when the archive changed) and read from there,
+# never written. The exit status is libFuzzer's: 0 when nothing was found.
 #
 # Environment: FUZZ_BUILD_DIR (default .build-fuzz), FUZZ_JOBS (libFuzzer -jobs/-workers, default 1),
 # FUZZ_OPT (default "-O": optimised, with assertions kept by -assert-config Debug), FUZZ_SANITIZE
@@ -128,10 +129,8 @@ jobs=${FUZZ_JOBS:-1}
 if [ "$jobs" != 1 ]; then
   args+=(-jobs="$jobs" -workers="$jobs")
 fi
-seeds=()
-if [ -d "Fuzz/corpus/$target" ]; then
-  seeds=("Fuzz/corpus/$target")
-fi
+# The committed seeds and campaign inputs (libFuzzer reads the folder recursively).
+seeds=$(Fuzz/tools/corpus.sh unpack "$target")
 # The Swift runtime backtracer fights ASan over the crash signal; libFuzzer prints the stack.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
-exec "$binary" "${args[@]}" "$@" "$OUT/corpus/$target" "${seeds[@]}"
+exec "$binary" "${args[@]}" "$@" "$OUT/corpus/$target" "$seeds"

@@ -1,24 +1,31 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the `behaviour`, `legacy` and `lsp` fuzz targets.
 
-    Fuzz/tools/input-seeds.py      # from the repository root; rewrites Fuzz/corpus/{behaviour,legacy,lsp}
+    Fuzz/tools/input-seeds.py
+
+rewrites the seeds of Fuzz/corpus/{behaviour,legacy,lsp}.tar.xz: each archive is unpacked
+(Fuzz/tools/corpus.sh), the files at its top are replaced, its campaign/ inputs kept, and it is
+packed again.
 """
 import json
 import os
 import random
-import shutil
+import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.path.join(ROOT, "Fuzz", "tools", "corpus.sh")
 
 
 def write(target, files):
-    folder = os.path.join(ROOT, "Fuzz", "corpus", target)
-    shutil.rmtree(folder, ignore_errors=True)
-    os.makedirs(folder)
+    folder = subprocess.run([CORPUS, "unpack", target], check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+    for name in os.listdir(folder):
+        if os.path.isfile(os.path.join(folder, name)):
+            os.remove(os.path.join(folder, name))
     for index, content in enumerate(files):
         data = content if isinstance(content, bytes) else content.encode()
         with open(os.path.join(folder, "seed-%03d" % index), "wb") as handle:
             handle.write(data)
+    subprocess.run([CORPUS, "pack", target], check=True)
 
 
 # behaviour: the example, the test files of SimulateBehaviourTests, every key and its bounds.

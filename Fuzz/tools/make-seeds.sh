@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates the seed corpora in Fuzz/corpus (committed; rerun after the examples or tests change):
+# Regenerates the seeds of four targets (rerun after the examples or tests change), in the committed
+# corpus archives Fuzz/corpus/TARGET.tar.xz: each is unpacked (Fuzz/tools/corpus.sh), its seeds (the
+# files at its top) are replaced, its campaign/ inputs kept, and it is packed again:
 #   pipeline  Examples/*.policy and the policies of Tests/PolicyCLITests/Golden/check
 #   facts     facts files from Examples/review.test.json and EvalCommandTests, plus ones for the
 #             fixed policy of Fuzz/facts.swift (Fuzz/tools/text-seeds.py)
@@ -14,11 +16,6 @@ cd "$ROOT"
 if ! command -v swiftc >/dev/null 2>&1; then
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
-rm -rf Fuzz/corpus/pipeline Fuzz/corpus/facts Fuzz/corpus/testfile
-mkdir -p Fuzz/corpus/pipeline
-cp Examples/*.policy Tests/PolicyCLITests/Golden/check/*.policy Fuzz/corpus/pipeline/
-python3 Fuzz/tools/text-seeds.py
-
 OUT=${FUZZ_BUILD_DIR:-$ROOT/.build-fuzz}
 mkdir -p "$OUT/bin" "$OUT/stubs" "$OUT/module-cache"
 stub_sources="$OUT/stubs/empty.swift"
@@ -29,11 +26,22 @@ if [ ! -f "$OUT/stubs/PolicyCore.swiftmodule" ] || [ ! -f "$OUT/stubs/ReviewPoli
       -o "$OUT/stubs/$module.swiftmodule" "$stub_sources"
   done
 fi
-swiftc -parse-as-library -Onone -module-name StoreSeeds -I "$OUT/stubs" -module-cache-path "$OUT/module-cache" \
-  -suppress-warnings -o "$OUT/bin/store-seeds" Sources/PolicyCore/*/*.swift Sources/ReviewPolicy/*.swift \
-  Fuzz/tools/store-seeds.swift
-rm -rf Fuzz/corpus/store
-"$OUT/bin/store-seeds" Fuzz/corpus/store
-for target in pipeline facts testfile store; do
-  echo "$target: $(ls Fuzz/corpus/$target | wc -l) seeds, $(cat Fuzz/corpus/$target/* | wc -c) bytes"
+swiftc -parse-as-library -Onone -module-name StoreSeeds -package-name reviewpolicy -I "$OUT/stubs" \
+  -module-cache-path "$OUT/module-cache" -suppress-warnings -o "$OUT/bin/store-seeds" \
+  Sources/PolicyCore/*/*.swift Sources/ReviewPolicy/*.swift Fuzz/tools/store-seeds.swift
+
+# Built first: the seeds are replaced only once every generator is ready.
+targets=(pipeline facts testfile store)
+for target in "${targets[@]}"; do
+  folder=$(Fuzz/tools/corpus.sh unpack "$target")
+  find "$folder" -maxdepth 1 -type f -delete
 done
+corpus=$(dirname "$folder")
+cp Examples/*.policy Tests/PolicyCLITests/Golden/check/*.policy "$corpus/pipeline/"
+python3 Fuzz/tools/text-seeds.py "$corpus"
+"$OUT/bin/store-seeds" "$corpus/store"
+for target in "${targets[@]}"; do
+  echo "$target: $(find "$corpus/$target" -maxdepth 1 -type f | wc -l) seeds," \
+    "$(find "$corpus/$target" -maxdepth 1 -type f -exec cat {} + | wc -c) bytes"
+done
+Fuzz/tools/corpus.sh pack "${targets[@]}"

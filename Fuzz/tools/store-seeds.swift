@@ -138,7 +138,12 @@ struct StoreSeeds {
   }
 
   static func main() throws {
-    let output = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Fuzz/corpus/store")
+    // make-seeds.sh passes the unpacked corpus folder; there is no default: the committed corpus is an archive.
+    guard CommandLine.arguments.count == 2 else {
+      FileHandle.standardError.write(Data("usage: store-seeds OUTPUT-DIRECTORY\n".utf8))
+      exit(2)
+    }
+    let output = URL(fileURLWithPath: CommandLine.arguments[1])
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
     func save(_ state: ReviewState, _ name: String) throws {
       try JSONFileStore(url: output.appendingPathComponent("\(name).json")).save(state)

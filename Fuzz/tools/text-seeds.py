@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the `facts` and `testfile` fuzz targets from Examples and the tests.
 
-Run from the repository root (Fuzz/tools/make-seeds.sh calls it). Deterministic: rerunning
-rewrites the same files.
+Run from the repository root by Fuzz/tools/make-seeds.sh, with the folder the corpora are unpacked
+in (Fuzz/tools/corpus.sh: .build-fuzz/committed-corpus): writes FOLDER/facts and FOLDER/testfile.
+Deterministic: rerunning rewrites the same files.
 """
-import json, os, re, textwrap
+import json, os, re, sys, textwrap
 
-C = 'Fuzz/corpus/'
+if len(sys.argv) != 2:
+    sys.exit('usage: Fuzz/tools/text-seeds.py FOLDER  (the unpacked corpora; see Fuzz/tools/make-seeds.sh)')
+C = sys.argv[1]
 
 
 def w(d, name, text):
