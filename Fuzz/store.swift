@@ -1,5 +1,5 @@
 // Fuzz target `store`: the store loader (ReviewStateCoding.decode in
-// Sources/ReviewPolicy/ReviewStore.swift), then a ReviewManager over the loaded state.
+// Sources/ReviewPolicy/Storage/ReviewStore.swift), then a ReviewManager over the loaded state.
 //
 // The input is stored state (JSON). A hash of the input picks the app version, the clock and a
 // few tracking calls, so the corpus stays plain state files.
