@@ -4,10 +4,10 @@
 
 import Foundation
 import PolicyCore
-import ReviewPolicy
 import Testing
 
 @testable import PolicyCLI
+@testable import ReviewPolicy
 
 /// The diagnostics `policyc check` reports for `bytes`.
 func checkDiagnostics(_ bytes: [UInt8], path: String) -> [Diagnostic] {

@@ -1,8 +1,8 @@
 import Foundation
-import PolicyCore
 import Testing
 
 @testable import PolicyCLI
+@testable import PolicyCore
 
 /// Fact defaults and `bucket("name")` through the tools: eval, explain, test, simulate, analyze.
 @Suite("policyc: fact defaults and buckets")

@@ -1,8 +1,8 @@
 import Foundation
-import PolicyCore
 import Testing
 
 @testable import PolicyCLI
+@testable import PolicyCore
 @testable import PolicyTools
 
 /// Policies the simulation tests run.

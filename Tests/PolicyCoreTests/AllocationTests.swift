@@ -1,6 +1,7 @@
 import AllocationCounter
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// Heap blocks allocated by `iterations` calls of `decide` after one warm-up call.
 /// The counter is per thread, so tests running in parallel on other threads do not disturb it.

@@ -1,5 +1,6 @@
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// All permutations of `items` (Heap's algorithm).
 func permutations<T>(_ items: [T]) -> [[T]] {

@@ -1,5 +1,6 @@
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// Evaluates `ask when <condition>` (after `declarations`) on standard facts changed by `configure`,
 /// checks that `decide` and `explain` agree, and returns the rule's outcome.

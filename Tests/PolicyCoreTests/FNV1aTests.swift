@@ -1,5 +1,6 @@
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 @Suite("FNV-1a")
 struct FNV1aTests {

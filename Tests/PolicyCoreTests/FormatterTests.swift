@@ -1,5 +1,6 @@
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// The formatter: canonical layout, comments kept, idempotent, meaning preserved.
 @Suite("Formatter")

@@ -1,6 +1,7 @@
 import Foundation
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// Grammar.md against the lexer and the parser: the EBNF's right column names the functions that
 /// parse each production, and the keywords and built-in names it lists are the language's. (The

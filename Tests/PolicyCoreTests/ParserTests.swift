@@ -1,5 +1,6 @@
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 /// The syntax tree of a whole file as S-expressions, one declaration a line; requires no diagnostics.
 private func tree(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {

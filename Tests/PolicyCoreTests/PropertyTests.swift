@@ -1,5 +1,6 @@
-import PolicyCore
 import Testing
+
+@testable import PolicyCore
 
 #if canImport(Glibc)
   import Glibc

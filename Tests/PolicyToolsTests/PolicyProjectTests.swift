@@ -1,8 +1,9 @@
 import Foundation
 import PolicyCore
 import PolicyTools
-import ReviewPolicy
 import Testing
+
+@testable import ReviewPolicy
 
 /// Files in memory for project-file discovery, which a test may change under a running server.
 final class MemoryProjectFiles: PolicyProjectFileSystem, @unchecked Sendable {

@@ -1,8 +1,9 @@
 import Foundation
 import PolicyCLI
-import PolicyCore
 import PolicyTools
 import Testing
+
+@testable import PolicyCore
 
 /// The repository's `Examples/` folder, found from this file's path.
 private let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,8 +1,9 @@
 import Foundation
-import PolicyCore
 import ReliabilitySupport
-import ReviewPolicy
 import Testing
+
+@testable import PolicyCore
+@testable import ReviewPolicy
 
 // The review-etiquette checks (PC320-PC322) run through the analyzer's hook.
 

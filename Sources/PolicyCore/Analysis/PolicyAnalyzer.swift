@@ -76,7 +76,7 @@ public struct AnalysisReport: Sendable {
 /// ``AnalysisCheck/codes``; without checks, codes PolicyCore does not define are not judged.
 public enum PolicyAnalyzer {
   /// The codes of the analyzer's own logic checks, which comments can silence.
-  public static let logicCodes: [PolicyCoreCode] = [
+  static let logicCodes: [PolicyCoreCode] = [
     .ruleNeverHolds, .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison,
   ]
 
@@ -145,7 +145,7 @@ public enum PolicyAnalyzer {
   /// `diagnostics` (a compilation's) with `extra` warnings merged in: ordered by position, at
   /// most ``Limits/maximumErrors`` warnings, then one `PC399` (the compilation's, if it has one).
   /// The compilation's warnings and `extra` count against the same cap (`DiagnosticCap`).
-  public static func merge(_ diagnostics: [Diagnostic], _ extra: [Diagnostic]) -> [Diagnostic] {
+  package static func merge(_ diagnostics: [Diagnostic], _ extra: [Diagnostic]) -> [Diagnostic] {
     guard !extra.isEmpty else { return diagnostics }
     let tooManyWarnings = PolicyCoreCode.tooManyWarnings.code
     let tooManyErrors = PolicyCoreCode.tooManyErrors.code

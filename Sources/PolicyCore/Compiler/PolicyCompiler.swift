@@ -3,7 +3,7 @@ public struct Compilation: Sendable {
   /// The source that was compiled.
   public let source: SourceFile
   /// The syntax tree (also when there were errors).
-  public let syntax: PolicyFile
+  package let syntax: PolicyFile
   /// Every diagnostic, ordered by position.
   public let diagnostics: [Diagnostic]
   /// The compiled policy, or nil when any diagnostic is an error.

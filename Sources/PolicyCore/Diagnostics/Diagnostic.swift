@@ -55,10 +55,10 @@ public struct Diagnostic: Sendable, Hashable {
 
 extension Array where Element == Diagnostic {
   /// Whether any element is an error.
-  public var hasErrors: Bool { contains { $0.severity == .error } }
+  package var hasErrors: Bool { contains { $0.severity == .error } }
 
   /// The elements sorted by position, errors before warnings at the same position.
-  public func sortedByPosition() -> [Diagnostic] {
+  func sortedByPosition() -> [Diagnostic] {
     enumerated().sorted { lhs, rhs in
       if lhs.element.range.start != rhs.element.range.start {
         return lhs.element.range.start < rhs.element.range.start

@@ -97,5 +97,5 @@ extension Diagnostic {
   /// Whether this is the marker of the cap on a file's diagnostics (`PC199` after
   /// ``Limits/maximumErrors`` errors, `PC399` after as many warnings): it says where reporting
   /// stopped rather than what is wrong, so it is not a problem to count.
-  public var isCapMarker: Bool { DiagnosticCap.markerCodes.contains(code) }
+  package var isCapMarker: Bool { DiagnosticCap.markerCodes.contains(code) }
 }

@@ -4,104 +4,104 @@
 // spellings must not clash). The members mirror ``PolicyCoreCode`` in order; a test checks it.
 
 extension DiagnosticCode {
-  /// `PC100` of ``PolicyCoreCode``.
+  /// `PC100` of `PolicyCoreCode`.
   public static var fileTooLarge: DiagnosticCode { PolicyCoreCode.fileTooLarge.code }
-  /// `PC101` of ``PolicyCoreCode``.
+  /// `PC101` of `PolicyCoreCode`.
   public static var invalidUTF8: DiagnosticCode { PolicyCoreCode.invalidUTF8.code }
-  /// `PC102` of ``PolicyCoreCode``.
+  /// `PC102` of `PolicyCoreCode`.
   public static var unexpectedCharacter: DiagnosticCode { PolicyCoreCode.unexpectedCharacter.code }
-  /// `PC103` of ``PolicyCoreCode``.
+  /// `PC103` of `PolicyCoreCode`.
   public static var unterminatedString: DiagnosticCode { PolicyCoreCode.unterminatedString.code }
-  /// `PC104` of ``PolicyCoreCode``.
+  /// `PC104` of `PolicyCoreCode`.
   public static var invalidEscape: DiagnosticCode { PolicyCoreCode.invalidEscape.code }
-  /// `PC105` of ``PolicyCoreCode``.
+  /// `PC105` of `PolicyCoreCode`.
   public static var integerTooLarge: DiagnosticCode { PolicyCoreCode.integerTooLarge.code }
-  /// `PC106` of ``PolicyCoreCode``.
+  /// `PC106` of `PolicyCoreCode`.
   public static var invalidNumber: DiagnosticCode { PolicyCoreCode.invalidNumber.code }
-  /// `PC107` of ``PolicyCoreCode``.
+  /// `PC107` of `PolicyCoreCode`.
   public static var invalidDuration: DiagnosticCode { PolicyCoreCode.invalidDuration.code }
-  /// `PC108` of ``PolicyCoreCode``.
+  /// `PC108` of `PolicyCoreCode`.
   public static var invalidVersion: DiagnosticCode { PolicyCoreCode.invalidVersion.code }
-  /// `PC109` of ``PolicyCoreCode``.
+  /// `PC109` of `PolicyCoreCode`.
   public static var expectedExpression: DiagnosticCode { PolicyCoreCode.expectedExpression.code }
-  /// `PC110` of ``PolicyCoreCode``.
+  /// `PC110` of `PolicyCoreCode`.
   public static var expectedToken: DiagnosticCode { PolicyCoreCode.expectedToken.code }
-  /// `PC111` of ``PolicyCoreCode``.
+  /// `PC111` of `PolicyCoreCode`.
   public static var unexpectedToken: DiagnosticCode { PolicyCoreCode.unexpectedToken.code }
-  /// `PC112` of ``PolicyCoreCode``.
+  /// `PC112` of `PolicyCoreCode`.
   public static var unclosedDelimiter: DiagnosticCode { PolicyCoreCode.unclosedDelimiter.code }
-  /// `PC113` of ``PolicyCoreCode``.
+  /// `PC113` of `PolicyCoreCode`.
   public static var nestingTooDeep: DiagnosticCode { PolicyCoreCode.nestingTooDeep.code }
-  /// `PC114` of ``PolicyCoreCode``.
+  /// `PC114` of `PolicyCoreCode`.
   public static var identifierTooLong: DiagnosticCode { PolicyCoreCode.identifierTooLong.code }
-  /// `PC115` of ``PolicyCoreCode``.
+  /// `PC115` of `PolicyCoreCode`.
   public static var stringTooLong: DiagnosticCode { PolicyCoreCode.stringTooLong.code }
-  /// `PC117` of ``PolicyCoreCode``.
+  /// `PC117` of `PolicyCoreCode`.
   public static var listTooLong: DiagnosticCode { PolicyCoreCode.listTooLong.code }
-  /// `PC118` of ``PolicyCoreCode``.
+  /// `PC118` of `PolicyCoreCode`.
   public static var chainedComparison: DiagnosticCode { PolicyCoreCode.chainedComparison.code }
-  /// `PC119` of ``PolicyCoreCode``.
+  /// `PC119` of `PolicyCoreCode`.
   public static var bareConditionNotAlone: DiagnosticCode { PolicyCoreCode.bareConditionNotAlone.code }
-  /// `PC120` of ``PolicyCoreCode``.
+  /// `PC120` of `PolicyCoreCode`.
   public static var expectedName: DiagnosticCode { PolicyCoreCode.expectedName.code }
-  /// `PC121` of ``PolicyCoreCode``.
+  /// `PC121` of `PolicyCoreCode`.
   public static var unknownType: DiagnosticCode { PolicyCoreCode.unknownType.code }
-  /// `PC199` of ``PolicyCoreCode``.
+  /// `PC199` of `PolicyCoreCode`.
   public static var tooManyErrors: DiagnosticCode { PolicyCoreCode.tooManyErrors.code }
-  /// `PC201` of ``PolicyCoreCode``.
+  /// `PC201` of `PolicyCoreCode`.
   public static var unknownName: DiagnosticCode { PolicyCoreCode.unknownName.code }
-  /// `PC202` of ``PolicyCoreCode``.
+  /// `PC202` of `PolicyCoreCode`.
   public static var unknownFunction: DiagnosticCode { PolicyCoreCode.unknownFunction.code }
-  /// `PC203` of ``PolicyCoreCode``.
+  /// `PC203` of `PolicyCoreCode`.
   public static var incomparableTypes: DiagnosticCode { PolicyCoreCode.incomparableTypes.code }
-  /// `PC204` of ``PolicyCoreCode``.
+  /// `PC204` of `PolicyCoreCode`.
   public static var invalidOperands: DiagnosticCode { PolicyCoreCode.invalidOperands.code }
-  /// `PC205` of ``PolicyCoreCode``.
+  /// `PC205` of `PolicyCoreCode`.
   public static var notBoolean: DiagnosticCode { PolicyCoreCode.notBoolean.code }
-  /// `PC206` of ``PolicyCoreCode``.
+  /// `PC206` of `PolicyCoreCode`.
   public static var unguardedAbsentValue: DiagnosticCode { PolicyCoreCode.unguardedAbsentValue.code }
-  /// `PC207` of ``PolicyCoreCode``.
+  /// `PC207` of `PolicyCoreCode`.
   public static var duplicateRuleName: DiagnosticCode { PolicyCoreCode.duplicateRuleName.code }
-  /// `PC208` of ``PolicyCoreCode``.
+  /// `PC208` of `PolicyCoreCode`.
   public static var duplicateDefinition: DiagnosticCode { PolicyCoreCode.duplicateDefinition.code }
-  /// `PC209` of ``PolicyCoreCode``.
+  /// `PC209` of `PolicyCoreCode`.
   public static var wrongArgumentCount: DiagnosticCode { PolicyCoreCode.wrongArgumentCount.code }
-  /// `PC210` of ``PolicyCoreCode``.
+  /// `PC210` of `PolicyCoreCode`.
   public static var wrongArgumentType: DiagnosticCode { PolicyCoreCode.wrongArgumentType.code }
-  /// `PC211` of ``PolicyCoreCode``.
+  /// `PC211` of `PolicyCoreCode`.
   public static var invalidListElement: DiagnosticCode { PolicyCoreCode.invalidListElement.code }
-  /// `PC212` of ``PolicyCoreCode``.
+  /// `PC212` of `PolicyCoreCode`.
   public static var misplacedList: DiagnosticCode { PolicyCoreCode.misplacedList.code }
-  /// `PC213` of ``PolicyCoreCode``.
+  /// `PC213` of `PolicyCoreCode`.
   public static var unorderedType: DiagnosticCode { PolicyCoreCode.unorderedType.code }
-  /// `PC214` of ``PolicyCoreCode``.
+  /// `PC214` of `PolicyCoreCode`.
   public static var divisionByZero: DiagnosticCode { PolicyCoreCode.divisionByZero.code }
-  /// `PC215` of ``PolicyCoreCode``.
+  /// `PC215` of `PolicyCoreCode`.
   public static var useBeforeDefinition: DiagnosticCode { PolicyCoreCode.useBeforeDefinition.code }
-  /// `PC216` of ``PolicyCoreCode``.
+  /// `PC216` of `PolicyCoreCode`.
   public static var invalidFactKey: DiagnosticCode { PolicyCoreCode.invalidFactKey.code }
-  /// `PC301` of ``PolicyCoreCode``.
+  /// `PC301` of `PolicyCoreCode`.
   public static var noAskRule: DiagnosticCode { PolicyCoreCode.noAskRule.code }
-  /// `PC302` of ``PolicyCoreCode``.
+  /// `PC302` of `PolicyCoreCode`.
   public static var unusedLet: DiagnosticCode { PolicyCoreCode.unusedLet.code }
-  /// `PC303` of ``PolicyCoreCode``.
+  /// `PC303` of `PolicyCoreCode`.
   public static var unusedFact: DiagnosticCode { PolicyCoreCode.unusedFact.code }
-  /// `PC304` of ``PolicyCoreCode``.
+  /// `PC304` of `PolicyCoreCode`.
   public static var alwaysPresent: DiagnosticCode { PolicyCoreCode.alwaysPresent.code }
-  /// `PC305` of ``PolicyCoreCode``.
+  /// `PC305` of `PolicyCoreCode`.
   public static var needlessDefault: DiagnosticCode { PolicyCoreCode.needlessDefault.code }
-  /// `PC306` of ``PolicyCoreCode``.
+  /// `PC306` of `PolicyCoreCode`.
   public static var emptyList: DiagnosticCode { PolicyCoreCode.emptyList.code }
-  /// `PC310` of ``PolicyCoreCode``.
+  /// `PC310` of `PolicyCoreCode`.
   public static var ruleNeverHolds: DiagnosticCode { PolicyCoreCode.ruleNeverHolds.code }
-  /// `PC311` of ``PolicyCoreCode``.
+  /// `PC311` of `PolicyCoreCode`.
   public static var ruleAlwaysHolds: DiagnosticCode { PolicyCoreCode.ruleAlwaysHolds.code }
-  /// `PC312` of ``PolicyCoreCode``.
+  /// `PC312` of `PolicyCoreCode`.
   public static var shadowedAskRule: DiagnosticCode { PolicyCoreCode.shadowedAskRule.code }
-  /// `PC313` of ``PolicyCoreCode``.
+  /// `PC313` of `PolicyCoreCode`.
   public static var contradictoryComparisons: DiagnosticCode { PolicyCoreCode.contradictoryComparisons.code }
-  /// `PC314` of ``PolicyCoreCode``.
+  /// `PC314` of `PolicyCoreCode`.
   public static var redundantComparison: DiagnosticCode { PolicyCoreCode.redundantComparison.code }
-  /// `PC399` of ``PolicyCoreCode``.
+  /// `PC399` of `PolicyCoreCode`.
   public static var tooManyWarnings: DiagnosticCode { PolicyCoreCode.tooManyWarnings.code }
 }

@@ -2,7 +2,7 @@
 /// defined it, its severity and its summary.
 ///
 /// Each module defines its codes as an enum conforming to ``DiagnosticCodeDefinition``
-/// (PolicyCore's are ``PolicyCoreCode``); `DiagnosticCode` wraps one of its cases, so a
+/// (PolicyCore's are `PolicyCoreCode`); `DiagnosticCode` wraps one of its cases, so a
 /// diagnostic can carry a code of any module. It holds only the case, not copies of its
 /// strings, and is cheap to make.
 ///

@@ -1,7 +1,7 @@
 /// "Did you mean" support: Levenshtein distance with a cap.
-public enum EditDistance {
+package enum EditDistance {
   /// The edit distance between `a` and `b`, or nil when it exceeds `limit`.
-  public static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
+  static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
     let lhs = Array(a.utf8)
     let rhs = Array(b.utf8)
     if abs(lhs.count - rhs.count) > limit { return nil }
@@ -27,7 +27,7 @@ public enum EditDistance {
   ///
   /// The allowed distance grows with the name: 1 for names up to 4 bytes,
   /// then one more per 4 bytes, capped at 3. Ties go to the earliest candidate.
-  public static func suggestion(for name: String, among candidates: [String]) -> String? {
+  package static func suggestion(for name: String, among candidates: [String]) -> String? {
     let limit = min(3, max(1, name.utf8.count / 4))
     var best: (name: String, distance: Int)?
     for candidate in candidates where candidate != name {

@@ -7,9 +7,9 @@
 ///
 /// Diagnostics store a case as a ``DiagnosticCode``, the value every module's codes produce;
 /// see ``DiagnosticCodeDefinition`` for defining codes in another module.
-public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
+package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   /// `PolicyCore`.
-  public static let domain = "PolicyCore"
+  package static let domain = "PolicyCore"
 
   // MARK: - Lexical and syntax errors
 
@@ -141,7 +141,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case tooManyWarnings = "PC399"
 
   /// Whether diagnostics with this code are errors or warnings.
-  public var severity: Severity {
+  package var severity: Severity {
     switch self {
     // Lexical and syntax errors.
     case .fileTooLarge, .invalidUTF8, .unexpectedCharacter, .unterminatedString, .invalidEscape,
@@ -165,7 +165,7 @@ public enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   }
 
   /// A short title for the code, such as "unknown name" (for SARIF rules and documentation).
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .fileTooLarge: "file too large"
     case .invalidUTF8: "invalid UTF-8"

@@ -11,7 +11,7 @@
 ///   line endings are LF and the file ends with one newline.
 ///
 /// Formatting is idempotent, and the output parses to the same tree
-/// (``SyntaxDump`` equal), which ``format(_:)`` verifies before returning.
+/// (`SyntaxDump` equal), which ``format(_:)`` verifies before returning.
 public struct PolicyFormatter: Sendable {
   /// The widest line before a declaration is broken.
   public var lineWidth: Int
@@ -30,7 +30,7 @@ public struct PolicyFormatter: Sendable {
   }
 
   /// The formatted text of `parsed`.
-  public func format(_ parsed: ParsedPolicy) -> Result<String, Failure> {
+  package func format(_ parsed: ParsedPolicy) -> Result<String, Failure> {
     guard !parsed.diagnostics.hasErrors else { return .failure(.syntaxErrors) }
     var printer = Printer(source: parsed.source, width: lineWidth)
     let text = printer.print(parsed.file)

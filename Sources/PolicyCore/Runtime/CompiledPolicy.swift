@@ -5,18 +5,18 @@ public struct CompiledPolicy: Sendable {
   /// The source it was compiled from.
   public let source: SourceFile
   /// The facts the policy can read, with their storage positions.
-  public let layout: FactLayout
+  package let layout: FactLayout
   /// The rules, in source order; ``Decision/decidingRules`` indexes this array.
   public let rules: [CheckedRule]
   /// The `let` definitions, in source order.
   public let lets: [CheckedLet]
   /// The slots of the facts the policy's rules and `let`s read, ascending.
-  public let readSlots: [Int]
+  package let readSlots: [Int]
   /// The event names the policy declares with `event`, sorted; empty when it declares none.
-  public let declaredEvents: [String]
+  package let declaredEvents: [String]
   /// The names of the `bucket("name")` calls of the rules and `let`s, sorted, without duplicates:
   /// empty when decisions do not depend on ``Facts/seed``.
-  public let bucketNames: [String]
+  package let bucketNames: [String]
   let storage: ProgramStorage
 
   init(_ checked: CheckedPolicy, program: Program) {
@@ -45,10 +45,10 @@ public struct CompiledPolicy: Sendable {
   }
 
   /// The number of instructions the policy compiled to (for benchmarks and tests).
-  public var instructionCount: Int { storage.code.count }
+  var instructionCount: Int { storage.code.count }
 
   /// The number of 64-bit registers an evaluation uses.
-  public var registerCount: Int { storage.registerCount }
+  var registerCount: Int { storage.registerCount }
 
   /// Decides whether to ask, without allocating.
   ///
@@ -190,7 +190,7 @@ extension Decision {
 extension CompiledPolicy {
   /// The compiled instructions, one per line (`pc: op a b c immediate`), with each rule's and
   /// `let`'s entry marked: a debugging and performance aid.
-  public var programListing: String {
+  var programListing: String {
     var entries: [Int: String] = [:]
     for (index, entry) in storage.ruleEntries.enumerated() { entries[entry] = "rule \(rules[index].label)" }
     var letIndex = 0

@@ -32,13 +32,6 @@ public struct Fault: Sendable, Hashable {
   public var rule: Int?
   /// The expression that faulted (empty for facts faults).
   public var range: SourceRange
-
-  /// Creates a fault.
-  public init(kind: FaultKind, rule: Int?, range: SourceRange) {
-    self.kind = kind
-    self.rule = rule
-    self.range = range
-  }
 }
 
 /// The indices of the rules that decided, as a set listed in rule order.
@@ -48,7 +41,7 @@ public struct Fault: Sendable, Hashable {
 /// side array (allocated only then). The set is complete whatever the rule order.
 public struct RuleIndices: Sendable, Hashable, Sequence {
   /// How many rule indices the inline bit set holds.
-  public static let inlineCapacity = 256
+  static let inlineCapacity = 256
   private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
   /// Rules past the inline bit set, sorted; nil (no reference counting) until one decides.
   private var spilled: [Int]?
@@ -56,7 +49,7 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
   public private(set) var count = 0
 
   /// An empty set.
-  public init() {}
+  package init() {}
 
   /// Adds rule `index`; each rule is inserted at most once per decision.
   mutating func insert(_ index: Int) {
@@ -156,7 +149,7 @@ public struct Decision: Sendable, Hashable {
   public var faultCount: Int
 
   /// Creates a decision.
-  public init(shouldAsk: Bool, reason: DecisionReason, decidingRules: RuleIndices, firstFault: Fault?, faultCount: Int)
+  package init(shouldAsk: Bool, reason: DecisionReason, decidingRules: RuleIndices, firstFault: Fault?, faultCount: Int)
   {
     self.shouldAsk = shouldAsk
     self.reason = reason

@@ -17,7 +17,7 @@ public struct DeclaredFact: Sendable, Hashable {
   public var hasDefault: Bool { defaultValue != nil }
 
   /// Creates a declared fact.
-  public init(name: String, type: PolicyType, isOptional: Bool, defaultValue: Value?, range: SourceRange) {
+  init(name: String, type: PolicyType, isOptional: Bool, defaultValue: Value?, range: SourceRange) {
     self.name = name
     self.type = type
     self.isOptional = isOptional
@@ -28,7 +28,7 @@ public struct DeclaredFact: Sendable, Hashable {
 
 extension FactLayout {
   /// The facts the policy declares itself, in slot order (schema facts and family members are not listed).
-  public var declaredFacts: [DeclaredFact] {
+  var declaredFacts: [DeclaredFact] {
     slots.compactMap { slot in
       guard case .declaration(let range) = slot.origin else { return nil }
       return DeclaredFact(
@@ -45,5 +45,5 @@ extension CompiledPolicy {
 
 extension CheckedPolicy {
   /// The facts the policy declares itself, in declaration order, each with whether it has a default.
-  public var declaredFacts: [DeclaredFact] { layout.declaredFacts }
+  var declaredFacts: [DeclaredFact] { layout.declaredFacts }
 }

@@ -88,7 +88,7 @@ public struct Explanation: Sendable, Hashable {
 
 extension CompiledPolicy {
   /// The ranges of the atomic conditions of rule `index`, in the order explanations list them.
-  public func conditionRanges(ofRule index: Int) -> [SourceRange] {
+  package func conditionRanges(ofRule index: Int) -> [SourceRange] {
     var ranges: [SourceRange] = []
     func walk(_ expr: TypedExpr) {
       switch expr.node {

@@ -89,7 +89,7 @@ public struct ExplanationRenderer: Sendable {
   }
 
   /// A fault as text: what happened, in which expression, line and rule.
-  public func describe(_ fault: Fault, _ policy: CompiledPolicy) -> String {
+  package func describe(_ fault: Fault, _ policy: CompiledPolicy) -> String {
     var text = ExplanationRenderer.describe(fault.kind)
     if let rule = fault.rule {
       let location = policy.source.location(of: fault.range.start)
@@ -99,7 +99,7 @@ public struct ExplanationRenderer: Sendable {
   }
 
   /// A short phrase for a fault kind.
-  public static func describe(_ kind: FaultKind) -> String {
+  static func describe(_ kind: FaultKind) -> String {
     switch kind {
     case .overflow: "arithmetic overflow"
     case .divisionByZero: "division by zero"

@@ -10,7 +10,7 @@
 public struct Facts: @unchecked Sendable {
   /// The instant of the evaluation: `now` in policies, the reference point of `since`.
   public var now: Timestamp
-  /// The subject's 64-bit seed, from which `bucket("name")` draws its value (see ``Bucket``): the
+  /// The subject's 64-bit seed, from which `bucket("name")` draws its value (see `Bucket`): the
   /// host gives each subject (an install, a simulated user) its own, stable one. 0 until set.
   public var seed: UInt64 = 0
   let fingerprint: UInt64
@@ -37,7 +37,7 @@ public struct Facts: @unchecked Sendable {
   }
 
   /// The layout the snapshot follows.
-  public var layout: FactLayout {
+  package var layout: FactLayout {
     _read { yield header.pointee.layout }  // borrowed: reading a slot copies nothing
   }
 
@@ -121,7 +121,7 @@ public struct Facts: @unchecked Sendable {
   }
 
   /// Sets the fact in slot `slot` (see ``FactLayout/slot(named:)``).
-  public mutating func set(slot: Int, to value: Value) throws(SetError) {
+  package mutating func set(slot: Int, to value: Value) throws(SetError) {
     guard layout.slots.indices.contains(slot) else { throw .unknownFact("#\(slot)", suggestion: nil) }
     let type = layout.slots[slot].type
     var value = value
@@ -135,7 +135,7 @@ public struct Facts: @unchecked Sendable {
   }
 
   /// Marks the fact in slot `slot` as absent (only for facts that can be absent).
-  public mutating func setAbsent(slot: Int) throws(SetError) {
+  package mutating func setAbsent(slot: Int) throws(SetError) {
     guard layout.slots.indices.contains(slot) else { throw .unknownFact("#\(slot)", suggestion: nil) }
     guard layout.slots[slot].isOptional else { throw .notOptional(layout.slots[slot].name) }
     forget(slot)
@@ -203,12 +203,12 @@ public struct Facts: @unchecked Sendable {
   // MARK: - Reading
 
   /// Whether slot `slot` has a value.
-  public func isPresent(slot: Int) -> Bool {
+  package func isPresent(slot: Int) -> Bool {
     layout.slots.indices.contains(slot) && presenceWord(slot >> 6) & (1 << UInt64(slot & 63)) != 0
   }
 
   /// The value in slot `slot`, or nil when it is absent or unset.
-  public func value(atSlot slot: Int) -> Value? {
+  func value(atSlot slot: Int) -> Value? {
     guard isPresent(slot: slot) else { return nil }
     let (type, first) = (layout.slots[slot].type, layout.slots[slot].word)
     let word = word(first)

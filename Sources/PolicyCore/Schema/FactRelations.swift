@@ -36,7 +36,7 @@ public struct FactBound: Sendable, Hashable {
 
   /// Whether `lower` and `upper`, the values of this bound's facts, break it. Values of
   /// different types, strings and absent values never do.
-  public func isBroken(lower: Value, upper: Value) -> Bool {
+  package func isBroken(lower: Value, upper: Value) -> Bool {
     switch (lower, upper) {
     case (.bool(let a), .bool(let b)): a && !b
     case (.int(let a), .int(let b)): a > b

@@ -1,5 +1,5 @@
 /// The built-in functions and names of the language.
-public enum Builtin: String, Sendable, Hashable, CaseIterable {
+package enum Builtin: String, Sendable, Hashable, CaseIterable {
   /// `since(instant) -> duration`: the time from the instant to `now`; infinite when the instant is absent.
   case since
   /// `min(a, b, ...)`: the smallest of two or more values of one ordered type.
@@ -10,17 +10,17 @@ public enum Builtin: String, Sendable, Hashable, CaseIterable {
   case bucket
 
   /// The name `now`: the instant of the evaluation.
-  public static let nowName = "now"
+  package static let nowName = "now"
 
   /// Names no schema or declaration may reuse.
-  public static let reservedNames: Set<String> = Set(functionNames + [nowName])
+  static let reservedNames: Set<String> = Set(functionNames + [nowName])
 
   /// The names of every built-in function, in documentation order.
-  public static let functionNames: [String] =
+  package static let functionNames: [String] =
     allCases.filter { $0 != .bucket }.map(\.rawValue) + BuiltinFunction.allCases.map(\.name) + [bucket.rawValue]
 
   /// The signature as shown in help text.
-  public var signature: String {
+  package var signature: String {
     switch self {
     case .since: "since(instant) -> duration"
     case .min: "min(a, b, ...)"
@@ -37,20 +37,20 @@ public enum Builtin: String, Sendable, Hashable, CaseIterable {
 /// witnesses compute with ``apply(_:_:type:)``; the analyzer treats a call as an opaque value.
 ///
 /// Arguments are one or two values of one type (the first argument's), never absent.
-public enum BuiltinFunction: Sendable, Hashable, CaseIterable {
+package enum BuiltinFunction: Sendable, Hashable, CaseIterable {
   /// `abs(x)`: the absolute value of an int, number or duration (the infinite duration stays
   /// infinite; the one value whose negation does not fit faults).
   case abs
 
   /// The name used in policies.
-  public var name: String {
+  package var name: String {
     switch self {
     case .abs: "abs"
     }
   }
 
   /// The signature as shown in help text.
-  public var signature: String {
+  package var signature: String {
     switch self {
     case .abs: "abs(x)"
     }

@@ -3,19 +3,19 @@
 /// The checker (Sema) produces it and lowering (``ProgramBuilder``) consumes it; the runtime keeps
 /// its parts (``CompiledPolicy/layout``, ``CompiledPolicy/rules``, ``CompiledPolicy/lets``,
 /// ``CompiledPolicy/readSlots``) for explanations and analysis.
-public struct CheckedPolicy: Sendable {
+struct CheckedPolicy: Sendable {
   /// The source it was checked from.
-  public var source: SourceFile
+  var source: SourceFile
   /// The facts the policy can read, with their storage positions (fingerprint computed).
-  public var layout: FactLayout
+  var layout: FactLayout
   /// The `let` definitions, in source order.
-  public var lets: [CheckedLet]
+  var lets: [CheckedLet]
   /// The rules, in source order.
-  public var rules: [CheckedRule]
+  var rules: [CheckedRule]
   /// The slots of the facts the rules and `let`s read.
-  public var usedSlots: Set<Int>
+  var usedSlots: Set<Int>
   /// The event names the policy declares with `event`, sorted; empty when it declares none.
-  public var declaredEvents: [String]
+  var declaredEvents: [String]
 }
 
 /// A rule after checking.
@@ -27,7 +27,7 @@ public struct CheckedRule: Sendable, Hashable {
   /// How the rule is named in output: its name, or `ask rule at line 3`.
   public var label: String
   /// The typed condition.
-  public var condition: TypedExpr
+  var condition: TypedExpr
   /// The whole rule in the source.
   public var range: SourceRange
 }
@@ -37,13 +37,13 @@ public struct CheckedLet: Sendable, Hashable {
   /// The name.
   public var name: String
   /// The typed value (for a list, a constant of the first element's type; see ``listValues``).
-  public var value: TypedExpr?
+  package var value: TypedExpr?
   /// The elements when the `let` names a list.
   public var listValues: [Value]?
   /// The element type of a list `let` (nil for an empty list).
   public var listType: PolicyType?
   /// Whether any rule or later `let` uses it.
-  public var isUsed: Bool
+  var isUsed: Bool
   /// The declaration.
   public var range: SourceRange
 }

@@ -1,5 +1,5 @@
 /// Where a fact slot comes from.
-public enum FactOrigin: Sendable, Hashable {
+package enum FactOrigin: Sendable, Hashable {
   /// A fact of the host's schema.
   case schema
   /// A `fact` declaration in the policy, at this range.
@@ -9,36 +9,36 @@ public enum FactOrigin: Sendable, Hashable {
 }
 
 /// One fact a compiled policy reads or may read, with its storage position.
-public struct FactSlot: Sendable, Hashable {
+package struct FactSlot: Sendable, Hashable {
   /// The name as written in policies: `days`, or `events("purchase")` for a family member.
-  public var name: String
+  package var name: String
   /// The value's type.
-  public var type: PolicyType
+  package var type: PolicyType
   /// Whether the fact can be absent.
-  public var isOptional: Bool
+  package var isOptional: Bool
   /// Where the slot comes from.
-  public var origin: FactOrigin
+  package var origin: FactOrigin
   /// The value a fresh ``Facts`` starts with, or nil (absent if optional, otherwise missing).
-  public var defaultValue: Value?
+  package var defaultValue: Value?
   /// The one-line meaning, or an empty string for declared facts.
-  public var meaning: String
+  package var meaning: String
   /// The first storage word; versions use two.
-  public var word: Int
+  var word: Int
 }
 
 /// The storage layout of the facts a compiled policy reads: one slot per schema
 /// fact, declared fact and referenced family member, and the table of interned strings.
-public struct FactLayout: Sendable, Hashable {
+package struct FactLayout: Sendable, Hashable {
   /// Every slot; the index is the slot number.
-  public internal(set) var slots: [FactSlot] = []
+  package internal(set) var slots: [FactSlot] = []
   /// The number of 64-bit words the values need.
-  public internal(set) var wordCount = 0
+  var wordCount = 0
   /// Interned string literals: each distinct literal has a positive id.
   var stringIDs: [String: Int64] = [:]
   /// Slot numbers by name.
   var slotsByName: [String: Int] = [:]
   /// A hash of the slots and strings, identifying layouts cheaply (see ``computeFingerprint()``).
-  public internal(set) var fingerprint: UInt64 = 0
+  var fingerprint: UInt64 = 0
 
   /// Computes ``fingerprint`` (FNV-1a over slot names, types, the defaults of declared facts and
   /// string ids): a snapshot made for one layout holds that layout's defaults.
@@ -63,7 +63,7 @@ public struct FactLayout: Sendable, Hashable {
   }
 
   /// The slot named `name` (`days`, `events("purchase")`), if the policy has one.
-  public func slot(named name: String) -> Int? {
+  package func slot(named name: String) -> Int? {
     slotsByName[name]
   }
 
@@ -92,7 +92,7 @@ public struct FactLayout: Sendable, Hashable {
   ///
   /// A duration key is written in the largest unit that divides it exactly, so `365d`,
   /// `52w 1d` and `8760h` all name `logins_within(365d)`.
-  public static func memberName(family: String, key: Value) -> String {
+  static func memberName(family: String, key: Value) -> String {
     guard case .duration(let span) = key, !span.isInfinite, span.milliseconds != 0 else {
       return "\(family)(\(key))"
     }
@@ -104,7 +104,7 @@ public struct FactLayout: Sendable, Hashable {
 
   /// The canonical member name for text such as `logins_within(8760h)` or `events('x')`
   /// written the way a policy writes it, or nil when `text` is not `family(literal)`.
-  public static func canonicalMemberName(_ text: String) -> String? {
+  package static func canonicalMemberName(_ text: String) -> String? {
     guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
     let family = String(text[..<open])
     let argument = String(text[text.index(after: open)..<text.index(before: text.endIndex)])

@@ -3,21 +3,21 @@
 /// The checker produces it; the compiler lowers it to instructions and the
 /// explainer walks it. Its shape guarantees the evaluator cannot meet a type
 /// error or read an absent value without a guard.
-public struct TypedExpr: Sendable, Hashable {
+package struct TypedExpr: Sendable, Hashable {
   /// The node.
-  public var node: TypedNode
+  var node: TypedNode
   /// The value's type.
-  public var type: PolicyType
+  package var type: PolicyType
   /// Whether the value can be absent here (only facts, `let`s and `??` chains).
-  public var isOptional: Bool
+  package var isOptional: Bool
   /// The source it came from, without parentheses around it.
-  public var range: SourceRange
+  var range: SourceRange
   /// The source as written, with any parentheses around it (the checker drops parentheses from
   /// the tree); equal to ``range`` when there are none.
-  public var writtenRange: SourceRange
+  var writtenRange: SourceRange
 
   /// Creates a typed expression; `writtenRange` defaults to `range`.
-  public init(
+  init(
     _ node: TypedNode, _ type: PolicyType, isOptional: Bool = false, range: SourceRange,
     writtenRange: SourceRange? = nil
   ) {
@@ -29,7 +29,7 @@ public struct TypedExpr: Sendable, Hashable {
   }
 
   /// The direct subexpressions, left to right (a `let`'s value is not followed).
-  public var children: [TypedExpr] {
+  var children: [TypedExpr] {
     switch node {
     case .constant, .fact, .letValue, .now, .has, .bucket: []
     case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .membership(_, let inner, _):
@@ -41,7 +41,7 @@ public struct TypedExpr: Sendable, Hashable {
 
   /// Calls `visit` on this expression, then on each subexpression, parents before children and
   /// left to right. It keeps its own stack, so deep trees cannot exhaust the call stack.
-  public func forEachNode(_ visit: (TypedExpr) throws -> Void) rethrows {
+  func forEachNode(_ visit: (TypedExpr) throws -> Void) rethrows {
     var stack = [self]
     while let next = stack.popLast() {
       try visit(next)
@@ -51,7 +51,7 @@ public struct TypedExpr: Sendable, Hashable {
 }
 
 /// The nodes of a ``TypedExpr``.
-public indirect enum TypedNode: Sendable, Hashable {
+indirect enum TypedNode: Sendable, Hashable {
   /// A constant.
   case constant(Value)
   /// The value of a fact slot (see ``FactLayout``).
@@ -89,7 +89,7 @@ public indirect enum TypedNode: Sendable, Hashable {
 }
 
 /// What `has` tests.
-public enum PresenceSource: Sendable, Hashable {
+enum PresenceSource: Sendable, Hashable {
   /// A fact slot.
   case fact(Int)
   /// A `let`.
@@ -97,9 +97,9 @@ public enum PresenceSource: Sendable, Hashable {
 }
 
 /// A comparison operator.
-public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   /// The comparison `op` is, or nil for an operator that does not compare.
-  public init?(_ op: BinaryOperator) {
+  init?(_ op: BinaryOperator) {
     switch op {
     case .equal: self = .equal
     case .notEqual: self = .notEqual
@@ -125,7 +125,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   case greaterEqual = ">="
 
   /// The operator that holds exactly when this one does not.
-  public var negated: ComparisonOperator {
+  var negated: ComparisonOperator {
     switch self {
     case .equal: .notEqual
     case .notEqual: .equal
@@ -137,7 +137,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The operator with its operands swapped (`a < b` is `b > a`).
-  public var swapped: ComparisonOperator {
+  var swapped: ComparisonOperator {
     switch self {
     case .equal: .equal
     case .notEqual: .notEqual
@@ -149,7 +149,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   }
 
   /// Whether `ordering` (-1, 0 or 1: how the left operand compares with the right) satisfies the operator.
-  public func holds(forOrdering ordering: Int) -> Bool {
+  func holds(forOrdering ordering: Int) -> Bool {
     switch self {
     case .equal: ordering == 0
     case .notEqual: ordering != 0
@@ -162,7 +162,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 }
 
 /// An arithmetic operation specialised by operand types.
-public enum Arithmetic: String, Sendable, Hashable, CaseIterable {
+enum Arithmetic: String, Sendable, Hashable, CaseIterable {
   /// int + int
   case addInt
   /// int - int

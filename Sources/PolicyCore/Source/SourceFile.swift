@@ -8,9 +8,9 @@ public struct SourceFile: Sendable {
   /// The raw bytes of the file.
   public let bytes: [UInt8]
   /// The offset at which each line starts; `lineStarts[0] == 0`.
-  public let lineStarts: [Int]
+  package let lineStarts: [Int]
   /// Whether the file starts with a UTF-8 byte-order mark (skipped by the lexer).
-  public let hasByteOrderMark: Bool
+  package let hasByteOrderMark: Bool
 
   /// Creates a source file from raw bytes.
   public init(path: String, bytes: [UInt8]) {
@@ -30,10 +30,10 @@ public struct SourceFile: Sendable {
   }
 
   /// The number of lines in the file (an empty file has one empty line).
-  public var lineCount: Int { lineStarts.count }
+  package var lineCount: Int { lineStarts.count }
 
   /// The 0-based index of the line that contains `offset`.
-  public func lineIndex(of offset: Int) -> Int {
+  package func lineIndex(of offset: Int) -> Int {
     var low = 0
     var high = lineStarts.count - 1
     while low < high {
@@ -62,7 +62,7 @@ public struct SourceFile: Sendable {
   }
 
   /// The byte range of the 0-based line `index`, without its line terminator.
-  public func lineRange(_ index: Int) -> Range<Int> {
+  func lineRange(_ index: Int) -> Range<Int> {
     let start = lineStarts[index]
     var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
     if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -71,7 +71,7 @@ public struct SourceFile: Sendable {
   }
 
   /// The text of the 0-based line `index`, with invalid bytes replaced by U+FFFD.
-  public func lineText(_ index: Int) -> String {
+  func lineText(_ index: Int) -> String {
     String(decoding: bytes[lineRange(index)], as: UTF8.self)
   }
 
@@ -84,14 +84,14 @@ public struct SourceFile: Sendable {
 }
 
 /// Small helpers to step over UTF-8 without Foundation.
-public enum UTF8Scanner {
+package enum UTF8Scanner {
   /// The length of the valid UTF-8 scalar at `offset`, or 1 for an invalid byte.
-  public static func scalarLength(in bytes: [UInt8], at offset: Int) -> Int {
+  static func scalarLength(in bytes: [UInt8], at offset: Int) -> Int {
     decode(bytes, at: offset)?.length ?? 1
   }
 
   /// Decodes the scalar at `offset`, or returns nil when the bytes there are not valid UTF-8.
-  public static func decode(_ bytes: [UInt8], at offset: Int) -> (scalar: Unicode.Scalar, length: Int)? {
+  package static func decode(_ bytes: [UInt8], at offset: Int) -> (scalar: Unicode.Scalar, length: Int)? {
     guard offset < bytes.count else { return nil }
     let first = bytes[offset]
     if first < 0x80 { return (Unicode.Scalar(first), 1) }

@@ -1,14 +1,14 @@
 /// The 64-bit FNV-1a hash: stable on every platform, in every process and every release, for
 /// fingerprints and names (not for security). Pure and allocation-free.
-public struct FNV1a: Sendable, Hashable {
+package struct FNV1a: Sendable, Hashable {
   /// The hash of everything fed so far.
-  public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
   /// A hash of nothing fed yet (the FNV offset basis).
-  public init() {}
+  init() {}
 
   /// The hash of `bytes`.
-  public static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+  package static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
     var hasher = FNV1a()
     hasher.feed(bytes)
     return hasher.value
@@ -16,13 +16,13 @@ public struct FNV1a: Sendable, Hashable {
 
   /// Feeds one byte.
   @inline(__always)
-  public mutating func feed(_ byte: UInt8) {
+  mutating func feed(_ byte: UInt8) {
     value ^= UInt64(byte)
     value = value &* 0x100_0000_01b3
   }
 
   /// Feeds `bytes` in order.
-  public mutating func feed(_ bytes: some Sequence<UInt8>) {
+  mutating func feed(_ bytes: some Sequence<UInt8>) {
     for byte in bytes { feed(byte) }
   }
 }

@@ -4,22 +4,22 @@
 /// The one generator of the package: property tests, fuzz harnesses, the reliability checks and
 /// `policyc simulate` all draw from it, so a seed printed by any of them replays exactly.
 @frozen
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
   /// The generator's state: the seed, advanced by the golden-ratio increment at every draw.
-  public var state: UInt64
+  var state: UInt64
 
   /// The increment added to the state at every draw (2^64 divided by the golden ratio).
-  public static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+  static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
 
   /// A generator whose stream is fixed by `seed` (the state starts at `seed`).
   @inlinable
-  public init(seed: UInt64) {
+  package init(seed: UInt64) {
     state = seed
   }
 
   /// The next 64 random bits.
   @inlinable @inline(__always)
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= SeededGenerator.increment
     return SeededGenerator.finalize(state)
   }
@@ -27,7 +27,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
   /// SplitMix64's output function over `value + increment`: a bijective scramble of 64 bits, for
   /// deriving independent seeds from a seed and an index.
   @inlinable
-  public static func mix(_ value: UInt64) -> UInt64 {
+  package static func mix(_ value: UInt64) -> UInt64 {
     finalize(value &+ increment)
   }
 

@@ -1,19 +1,13 @@
 /// The syntax tree of one policy file, as parsed; names are not resolved yet.
-public struct PolicyFile: Sendable, Hashable {
+package struct PolicyFile: Sendable, Hashable {
   /// The declarations in source order.
-  public var declarations: [Declaration]
+  package var declarations: [Declaration]
   /// The `#` comments, in source order (used by the formatter).
-  public var comments: [Comment]
-
-  /// Creates a policy file.
-  public init(declarations: [Declaration], comments: [Comment]) {
-    self.declarations = declarations
-    self.comments = comments
-  }
+  var comments: [Comment]
 }
 
 /// One top-level declaration.
-public enum Declaration: Sendable, Hashable {
+package enum Declaration: Sendable, Hashable {
   /// `fact NAME: TYPE`, `fact NAME: TYPE?`, either with `= DEFAULT`.
   case fact(FactDeclaration)
   /// `let NAME = EXPR`.
@@ -27,7 +21,7 @@ public enum Declaration: Sendable, Hashable {
   ///
   /// The parser uses it for a declaration that had a syntax error: the checker
   /// then knows the name but reports nothing more about the broken part.
-  public func withoutBody() -> Declaration {
+  func withoutBody() -> Declaration {
     switch self {
     case .fact(var declaration):
       declaration.type = nil
@@ -47,7 +41,7 @@ public enum Declaration: Sendable, Hashable {
   }
 
   /// The source range of the whole declaration.
-  public var range: SourceRange {
+  var range: SourceRange {
     switch self {
     case .fact(let declaration): declaration.range
     case .let(let declaration): declaration.range
@@ -58,14 +52,14 @@ public enum Declaration: Sendable, Hashable {
 }
 
 /// A name as written, with its location.
-public struct Identifier: Sendable, Hashable {
+package struct Identifier: Sendable, Hashable {
   /// The name.
-  public var name: String
+  package var name: String
   /// Where it is written.
-  public var range: SourceRange
+  package var range: SourceRange
 
   /// Creates an identifier.
-  public init(_ name: String, range: SourceRange) {
+  init(_ name: String, range: SourceRange) {
     self.name = name
     self.range = range
   }
@@ -73,22 +67,22 @@ public struct Identifier: Sendable, Hashable {
 
 /// `fact NAME: TYPE[?] [= DEFAULT]`: an app-specific fact the policy relies on, with the value
 /// it has while the app has not set it.
-public struct FactDeclaration: Sendable, Hashable {
+package struct FactDeclaration: Sendable, Hashable {
   /// The fact's name.
-  public var name: Identifier
+  package var name: Identifier
   /// The declared type, or nil when the declaration has a syntax error (already reported).
-  public var type: PolicyType?
+  package var type: PolicyType?
   /// Whether the fact can be absent (`?`).
-  public var isOptional: Bool
+  package var isOptional: Bool
   /// The range of the type annotation, `?` included.
-  public var typeRange: SourceRange
+  var typeRange: SourceRange
   /// The default after `=`, as written (the checker requires a literal of the declared type), or nil.
-  public var defaultValue: Expr?
+  var defaultValue: Expr?
   /// The whole declaration.
-  public var range: SourceRange
+  package var range: SourceRange
 
   /// Creates a fact declaration.
-  public init(
+  init(
     name: Identifier, type: PolicyType?, isOptional: Bool, typeRange: SourceRange, defaultValue: Expr? = nil,
     range: SourceRange
   ) {
@@ -103,34 +97,21 @@ public struct FactDeclaration: Sendable, Hashable {
 
 /// `event purchase, export`: the names of the events the policy counts with `events("...")`
 /// and `total_events("...")`. Once a policy declares any, a name it did not declare is an error.
-public struct EventDeclaration: Sendable, Hashable {
+package struct EventDeclaration: Sendable, Hashable {
   /// The names as written (an identifier, or a string for a name that is not one), with their ranges.
-  public var names: [Identifier]
+  package var names: [Identifier]
   /// The whole declaration.
-  public var range: SourceRange
-
-  /// Creates an event declaration.
-  public init(names: [Identifier], range: SourceRange) {
-    self.names = names
-    self.range = range
-  }
+  var range: SourceRange
 }
 
 /// `let NAME = EXPR`: a named value that later declarations can use.
-public struct LetDeclaration: Sendable, Hashable {
+package struct LetDeclaration: Sendable, Hashable {
   /// The name being defined.
-  public var name: Identifier
+  package var name: Identifier
   /// The defining expression.
-  public var value: Expr
+  package var value: Expr
   /// The whole declaration.
-  public var range: SourceRange
-
-  /// Creates a let declaration.
-  public init(name: Identifier, value: Expr, range: SourceRange) {
-    self.name = name
-    self.value = value
-    self.range = range
-  }
+  package var range: SourceRange
 }
 
 /// Whether a rule asks or forbids asking.
@@ -142,46 +123,37 @@ public enum RuleKind: String, Sendable, Hashable {
 }
 
 /// A decision rule.
-public struct Rule: Sendable, Hashable {
+package struct Rule: Sendable, Hashable {
   /// `ask` or `never`.
-  public var kind: RuleKind
+  package var kind: RuleKind
   /// The optional name shown in explanations and tests.
-  public var name: Identifier?
+  package var name: Identifier?
   /// The condition.
-  public var condition: Expr
+  package var condition: Expr
   /// Whether the rule is a bare condition (a file that is just an expression).
-  public var isBare: Bool
+  var isBare: Bool
   /// The whole rule.
-  public var range: SourceRange
-
-  /// Creates a rule.
-  public init(kind: RuleKind, name: Identifier?, condition: Expr, isBare: Bool, range: SourceRange) {
-    self.kind = kind
-    self.name = name
-    self.condition = condition
-    self.isBare = isBare
-    self.range = range
-  }
+  package var range: SourceRange
 }
 
 /// An expression node with its source range.
-public struct Expr: Sendable, Hashable {
+package struct Expr: Sendable, Hashable {
   /// What the node is.
-  public var kind: Kind
+  package var kind: Kind
   /// The bytes it covers.
-  public var range: SourceRange
+  package var range: SourceRange
   /// The node's nesting depth: 1 for a leaf; an `and`/`or` chain adds one level however long it is.
-  public var depth: Int
+  var depth: Int
 
   /// Creates a node; `depth` is computed from the children.
-  public init(_ kind: Kind, range: SourceRange) {
+  init(_ kind: Kind, range: SourceRange) {
     self.kind = kind
     self.range = range
     self.depth = 1 + kind.deepestChild
   }
 
   /// The kinds of expression node.
-  public indirect enum Kind: Sendable, Hashable {
+  package indirect enum Kind: Sendable, Hashable {
     /// A literal value.
     case literal(Literal)
     /// A name: a fact, a `let`, or `now`.
@@ -215,7 +187,7 @@ public struct Expr: Sendable, Hashable {
     }
 
     /// The direct children, left to right.
-    public var children: [Expr] {
+    package var children: [Expr] {
       switch self {
       case .literal, .name, .has, .error: []
       case .call(_, let arguments): arguments
@@ -230,7 +202,7 @@ public struct Expr: Sendable, Hashable {
 }
 
 /// A literal as written.
-public enum Literal: Sendable, Hashable {
+package enum Literal: Sendable, Hashable {
   /// `true` or `false`.
   case bool(Bool)
   /// An integer such as `30`.
@@ -245,7 +217,7 @@ public enum Literal: Sendable, Hashable {
   case string(String)
 
   /// The literal's value.
-  public var value: Value {
+  var value: Value {
     switch self {
     case .bool(let value): .bool(value)
     case .int(let value): .int(value)
@@ -258,7 +230,7 @@ public enum Literal: Sendable, Hashable {
 }
 
 /// A prefix operator.
-public enum UnaryOperator: String, Sendable, Hashable {
+package enum UnaryOperator: String, Sendable, Hashable {
   /// `not`
   case not
   /// `-`
@@ -266,7 +238,7 @@ public enum UnaryOperator: String, Sendable, Hashable {
 }
 
 /// A binary operator, from lowest to highest precedence group.
-public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
+package enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
   /// `==`
   case equal = "=="
   /// `!=`
@@ -297,7 +269,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
   case remainder = "%"
 
   /// Whether the operator is a comparison (`==` through `>=`).
-  public var isComparison: Bool {
+  var isComparison: Bool {
     switch self {
     case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: true
     case .in, .notIn, .coalesce, .add, .subtract, .multiply, .divide, .remainder: false
@@ -306,7 +278,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `and` or `or`.
-public enum LogicalOperator: String, Sendable, Hashable {
+package enum LogicalOperator: String, Sendable, Hashable {
   /// `and`: true when every operand is; stops at the first false operand.
   case and
   /// `or`: true when any operand is; stops at the first true operand.

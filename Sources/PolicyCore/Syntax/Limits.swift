@@ -18,6 +18,6 @@ public enum Limits {
   /// The most errors, and separately the most warnings, reported for one file: the one number of
   /// the cap on diagnostics, which `DiagnosticCap` applies to the compiler's diagnostics and to
   /// the analyzer's and the checks' warnings together, each severity ending with its marker
-  /// (``Diagnostic/isCapMarker``: `PC199`, `PC399`).
+  /// (`Diagnostic.isCapMarker`: `PC199`, `PC399`).
   public static let maximumErrors = 100
 }

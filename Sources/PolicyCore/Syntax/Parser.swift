@@ -1,11 +1,11 @@
 /// The result of parsing one file: the tree and the lexical and syntax diagnostics.
-public struct ParsedPolicy: Sendable {
+package struct ParsedPolicy: Sendable {
   /// The source that was parsed.
-  public var source: SourceFile
+  var source: SourceFile
   /// The syntax tree; parts that failed to parse are ``Expr/Kind/error`` nodes.
-  public var file: PolicyFile
+  var file: PolicyFile
   /// Lexical and syntax diagnostics, in the order found.
-  public var diagnostics: [Diagnostic]
+  package var diagnostics: [Diagnostic]
 }
 
 /// A recursive-descent parser for the policy grammar (see Grammar.md).
@@ -16,7 +16,7 @@ public struct ParsedPolicy: Sendable {
 /// Recursion happens only through parentheses, calls and lists, and is capped
 /// at ``Limits/maximumNestingDepth``; `and`/`or` chains and binary operator
 /// chains are parsed by loops.
-public struct Parser {
+package struct Parser {
   let source: SourceFile
   var tokens: [Token]
   var index = 0
@@ -26,7 +26,7 @@ public struct Parser {
   var nesting = 0
 
   /// Parses `source` into a syntax tree and diagnostics.
-  public static func parse(_ source: SourceFile) -> ParsedPolicy {
+  package static func parse(_ source: SourceFile) -> ParsedPolicy {
     var bag = DiagnosticBag()
     guard source.bytes.count <= Limits.maximumFileSize else {
       bag.report(ParserMessages.fileTooLarge(size: source.bytes.count))

@@ -320,7 +320,7 @@ enum ParserMessages {
 extension Diagnostic {
   /// `PC100` for a file of `size` bytes, over ``Limits/maximumFileSize``, located at its start: for
   /// a reader that refuses such a file before compiling it.
-  public static func fileTooLarge(size: Int) -> Diagnostic {
+  package static func fileTooLarge(size: Int) -> Diagnostic {
     ParserMessages.fileTooLarge(size: size)
   }
 }

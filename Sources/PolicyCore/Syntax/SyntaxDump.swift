@@ -6,14 +6,14 @@
 /// ```
 /// (rule ask loyal (and (>= (name days) (int 30)) (not (name muted))))
 /// ```
-public enum SyntaxDump {
+enum SyntaxDump {
   /// The dump of every declaration, one per line.
-  public static func dump(_ file: PolicyFile) -> String {
+  static func dump(_ file: PolicyFile) -> String {
     file.declarations.map(dump).joined(separator: "\n")
   }
 
   /// The dump of one declaration.
-  public static func dump(_ declaration: Declaration) -> String {
+  static func dump(_ declaration: Declaration) -> String {
     switch declaration {
     case .fact(let fact):
       let type = fact.type.map { $0.rawValue + (fact.isOptional ? "?" : "") } ?? "<error>"
@@ -29,7 +29,7 @@ public enum SyntaxDump {
   }
 
   /// The dump of an expression.
-  public static func dump(_ expr: Expr) -> String {
+  static func dump(_ expr: Expr) -> String {
     switch expr.kind {
     case .literal(let literal):
       switch literal {

@@ -1,5 +1,5 @@
 /// The kind of a ``Token``.
-public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
+package enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
   /// A name: ASCII letter or `_`, then letters, digits or `_`.
   case identifier
   /// An integer literal such as `30`.
@@ -85,7 +85,7 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
   case endOfFile
 
   /// The keyword spelled `text`, if `text` is a keyword.
-  public static func keyword(_ text: Substring.UTF8View) -> TokenKind? {
+  static func keyword(_ text: Substring.UTF8View) -> TokenKind? {
     keyword(bytes: text)
   }
 
@@ -135,12 +135,12 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
   }
 
   /// Every keyword, as written.
-  public static let keywords: [String] = [
+  package static let keywords: [String] = [
     "and", "ask", "fact", "false", "has", "in", "let", "never", "not", "or", "true", "when",
   ]
 
   /// Whether the token is a keyword.
-  public var isKeyword: Bool {
+  var isKeyword: Bool {
     switch self {
     case .askKeyword, .neverKeyword, .whenKeyword, .letKeyword, .factKeyword, .andKeyword,
       .orKeyword, .notKeyword, .inKeyword, .hasKeyword, .trueKeyword, .falseKeyword:
@@ -154,35 +154,23 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
   }
 
   /// Whether the token starts a declaration (`fact`, `let`, `ask`, `never`).
-  public var startsDeclaration: Bool {
+  var startsDeclaration: Bool {
     self == .factKeyword || self == .letKeyword || self == .askKeyword || self == .neverKeyword
   }
 }
 
 /// One token: a kind and the bytes it covers. The text is a slice of the source.
-public struct Token: Sendable, Hashable {
+struct Token: Sendable, Hashable {
   /// What the token is.
-  public var kind: TokenKind
+  var kind: TokenKind
   /// Where the token is.
-  public var range: SourceRange
-
-  /// Creates a token.
-  public init(kind: TokenKind, range: SourceRange) {
-    self.kind = kind
-    self.range = range
-  }
+  var range: SourceRange
 }
 
 /// A `#` comment, kept beside the tokens for the formatter.
-public struct Comment: Sendable, Hashable {
+struct Comment: Sendable, Hashable {
   /// The bytes of the comment, from `#` to the end of the line (line break excluded).
-  public var range: SourceRange
+  var range: SourceRange
   /// Whether code precedes the comment on its line.
-  public var isTrailing: Bool
-
-  /// Creates a comment.
-  public init(range: SourceRange, isTrailing: Bool) {
-    self.range = range
-    self.isTrailing = isTrailing
-  }
+  var isTrailing: Bool
 }

@@ -18,7 +18,7 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
   public var isInfinite: Bool { milliseconds == .max }
 
   /// A duration of `count` units, or nil when it does not fit.
-  public init?(_ count: Int64, _ unit: DurationUnit) {
+  init?(_ count: Int64, _ unit: DurationUnit) {
     let (value, overflow) = count.multipliedReportingOverflow(by: unit.milliseconds)
     guard !overflow, value != .max else { return nil }
     self.milliseconds = value
@@ -100,7 +100,7 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
 }
 
 /// A unit of a duration literal.
-public enum DurationUnit: String, Sendable, Hashable, CaseIterable {
+package enum DurationUnit: String, Sendable, Hashable, CaseIterable {
   /// `s`
   case seconds = "s"
   /// `m`
@@ -113,12 +113,12 @@ public enum DurationUnit: String, Sendable, Hashable, CaseIterable {
   case weeks = "w"
 
   /// Creates the unit written `symbol`, if there is one.
-  public init?(_ symbol: String) {
+  init?(_ symbol: String) {
     self.init(rawValue: symbol)
   }
 
   /// Creates the unit whose one-letter symbol is the ASCII byte `symbol`, if there is one.
-  public init?(byte symbol: UInt8) {
+  init?(byte symbol: UInt8) {
     switch symbol {
     case UInt8(ascii: "s"): self = .seconds
     case UInt8(ascii: "m"): self = .minutes
@@ -130,10 +130,10 @@ public enum DurationUnit: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The symbol as written in literals.
-  public var symbol: String { rawValue }
+  var symbol: String { rawValue }
 
   /// The length of one unit in milliseconds.
-  public var milliseconds: Int64 {
+  var milliseconds: Int64 {
     switch self {
     case .seconds: 1000
     case .minutes: 60_000
@@ -144,7 +144,7 @@ public enum DurationUnit: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The English name of the unit, plural.
-  public var name: String {
+  var name: String {
     switch self {
     case .seconds: "seconds"
     case .minutes: "minutes"

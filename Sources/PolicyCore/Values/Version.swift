@@ -7,12 +7,12 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
   public static let maximumParts = 4
 
   /// Parts 1 and 2, packed as `part1 << 32 | part2`; compared first.
-  public var high: UInt64
+  var high: UInt64
   /// Parts 3 and 4, packed as `part3 << 32 | part4`.
-  public var low: UInt64
+  var low: UInt64
 
   /// Creates a version from packed words.
-  public init(high: UInt64, low: UInt64) {
+  package init(high: UInt64, low: UInt64) {
     self.high = high
     self.low = low
   }

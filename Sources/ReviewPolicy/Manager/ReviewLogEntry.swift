@@ -70,7 +70,7 @@ public struct ReviewLogEntry: Sendable {
   public var staleUpdate: StalePolicyUpdate?
 
   /// An entry for an event.
-  public init(
+  init(
     event: Event, date: Date, summary: String, details: String = "", decision: Decision? = nil,
     isDecision: Bool = false
   ) {

@@ -107,7 +107,7 @@ extension ReviewManager {
     case declined
 
     /// The answer it records.
-    public var response: ReviewResponse {
+    var response: ReviewResponse {
       switch self {
       case .dismissed: .dismissed
       case .declined: .declined

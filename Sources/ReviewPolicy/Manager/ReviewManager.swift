@@ -222,7 +222,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// source is stored with the fingerprint of the bundled policy it was received under, and runs
   /// in later launches as long as the app ships that bundled policy. The result carries every
   /// warning (``PolicyUpdateResult/warnings``): the compiler's and, for an update that compiles,
-  /// the analyzer's (rules that never hold, and the review etiquette of ``ReviewEtiquette``, such
+  /// the analyzer's (rules that never hold, and the review etiquette of ``PolicyEnvironment/checks``, such
   /// as asking a user who declined); an accepted update is logged with them. The
   /// ``Configuration/guardrails`` hold whatever it says.
   @discardableResult

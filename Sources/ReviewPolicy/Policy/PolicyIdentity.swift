@@ -11,13 +11,13 @@ public struct PolicyIdentity: Sendable, Hashable, CustomStringConvertible {
   public var fingerprint: String
 
   /// An identity for a policy of `origin` whose source text has `fingerprint`.
-  public init(origin: PolicyOrigin, fingerprint: String) {
+  init(origin: PolicyOrigin, fingerprint: String) {
     self.origin = origin
     self.fingerprint = fingerprint
   }
 
   /// The identity of `source`, a policy's text, from `origin`.
-  public init(origin: PolicyOrigin, source: String) {
+  init(origin: PolicyOrigin, source: String) {
     self.init(origin: origin, fingerprint: PolicyIdentity.fingerprint(of: source))
   }
 

@@ -8,9 +8,9 @@ import PolicyCore
 /// codes are ReviewPolicy's own, ``ReviewPolicyCode``.
 ///
 /// Pass ``checks`` to ``PolicyAnalyzer/analyze(_:options:checks:)``.
-public enum ReviewEtiquette {
+enum ReviewEtiquette {
   /// The etiquette checks, in the order they report.
-  public static let checks: [AnalysisCheck] = [
+  static let checks: [AnalysisCheck] = [
     AnalysisCheck(name: "review etiquette", codes: ReviewPolicyCode.allCases.map(\.code), run: check)
   ]
 

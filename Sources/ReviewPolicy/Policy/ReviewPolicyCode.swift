@@ -5,9 +5,9 @@ import PolicyCore
 ///
 /// Codes never change meaning once published. Grammar.md lists each one with its severity,
 /// summary and an example (a test checks the table against this enum).
-public enum ReviewPolicyCode: String, DiagnosticCodeDefinition {
+package enum ReviewPolicyCode: String, DiagnosticCodeDefinition {
   /// `ReviewPolicy`.
-  public static let domain = "ReviewPolicy"
+  package static let domain = "ReviewPolicy"
 
   /// The policy can ask a user who declined (`declined`) or rated (`rated`) this version.
   case asksAfterAnswer = "PC320"
@@ -17,14 +17,14 @@ public enum ReviewPolicyCode: String, DiagnosticCodeDefinition {
   case asksTooOften = "PC322"
 
   /// Whether diagnostics with this code are errors or warnings: every one is a warning.
-  public var severity: Severity {
+  package var severity: Severity {
     switch self {
     case .asksAfterAnswer, .asksTooSoon, .asksTooOften: .warning
     }
   }
 
   /// A short title for the code, such as "asks again within 7 days" (for SARIF rules and documentation).
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .asksAfterAnswer: "asks after a decline or rating"
     case .asksTooSoon: "asks again within 7 days"

@@ -17,7 +17,7 @@ import PolicyCore
 /// processes, recording at the same time therefore never lose a count.
 ///
 /// A save appends one line to the journal `.<name>.journal` with `O_APPEND`: the members of the
-/// state that changed (a few hundred bytes). When the journal passes ``journalLimit``, the
+/// state that changed (a few hundred bytes). When the journal passes 12 KiB (`journalLimit`), the
 /// save writes the whole state instead: a temporary file beside the state file, renamed into
 /// place, and the journal emptied. The state is the state file with the journal's lines
 /// applied in order; each line sets members to values, so applying a line twice changes nothing,
@@ -29,9 +29,9 @@ import PolicyCore
 /// holding the lock releases it (the system drops a dead process's locks).
 public struct JSONFileStore: ReviewStore {
   /// How old a temporary file of a save must be for a load to remove it as left by a killed save.
-  public static let abandonedSaveAge: TimeInterval = 60
+  package static let abandonedSaveAge: TimeInterval = 60
   /// The journal size, in bytes, past which a save writes the whole state file instead.
-  public static let journalLimit = 12 * 1024
+  package static let journalLimit = 12 * 1024
   /// A test hook, nil outside tests: called with the point's name at the instants a kill must be
   /// survived, so that `review-stress processes` can stop a writer there and kill it. The points:
   /// `locked` (an update holds the lock), `temporary-written` (a whole-file save's temporary file
@@ -82,12 +82,12 @@ public struct JSONFileStore: ReviewStore {
   }
 
   /// The lock file beside the state file: `.<name>.lock`.
-  public var lockURL: URL {
+  package var lockURL: URL {
     URL(fileURLWithPath: paths.lock)
   }
 
   /// The journal beside the state file: `.<name>.journal`.
-  public var journalURL: URL {
+  package var journalURL: URL {
     URL(fileURLWithPath: paths.journal)
   }
 

@@ -72,7 +72,7 @@ extension ReviewState {
   /// lower, fewer answers, or a "no thanks" or rating forgotten. Counts only grow between resets, so
   /// such a state is an older copy (a restored backup, a writer that ignored the lock), never a
   /// newer one. A state of a higher epoch is newer (a reset made elsewhere).
-  public func isBehind(_ memory: ReviewState) -> Bool {
+  func isBehind(_ memory: ReviewState) -> Bool {
     guard epoch == memory.epoch else { return epoch < memory.epoch }
     // The lifetime counts and flags, as declared (ReviewSchema.declarations).
     for count in StoredFacts.counts
@@ -89,7 +89,7 @@ extension ReviewState {
 
   /// How many lifetime counts `merged` holds beyond this state (uses, events, sessions and
   /// prompts): what a merge restored, for the log.
-  public func restoredCount(in merged: ReviewState) -> Int {
+  func restoredCount(in merged: ReviewState) -> Int {
     var restored = 0
     for count in StoredFacts.counts where count.scope == .install {
       let path = count.path

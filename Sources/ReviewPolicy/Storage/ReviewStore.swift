@@ -95,15 +95,15 @@ extension ReviewStore {
 }
 
 /// Encoding and decoding shared by the stores.
-public enum ReviewStateCoding {
+package enum ReviewStateCoding {
   /// The largest stored state accepted, in bytes (a bounded state is far smaller).
-  public static let maximumSize = 4 * 1024 * 1024
+  static let maximumSize = 4 * 1024 * 1024
 
   /// The JSON for `state`: sorted keys, so equal states give equal bytes.
   ///
   /// Written by a hand-made encoder in the format `JSONEncoder` gives with `.sortedKeys`
   /// (a few microseconds instead of a millisecond for a two-year state).
-  public static func encode(_ state: ReviewState) throws(StoreSaveError) -> Data {
+  package static func encode(_ state: ReviewState) throws(StoreSaveError) -> Data {
     Data(ReviewStateJSON.encode(state))
   }
 
@@ -113,7 +113,7 @@ public enum ReviewStateCoding {
   }
 
   /// Decodes stored bytes: the state, or the kind of problem and a lowercase explanation.
-  public static func decode(_ data: Data) -> Result<ReviewState, StoreProblem> {
+  static func decode(_ data: Data) -> Result<ReviewState, StoreProblem> {
     guard data.count <= maximumSize else {
       return .failure(
         StoreProblem(kind: .corrupt, detail: "\(data.count) bytes is larger than any valid state", keptAt: nil))

@@ -1,10 +1,10 @@
 import PolicyCore
 
 /// Parses app version strings as apps report them.
-public enum AppVersion {
+enum AppVersion {
   /// The version in `text`: a strict parse first (`2.1`, `v1.2.3`), then the leading
   /// numeric part of strings such as `1.2.3-beta` or `2.0 (45)`. Nil when there is no number at the start.
-  public static func parse(_ text: String) -> Version? {
+  static func parse(_ text: String) -> Version? {
     if let version = Version(parsing: text) { return version }
     var prefix = Substring(text.drop { $0 == " " || $0 == "v" || $0 == "V" })
     prefix = prefix.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }

@@ -4,12 +4,12 @@
 /// This is the one statement of the rules. `policyc facts --format markdown` prints it as the
 /// "Clocks" section of the review facts reference (docs/facts.md, generated); the reliability
 /// tests (`ReliabilityClockTests`, `ReliabilityClockPropertyTests`) check the runtime against it.
-public enum ReviewClockRules {
+package enum ReviewClockRules {
   /// The section's title in the reference page: "Clocks" (so links to `facts.md#clocks` hold).
-  public static let title = "Clocks"
+  package static let title = "Clocks"
 
   /// The rules and their guarantees, as Markdown paragraphs and lists (no heading).
-  public static let markdown = """
+  package static let markdown = """
     Device clocks go backwards and jump ahead (a user changes the date, a device
     boots with a wrong clock). The review facts are defined so that a clock change
     can neither cause a burst of prompts nor lock a user out for longer than the

@@ -6,6 +6,6 @@ public struct ReviewExplanation: Error, Sendable {
   public var decision: Decision?
   /// One line: ask or not, and why.
   public var summary: String
-  /// Every rule and condition with the values seen (see ``ExplanationRenderer``).
+  /// Every rule and condition with the values seen (see PolicyCore's `ExplanationRenderer`).
   public var text: String
 }

@@ -18,7 +18,7 @@ public enum ReviewSchema {
   }()
 
   /// The plain facts, in documentation order.
-  public static let facts: [FactDefinition] = declarations.map(\.definition)
+  package static let facts: [FactDefinition] = declarations.map(\.definition)
 
   /// The plain facts declared, in documentation order: each with where its value comes from
   /// (a count or flag stored in ``ReviewState``, or computed), its span and the lifetime fact it
@@ -168,7 +168,7 @@ public enum ReviewSchema {
 
   /// The two spans the facts describe: per-version facts and lifetime (`total_`, `_any`) facts,
   /// from the declarations (and the `prompts_within` family, which counts over the whole install).
-  public static let scopes: [FactScope] = [
+  static let scopes: [FactScope] = [
     FactScope("this version", facts: declarations.filter { $0.scope == .version }.map(\.definition.name)),
     FactScope(
       "the whole install",
@@ -179,7 +179,7 @@ public enum ReviewSchema {
   /// versions (`events` and `total_events` are facts and families, bound member by member too),
   /// an answer in this version is an answer in any version (both from the declarations' `partOf`),
   /// and nothing happened before the install.
-  public static let bounds: [FactBound] = {
+  static let bounds: [FactBound] = {
     let parts = declarations.compactMap { declaration in declaration.partOf.map { (declaration.definition, $0) } }
     let counts = parts.filter { $0.0.type == .int }.map { fact, whole in
       FactBound(fact.name, atMost: whole, because: "`\(fact.name)` counts this version, part of all versions")
@@ -195,7 +195,7 @@ public enum ReviewSchema {
   }()
 
   /// The keyed fact families.
-  public static let families: [FactFamilyDefinition] = [
+  static let families: [FactFamilyDefinition] = [
     FactFamilyDefinition(
       "events", key: .string, keyMeaning: "event name", .int,
       meaning: "significant events with this name in this version", unit: "events", defaultValue: .int(0),

@@ -10,7 +10,7 @@ extension ReviewState {
   /// A new version never freezes tracking: per-version facts start again at
   /// zero, lifetime facts go on, and the previous version is remembered.
   @discardableResult
-  public mutating func enter(version appVersion: String, at now: Timestamp) -> Bool {
+  package mutating func enter(version appVersion: String, at now: Timestamp) -> Bool {
     enter(version: appVersion, build: nil, newVersionOnBuild: false, at: now)
   }
 
@@ -19,7 +19,7 @@ extension ReviewState {
   /// A different `version` always starts a new version. A different `build` starts one only when
   /// `newVersionOnBuild`; otherwise the build is just recorded. A nil `build` leaves the recorded one.
   @discardableResult
-  public mutating func enter(version appVersion: String, build: String?, newVersionOnBuild: Bool, at now: Timestamp)
+  mutating func enter(version appVersion: String, build: String?, newVersionOnBuild: Bool, at now: Timestamp)
     -> Bool
   {
     settleClock(at: now)
@@ -53,7 +53,7 @@ extension ReviewState {
   }
 
   /// A new random install seed (never 0, so a drawn seed is told from a missing one in logs).
-  public static func newInstallSeed() -> Int64 {
+  static func newInstallSeed() -> Int64 {
     Int64.random(in: 1...Int64.max)
   }
 
@@ -108,7 +108,7 @@ extension ReviewState {
 
   /// Forgets everything tracked, as a new install, keeping only what is not about the user:
   /// the stored policy update and which legacy managers were already imported.
-  public mutating func reset() {
+  mutating func reset() {
     var fresh = ReviewState()
     fresh.policySource = policySource
     fresh.policyReceivedUnder = policyReceivedUnder
@@ -118,13 +118,13 @@ extension ReviewState {
   }
 
   /// Counts one use (a launch or a return to the foreground).
-  public mutating func countUse() {
+  package mutating func countUse() {
     uses = ReviewState.incremented(uses)
     totalUses = ReviewState.incremented(totalUses)
   }
 
   /// Counts one significant event, by name when it has one.
-  public mutating func countEvent(named name: String?) {
+  package mutating func countEvent(named name: String?) {
     events = ReviewState.incremented(events)
     totalEvents = ReviewState.incremented(totalEvents)
     guard let name, !name.isEmpty else { return }
@@ -144,7 +144,7 @@ extension ReviewState {
   }
 
   /// Starts a new session at `now`, ending the one in progress; the first one sets ``firstSession``.
-  public mutating func startSession(at now: Timestamp) {
+  package mutating func startSession(at now: Timestamp) {
     endSession()
     totalSessions = ReviewState.incremented(totalSessions)
     sessions = ReviewState.incremented(sessions)
@@ -156,13 +156,13 @@ extension ReviewState {
   /// into, as ReviewKit logs them into its default session. It is not counted (`sessions`,
   /// `total_sessions` and ``firstSession`` stay), starts with score 0, carries the number of the
   /// last session started and, once ended, joins the history like any session.
-  public mutating func startDefaultSession(at now: Timestamp) {
+  mutating func startDefaultSession(at now: Timestamp) {
     endSession()
     currentSession = SessionRecord(number: max(totalSessions, 0), start: now, version: version ?? "")
   }
 
   /// Ends the session in progress, if any: it joins the history.
-  public mutating func endSession() {
+  package mutating func endSession() {
     guard let session = currentSession else { return }
     currentSession = nil
     recentSessions.append(session)
@@ -175,7 +175,7 @@ extension ReviewState {
   /// Adds an action's score to the current session (starting the uncounted default session if
   /// none is in progress, see ``startDefaultSession(at:)``), keeping the total within `bounds`;
   /// `isBad` marks the session bad for good.
-  public mutating func addAction(score: Number, isBad: Bool, bounds: ClosedRange<Number>?, at now: Timestamp) {
+  package mutating func addAction(score: Number, isBad: Bool, bounds: ClosedRange<Number>?, at now: Timestamp) {
     if currentSession == nil { startDefaultSession(at: now) }
     guard var session = currentSession else { return }
     var total = session.score.adding(score) ?? (score.scaled < 0 ? Number(scaled: .min) : Number(scaled: .max))
@@ -186,7 +186,7 @@ extension ReviewState {
   }
 
   /// Records that a prompt was shown at `now`.
-  public mutating func recordPrompt(at now: Timestamp, outcome: PromptOutcome) {
+  package mutating func recordPrompt(at now: Timestamp, outcome: PromptOutcome) {
     promptHistory.append(PromptRecord(date: now, version: version ?? "", session: totalSessions, outcome: outcome))
     prompts = ReviewState.incremented(prompts)
     totalPrompts = ReviewState.incremented(totalPrompts)
@@ -204,7 +204,7 @@ extension ReviewState {
   /// With `outsidePrompt`, the answer was given in the app's own UI now (a "Rate this app" row):
   /// it counts for the version being tracked whatever prompt is pending, and still closes that
   /// prompt with its outcome.
-  public mutating func record(_ response: ReviewResponse, at now: Timestamp, outsidePrompt: Bool = false) {
+  package mutating func record(_ response: ReviewResponse, at now: Timestamp, outsidePrompt: Bool = false) {
     var answerVersion = version ?? ""
     var isThisVersion = true
     if let last = promptHistory.indices.last, promptHistory[last].outcome == .pending {
@@ -238,7 +238,7 @@ extension ReviewState {
   /// When the first session started: ``firstSession`` or, for a state stored before it was (sessions
   /// but no first session), the start of session 1 if the state still holds it, else the install
   /// date (the earliest it can have been). Nil before the first session. Allocates nothing.
-  public var firstSessionStart: Timestamp? {
+  var firstSessionStart: Timestamp? {
     if let firstSession { return firstSession }
     guard totalSessions > 0 else { return nil }
     // Session 1, or a default session after it (which carries its number): the earliest is session 1.
@@ -319,7 +319,7 @@ extension ReviewState {
   /// order they were recorded in, which their dates need not follow once the device clock
   /// went back), so a relaunch sees the same last prompt, last answer and sessions as the
   /// running manager, and its policy decides the same.
-  public func sanitized() -> ReviewState {
+  func sanitized() -> ReviewState {
     var state = self
     for count in StoredFacts.counts { state[keyPath: count.path] = max(state[keyPath: count.path], 0) }
     // Stored before `feedbackAny` existed: the feedback of this version or of an answer kept.

@@ -51,8 +51,8 @@ public struct ReviewState: Codable, Sendable, Hashable {
   /// This install's random seed, from which policies draw `bucket("name")` (rollouts and
   /// experiments): drawn at the first tracked call under a policy that reads a bucket, then kept
   /// for good, so an install stays in its buckets across launches, updates and policy changes.
-  /// ``reset()`` forgets it (a reset is a new install, so it gets new buckets). Nil until then
-  /// (decisions then use seed 0), and in states stored before seeds existed.
+  /// A reset (``ReviewManager/reset()``) forgets it (a reset is a new install, so it gets new
+  /// buckets). Nil until then (decisions then use seed 0), and in states stored before seeds existed.
   public var installSeed: Int64?
   /// The version used before ``version``.
   public var previousVersion: String?
@@ -89,16 +89,16 @@ public struct ReviewState: Codable, Sendable, Hashable {
   /// The session in progress, if any: one the app started, or the uncounted default session that
   /// actions logged since the last launch with no session started go into (as ReviewKit does).
   public var currentSession: SessionRecord?
-  /// Earlier sessions, oldest first, at most ``ReviewLimits/sessionHistory``.
+  /// Earlier sessions, oldest first, at most `ReviewLimits.sessionHistory`.
   public var recentSessions: [SessionRecord] = []
   /// The most recent bad session before the current one (kept even when it leaves ``recentSessions``).
   public var lastBadSession: SessionRecord?
 
   // MARK: - Prompts and answers
 
-  /// Prompts shown, oldest first: every prompt within ``ReviewLimits/promptRetention``, and always the last one.
+  /// Prompts shown, oldest first: every prompt within `ReviewLimits.promptRetention`, and always the last one.
   public var promptHistory: [PromptRecord] = []
-  /// The user's answers, oldest first, at most ``ReviewLimits/responseHistory``.
+  /// The user's answers, oldest first, at most `ReviewLimits.responseHistory`.
   public var responses: [ResponseRecord] = []
 
   // MARK: - Housekeeping
@@ -112,10 +112,10 @@ public struct ReviewState: Codable, Sendable, Hashable {
   public var policyReceivedUnder: String?
   /// Which legacy managers' keys were imported (so each import happens once).
   public var importedLegacy: [String] = []
-  /// How many times this install's state was reset (``reset()`` adds one). A manager that finds a
-  /// stored state of a higher epoch takes it (a reset made elsewhere wins); one of a lower epoch is
-  /// a stale copy, and the state in memory wins (see ``merged(with:)``). 0 in states stored before
-  /// epochs existed, and not written while 0.
+  /// How many times this install's state was reset (``ReviewManager/reset()`` adds one). A manager
+  /// that finds a stored state of a higher epoch takes it (a reset made elsewhere wins); one of a
+  /// lower epoch is a stale copy, and the state in memory wins (see ``merged(with:)``). 0 in states
+  /// stored before epochs existed, and not written while 0.
   @OmittedWhenZero public var epoch = 0
 
   /// A fresh state: nothing used, nothing asked.
@@ -225,25 +225,25 @@ public struct ResponseRecord: Codable, Sendable, Hashable {
 }
 
 /// The bounds that keep ``ReviewState`` small.
-public enum ReviewLimits {
+package enum ReviewLimits {
   /// Earlier sessions kept (enough for `average_score(n)` up to this `n`).
-  public static let sessionHistory = 50
+  package static let sessionHistory = 50
   /// How long prompts are kept (enough for `prompts_within(730d)`); the last prompt is always kept.
-  public static let promptRetention = TimeSpan(milliseconds: 730 * 86_400_000)
+  static let promptRetention = TimeSpan(milliseconds: 730 * 86_400_000)
   /// The most prompts kept, whatever their age.
-  public static let promptHistory = 100
+  package static let promptHistory = 100
   /// Answers kept.
-  public static let responseHistory = 20
+  package static let responseHistory = 20
   /// Distinct event names counted; further new names are counted in the totals only.
-  public static let eventNames = 200
+  static let eventNames = 200
   /// The longest event name kept, in bytes; longer names are cut.
-  public static let eventNameLength = 128
+  static let eventNameLength = 128
   /// The longest app version string kept, in bytes; longer versions are cut.
-  public static let versionLength = 256
+  static let versionLength = 256
   /// Legacy managers remembered as imported (``ReviewState/importedLegacy``).
-  public static let legacyImports = 16
+  static let legacyImports = 16
   /// The longest legacy manager name remembered, in bytes; longer names are dropped.
-  public static let legacyNameLength = 64
+  static let legacyNameLength = 64
 }
 
 /// The coding of a stored member added after states were first stored (``ReviewState/epoch``,
@@ -251,53 +251,53 @@ public enum ReviewLimits {
 /// 0 or false when absent, and left out while 0 or false, so older states load and a state that
 /// never set it is written as before.
 @propertyWrapper
-public struct OmittedWhenZero<Value: Codable & Sendable & Hashable & ZeroValued>: Codable, Sendable, Hashable {
+struct OmittedWhenZero<Value: Codable & Sendable & Hashable & ZeroValued>: Codable, Sendable, Hashable {
   /// The value.
-  public var wrappedValue: Value
+  var wrappedValue: Value
 
   /// Wraps a value.
-  public init(wrappedValue: Value) {
+  init(wrappedValue: Value) {
     self.wrappedValue = wrappedValue
   }
 
   /// Decodes the value bare.
-  public init(from decoder: any Decoder) throws {
+  init(from decoder: any Decoder) throws {
     wrappedValue = try decoder.singleValueContainer().decode(Value.self)
   }
 
   /// Encodes the value bare.
-  public func encode(to encoder: any Encoder) throws {
+  func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(wrappedValue)
   }
 }
 
 /// A type with a value that absence means (0, false): what ``OmittedWhenZero`` leaves out.
-public protocol ZeroValued {
+protocol ZeroValued {
   /// The value absence means.
   static var zeroValue: Self { get }
 }
 
 extension Int: ZeroValued {
   /// 0.
-  public static var zeroValue: Int { 0 }
+  static var zeroValue: Int { 0 }
 }
 
 extension Bool: ZeroValued {
   /// False.
-  public static var zeroValue: Bool { false }
+  static var zeroValue: Bool { false }
 }
 
 extension KeyedDecodingContainer {
   /// An absent member is 0 or false (the synthesized decoder of ``ReviewState`` calls this overload).
-  public func decode<Value>(_ type: OmittedWhenZero<Value>.Type, forKey key: Key) throws -> OmittedWhenZero<Value> {
+  func decode<Value>(_ type: OmittedWhenZero<Value>.Type, forKey key: Key) throws -> OmittedWhenZero<Value> {
     try decodeIfPresent(type, forKey: key) ?? OmittedWhenZero(wrappedValue: Value.zeroValue)
   }
 }
 
 extension KeyedEncodingContainer {
   /// A member of 0 or false is left out (the synthesized encoder of ``ReviewState`` calls this overload).
-  public mutating func encode<Value>(_ value: OmittedWhenZero<Value>, forKey key: Key) throws {
+  mutating func encode<Value>(_ value: OmittedWhenZero<Value>, forKey key: Key) throws {
     guard value.wrappedValue != Value.zeroValue else { return }
     try encode(value.wrappedValue, forKey: key)
   }

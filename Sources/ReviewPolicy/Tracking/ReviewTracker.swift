@@ -47,8 +47,12 @@ public struct ReviewTracker: Sendable {
 
   /// A tracker running `policy` for `appVersion`, starting from `state`.
   ///
-  /// - Parameter scoreBounds: A session's total score stays within these bounds (nil: no bounds),
-  ///   as ``ReviewManager/Configuration/scoreBounds``.
+  /// - Parameters:
+  ///   - policy: The running policy, compiled against ``ReviewSchema/standard``.
+  ///   - appVersion: The app version the usage is recorded under (``appVersion``).
+  ///   - state: The tracked usage to start from: a fresh install by default.
+  ///   - scoreBounds: A session's total score stays within these bounds (nil: no bounds),
+  ///     as ``ReviewManager/Configuration/scoreBounds``.
   public init(
     policy: CompiledPolicy, appVersion: String, state: ReviewState = ReviewState(),
     scoreBounds: ClosedRange<Double>? = -200...200
@@ -191,7 +195,7 @@ public struct ReviewTracker: Sendable {
   /// A launch at `now`: as ``appear(at:countingUse:)``, and the session in progress ends (it
   /// belonged to the previous process). Actions logged before the next ``startSession(at:)`` go
   /// into a fresh, uncounted default session, as ReviewKit logs them after a relaunch with no
-  /// session started (see ``ReviewState/startDefaultSession(at:)``).
+  /// session started (see `ReviewState.startDefaultSession(at:)`).
   ///
   /// - Returns: Whether a pending prompt was closed as outcome unknown.
   @discardableResult
@@ -259,7 +263,8 @@ public struct ReviewTracker: Sendable {
   /// Records the user's answer to the prompt on screen (see ``isPromptShowing(at:)``).
   ///
   /// The answer belongs to the version the prompt was shown under: recorded right after an app
-  /// update, it leaves the new version's per-version facts as they are (see ``ReviewState/record(_:at:)``).
+  /// update, it leaves the new version's per-version facts as they are (see
+  /// `ReviewState.record(_:at:outsidePrompt:)`).
   ///
   /// - Returns: ``PromptAnswerError/noPromptShowing(_:)`` when no prompt is on screen (none was
   ///   shown, it was answered already, or it was closed by a timeout, a launch or a foreground):

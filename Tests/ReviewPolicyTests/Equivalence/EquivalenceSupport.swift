@@ -1,7 +1,7 @@
 import Foundation
-import PolicyCore
 import Testing
 
+@testable import PolicyCore
 @testable import ReviewPolicy
 
 // Shared machinery of the equivalence suites (`Equivalence: ...`): each suite re-implements one

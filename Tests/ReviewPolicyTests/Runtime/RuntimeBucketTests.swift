@@ -1,7 +1,7 @@
 import Foundation
-import PolicyCore
 import Testing
 
+@testable import PolicyCore
 @testable import ReviewPolicy
 
 private typealias F = RuntimeFixtures
