@@ -3,8 +3,8 @@ import PolicyCore
 /// What a review policy is compiled with: the app's side of the language.
 ///
 /// An environment carries the fact schema (``ReviewSchema/standard`` with the event names the
-/// app records, through ``FactSchema/recordingEvents(_:)``), those event names, and the analysis
-/// checks added to the compiler's diagnostics (``ReviewEtiquette/checks``). Every tool compiles
+/// app records, through `FactSchema.recordingEvents(_:)`), those event names, and the analysis
+/// checks added to the compiler's diagnostics (the review etiquette: PC320-PC322). Every tool compiles
 /// through one: `policyc` builds one per run (from `--events`, or from the project file beside
 /// the policies), the language server one per document, and an app from
 /// `ReviewManager.Configuration.eventNames`, so a policy meets the same schema wherever it is
@@ -45,7 +45,7 @@ public struct PolicyEnvironment: Sendable {
   }
 
   /// Compiles policy `text` against ``schema``; `path` is the name shown in diagnostics. Text
-  /// over ``Limits/maximumFileSize`` is rejected from its size alone.
+  /// over `Limits.maximumFileSize` is rejected from its size alone.
   public func compile(_ text: String, path: String = "<policy>") -> Compilation {
     PolicyCompiler.compile(text, path: path, schema: schema)
   }
