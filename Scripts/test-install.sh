@@ -9,7 +9,12 @@ trap 'rm -rf "$PREFIX"' EXIT
 
 PREFIX="$PREFIX" sh "$ROOT/Scripts/install.sh"
 
-expected="policyc $(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$ROOT/Sources/PolicyCLI/VersionCommand.swift")"
+version="$(sed -n 's/^ *\(public\|package\) static let version = "\(.*\)"$/\2/p' "$ROOT/Sources/PolicyCLI/VersionCommand.swift")"
+if [ -z "$version" ]; then
+  echo "test-install: no version found in Sources/PolicyCLI/VersionCommand.swift" >&2
+  exit 1
+fi
+expected="policyc $version"
 actual="$("$PREFIX/bin/policyc" --version)"
 if [ "$actual" != "$expected" ]; then
   echo "test-install: expected \`$expected\`, got \`$actual\`" >&2
