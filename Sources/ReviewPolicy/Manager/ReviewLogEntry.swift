@@ -81,9 +81,4 @@ public struct ReviewLogEntry: Sendable {
     self.decision = decision
     self.isDecision = isDecision
   }
-
-  /// A ``Event/problem`` entry.
-  init(problem: String, date: Date) {
-    self.init(event: .problem, date: date, summary: problem)
-  }
 }

@@ -237,7 +237,7 @@ public final class ReviewManager: @unchecked Sendable {
     case .accepted(let active, let compilation, let all):
       let rendered = DiagnosticRenderer().render(all, in: compilation.source)
       let received = StoredUpdate(source: source, receivedUnder: policies.bundledIdentity.fingerprint)
-      run(adopting: received) { tracker in
+      run(changingPolicy: true) { tracker in
         tracker.active = active.with(appVersion: tracker.appVersion)
         tracker.state.policySource = received.source
         tracker.state.policyReceivedUnder = received.receivedUnder
@@ -251,7 +251,7 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Goes back to the bundled policy and forgets the stored update.
   public func resetPolicy() {
-    run(adopting: nil) { tracker in
+    run(changingPolicy: true) { tracker in
       tracker.active = self.policies.bundledPolicy(appVersion: tracker.appVersion)
       tracker.state.policySource = nil
       tracker.state.policyReceivedUnder = nil
@@ -296,15 +296,16 @@ public final class ReviewManager: @unchecked Sendable {
   }
 
   /// A transaction that does not enter the app version (policy changes, reset), then its problems
-  /// logged; `adopting`, if given, is the stored update the tracker runs after it.
+  /// logged. With `changingPolicy`, the operation stored or removed the policy update the tracker
+  /// now runs: the transaction takes it as adopted.
   private func run(
-    at now: Timestamp? = nil, mustSave: Bool = false, adopting update: StoredUpdate?? = .none,
+    at now: Timestamp? = nil, mustSave: Bool = false, changingPolicy: Bool = false,
     _ operation: (inout ReviewTracker) -> Void
   ) {
     lock.lock()
     let report = transaction.run(
       &tracker, at: now ?? Timestamp(configuration.clock()), entering: false, mustSave: mustSave, operation)
-    if case .some(let update) = update { transaction.adoptedUpdate = update }
+    if changingPolicy { transaction.adoptedUpdate = StoredUpdate(tracker.state) }
     lock.unlock()
     logProblems(report.problems)
   }

@@ -25,10 +25,11 @@ extension ReviewTracker {
     enter(at: now)
     refreshVersions()
     let explanation: ReviewExplanation
-    switch facts(at: now, complete: false) {
-    case .failure(let unusable):
+    // Entered above: the state is read in place (no copy), as `facts(at:)` would see it.
+    switch active.binder.facts(from: prepared, state: state, now: now, complete: false, versions: versions) {
+    case .failure(.unparsableVersion(let text)):
       guard forced || explaining == .always else { return PromptCheck(asks: false, explanation: nil) }
-      explanation = unusable
+      explanation = ReviewTracker.unparsableVersion(text)
     case .success(let facts):
       let asks = guardedDecision(from: facts, at: now).decision.shouldAsk
       if explaining == .never && !forced {
@@ -56,9 +57,14 @@ extension ReviewTracker {
     case .success(let facts):
       return .success(facts)
     case .failure(.unparsableVersion(let text)):
-      let summary = "don't ask: the app version `\(text)` does not start with a number"
-      return .failure(ReviewExplanation(decision: nil, summary: summary, text: "decision: \(summary)\n"))
+      return .failure(ReviewTracker.unparsableVersion(text))
     }
+  }
+
+  /// The explanation of a decision that could not be made: the app version `text` does not parse.
+  private static func unparsableVersion(_ text: String) -> ReviewExplanation {
+    let summary = "don't ask: the app version `\(text)` does not start with a number"
+    return ReviewExplanation(decision: nil, summary: summary, text: "decision: \(summary)\n")
   }
 
   /// The decision the policy makes on the current state at `now`, without building an explanation or
