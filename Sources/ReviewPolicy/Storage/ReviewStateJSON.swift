@@ -38,15 +38,14 @@ enum ReviewStateJSON {
     mutating func state(_ s: ReviewState, changedFrom old: ReviewState?) {
       begin()
       for member in ReviewStateJSON.stateMembers {
-        let isPresent = member.isPresent(s)
         if let old {
           if member.isSame(old, s) { continue }
-          if isPresent || member.presence == .omittedWhenZero {
+          if member.presence == .omittedWhenZero || member.isPresent(s) {
             key(member.key) { member.write(&$0, s) }
           } else {
             key(member.key) { $0.null() }
           }
-        } else if isPresent {
+        } else if member.isPresent(s) {
           key(member.key) { member.write(&$0, s) }
         }
       }
