@@ -7,7 +7,8 @@ enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Check policies and print diagnostics"
   static let usage = """
-    USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...
+    USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--update-limits]
+                         [--no-color] <file>...
            policyc check --fix [--events <names>] [--no-color] <file>...
 
     """
@@ -21,7 +22,7 @@ enum CheckCommand: Command {
     \(EnvironmentHelp.projectFile("A project file with errors is reported as a file of its own; the policies below it are checked without the app's names."))
 
     USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
-                         [--no-color] <file>...
+                         [--update-limits] [--no-color] <file>...
            policyc check --fix [--events <names>] [--no-color] <file>...
 
     OPTIONS:
@@ -35,6 +36,9 @@ enum CheckCommand: Command {
     \(EnvironmentHelp.eventsOption(column: 21, capitalized: true))
       --no-color         Never colour the output (colour is used only on a
                          terminal, and never when NO_COLOR is set)
+      --update-limits    Check each file against the limits of a remote policy
+                         update (64 KiB, 256 rules, ...; docs/remote-updates.md)
+                         instead of those of a policy file
       -h, --help         Show this help
 
     EXIT STATUS:
@@ -54,7 +58,7 @@ enum CheckCommand: Command {
   /// nil: the check `policyc check` runs, in each policy's environment).
   static func run(_ arguments: [String], io: CommandIO, fixer: PolicyFixer?) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color", "fix"], help: help) {
+    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color", "fix", "update-limits"], help: help) {
       return status
     }
     if command.arguments.flags.contains("fix") {
@@ -63,6 +67,7 @@ enum CheckCommand: Command {
     guard let format = command.format(among: ["text", "json", "sarif", "github"]) else { return PolicyCLI.usageError }
     guard !command.arguments.operands.isEmpty else { return command.usageError("no files given") }
     let renderer = command.renderer(plain: format != "text")
+    let limits: PolicyLimits = command.arguments.flags.contains("update-limits") ? .remoteUpdate : .file
     var failed = false
     var status = PolicyCLI.success
     var results: [DiagnosticFormats.FileDiagnostics] = []
@@ -88,7 +93,7 @@ enum CheckCommand: Command {
         add(project, diagnostics)
       }
       // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
-      add(source.file, environment.check(source.file))
+      add(source.file, environment.check(source.file, limits: limits))
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     switch format {

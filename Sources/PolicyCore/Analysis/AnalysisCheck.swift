@@ -140,14 +140,24 @@ public struct AnalysisContext {
   }
 
   /// Where the policy asks through rule `index`: the rule holds and no `never` rule does.
-  public func asks(throughRule index: Int) -> AnalysisCondition {
-    AnalysisCondition(axioms && noNever && outcomes[index].holds)
+  ///
+  /// A check asks this first for each rule it checks: the rule is the one a warning about the
+  /// work budget (`PC318`) names when the budget runs out.
+  public mutating func asks(throughRule index: Int) -> AnalysisCondition {
+    analysis.currentRule = index
+    return AnalysisCondition(axioms && noNever && outcomes[index].holds)
   }
+
+  /// Whether the analysis's work budget is spent: every search now answers "unknown", so a check
+  /// should stop (the analysis reports `PC318` with the rules left unchecked).
+  public var isOutOfBudget: Bool { analysis.isOutOfBudget }
 
   /// Whether some facts satisfy `condition`; nil when the search ran out of steps (the report
   /// then notes one more inconclusive check).
   public mutating func isSatisfiable(_ condition: AnalysisCondition) -> Bool? {
-    analysis.satisfiable(condition.formula)
+    let result = analysis.satisfiable(condition.formula)
+    if result == nil && analysis.isOutOfBudget { analysis.stop(atRule: analysis.currentRule) }
+    return result
   }
 
   /// Facts satisfying `condition` on which `verify` accepts the compiled policy's decision, after
@@ -160,17 +170,36 @@ public struct AnalysisContext {
   ) -> Witness? {
     var found: Witness?
     var tries = 0
+    var outOfBudget = false
     let policy = self.policy
     let builder = self.builder
+    let budget = analysis.budget
     let seeds = Witness.candidateSeeds(for: [policy])
+    // Building a witness costs about a unit per slot; verifying it, one per instruction too.
+    let buildCost = policy.layout.slots.count + 1
+    let verifyCost = policy.instructionCount + buildCost
     let result = analysis.solver.search(condition.formula) { state in
       tries += 1
       if tries > attempts { return true }
+      guard budget.spend(buildCost) else {
+        outOfBudget = true
+        return true
+      }
       guard var witness = builder.build(state) else { return false }
       for round in 0..<2 {
-        if round == 1 { witness = builder.repair(witness, state) }
+        if round == 1 {
+          guard budget.spend(buildCost) else {
+            outOfBudget = true
+            return true
+          }
+          witness = builder.repair(witness, state)
+        }
         witness = adjust(witness, SolverModel(state: state))
         for seed in seeds {
+          guard budget.spend(verifyCost) else {
+            outOfBudget = true
+            return true
+          }
           witness.seed = seed
           let decision = policy.decide(witness.facts(for: policy))
           if verify(witness, decision) {
@@ -182,6 +211,8 @@ public struct AnalysisContext {
       return false
     }
     if case .unknown = result { analysis.inconclusive += 1 }
+    if outOfBudget && found == nil { analysis.inconclusive += 1 }
+    if analysis.isOutOfBudget && found == nil { analysis.stop(atRule: analysis.currentRule) }
     return found
   }
 

@@ -222,24 +222,35 @@ struct TheoryState: Hashable, Sendable {
   }
 }
 
-/// A shared allowance of search steps, so a pathological policy cannot stall the analysis.
+/// A shared allowance of work units, so a pathological policy cannot stall the analysis.
+///
+/// One analysis has one budget, sized linearly in the policy (``AnalysisOptions/workBudget(forConditions:)``),
+/// and everything that costs more than a constant spends from it: each step of a search (a goal
+/// taken, a choice propagated, a goal copied into a branch), each witness built and each
+/// evaluation that verifies one (the policy's instructions and slots). Once it is spent every
+/// search answers "unknown" and the analysis stops.
 final class SearchBudget {
-  /// Steps left.
+  /// Units left.
   private(set) var remaining: Int
+  /// Units spent so far.
+  private(set) var spent = 0
   /// Whether some search ran out.
   private(set) var wasExhausted = false
 
   init(steps: Int) {
-    remaining = steps
+    remaining = max(0, steps)
   }
 
-  /// Takes one step; false when the budget is spent.
-  func spend() -> Bool {
-    if remaining <= 0 {
+  /// Spends `units` (at least one); false, spending nothing, when fewer are left.
+  func spend(_ units: Int = 1) -> Bool {
+    let units = max(1, units)
+    if remaining < units {
+      remaining = 0
       wasExhausted = true
       return false
     }
-    remaining -= 1
+    remaining -= units
+    spent += units
     return true
   }
 }
@@ -362,6 +373,9 @@ struct FormulaSolver {
         (presences($0.element), $0.offset) < (presences($1.element), $1.offset)
       }.map(\.element)
       let rest = choices.map(Formula.or)
+      // Each branch copies the open choices: that copy is work too.
+      steps += choice.count
+      guard steps <= stepLimit, budget.spend(choice.count * (rest.count + 1)) else { return .unknown }
       for alternative in choice.reversed() {
         stack.append(Node(goals: rest + [alternative], state: state))
       }

@@ -104,6 +104,24 @@ enum AnalyzerMessages {
     return "\(subject) too complex to complete within the analysis limits; nothing is reported for \(object)"
   }
 
+  // MARK: - PC318: the work budget
+
+  /// `PC318`: the analysis ran out of its work budget; `unchecked` of the `rules` rules were not
+  /// (fully) checked, from the rule `first` names on. Located at the start of the file, so the
+  /// cap on warnings never drops it.
+  static func analysisIncomplete(unchecked: Int, rules: Int, from first: String, at range: SourceRange)
+    -> Diagnostic
+  {
+    let count = unchecked == 1 ? "1 rule was" : "\(unchecked) rules were"
+    return Diagnostic(
+      PolicyCoreCode.analysisIncomplete,
+      "analysis incomplete: the policy is too large to analyze fully; \(count) not checked", at: range,
+      help: [
+        "the analysis stopped at \(first), out of \(rules) rules; the policy is valid and runs as written, but warnings about the rules from there on are missing",
+        "to have every rule analyzed, merge or remove rules",
+      ])
+  }
+
   // MARK: - PC315, PC316, PC317: silencing comments
 
   /// `PC315`: a `policyc:` comment whose directive `word` is not `allow`.

@@ -6,14 +6,34 @@ public struct AnalysisOptions: Sendable, Hashable {
   /// The most conditions (nodes of the checked rules and `let`s) a policy may have to be
   /// analysed; a larger policy gets a note instead.
   public var maximumConditions: Int
-  /// The most search steps the whole analysis may take; checks left over get a note.
+  /// The most work units the whole analysis may spend, whatever the policy's size (a search
+  /// step, a goal copied, an instruction evaluated to verify a witness are one unit each).
   public var searchSteps: Int
+  /// The work units the analysis may spend for any policy, besides ``workPerCondition``.
+  public var baseWork: Int
+  /// The work units the analysis may spend per condition (node of the checked rules and used
+  /// `let`s): the budget grows linearly with the policy, so its time and memory do too.
+  public var workPerCondition: Int
 
   /// Creates options.
-  public init(logic: Bool = true, maximumConditions: Int = 10_000, searchSteps: Int = 2_000_000) {
+  public init(
+    logic: Bool = true, maximumConditions: Int = 10_000, searchSteps: Int = 2_000_000, baseWork: Int = 200_000,
+    workPerCondition: Int = 100
+  ) {
     self.logic = logic
     self.maximumConditions = maximumConditions
     self.searchSteps = searchSteps
+    self.baseWork = baseWork
+    self.workPerCondition = workPerCondition
+  }
+
+  /// The work units an analysis of a policy of `conditions` conditions may spend:
+  /// ``baseWork`` plus ``workPerCondition`` per condition, at most ``searchSteps``. When they
+  /// run out the analysis stops with a warning (`PC318`) naming how many rules it did not check.
+  public func workBudget(forConditions conditions: Int) -> Int {
+    let (perCondition, overflow) = workPerCondition.multipliedReportingOverflow(by: max(0, conditions))
+    let (total, overflowAgain) = baseWork.addingReportingOverflow(overflow ? .max : perCondition)
+    return min(searchSteps, overflow || overflowAgain ? .max : total)
   }
 
   /// Every check.
@@ -46,6 +66,8 @@ public struct AnalysisReport: Sendable {
 
   /// Whether every check ran to the end (no note about limits).
   public var isComplete: Bool { notes.isEmpty }
+  /// The work units the analysis spent (see ``AnalysisOptions/workBudget(forConditions:)``).
+  public var workSpent: Int = 0
 }
 
 /// The policy analyzer: finds rules that can never or always hold, shadowed `ask` rules,
@@ -116,7 +138,8 @@ public enum PolicyAnalyzer {
       )
     }
     return AnalysisReport(
-      findings: findings.sorted(by: order), silenced: silenced.sorted(by: order), notes: analysis.notes)
+      findings: findings.sorted(by: order), silenced: silenced.sorted(by: order), notes: analysis.notes,
+      workSpent: analysis.budget.spent)
   }
 
   /// The analyzer's warnings for `policy`, ordered by position, silenced ones left out.
@@ -181,13 +204,29 @@ struct Analysis {
   var notes: [String] = []
   /// Checks skipped because the search budget ran out.
   var inconclusive = 0
+  /// The number of conditions (see ``size(of:)``).
+  let size: Int
+  /// The rule being checked, for the warning when the budget runs out there.
+  var currentRule = 0
+  /// The first rule that some pass left unchecked because the budget ran out.
+  var firstUnchecked: Int?
 
   init(policy: CompiledPolicy, options: AnalysisOptions, checks: [AnalysisCheck] = []) {
     self.policy = policy
     self.options = options
     self.checks = checks
-    self.budget = SearchBudget(steps: options.searchSteps)
+    self.size = Analysis.size(of: policy)
+    self.budget = SearchBudget(steps: options.workBudget(forConditions: size))
     self.windowed = FormulaSolver.windowedFacts(of: [policy])
+  }
+
+  /// Whether the work budget is spent: the analysis stops.
+  var isOutOfBudget: Bool { budget.wasExhausted }
+
+  /// Records that the budget ran out while checking rule `index` (every later rule, and this
+  /// one, count as not checked).
+  mutating func stop(atRule index: Int) {
+    firstUnchecked = min(firstUnchecked ?? index, index)
   }
 
   var solver: FormulaSolver { FormulaSolver(budget: budget, windowed: windowed) }
@@ -203,7 +242,6 @@ struct Analysis {
 
   mutating func run() {
     guard !policy.rules.isEmpty else { return }
-    let size = Analysis.size(of: policy)
     guard size <= options.maximumConditions else {
       notes.append(AnalyzerMessages.tooLargeNote(size: size, limit: options.maximumConditions))
       return
@@ -211,12 +249,26 @@ struct Analysis {
     var contradicted = Set<Int>()
     if options.logic {
       contradicted = checkComparisons()
-      checkRules(skipping: contradicted)
+      if isOutOfBudget { stop(atRule: 0) } else { checkRules(skipping: contradicted) }
     }
     if !checks.isEmpty {
-      var context = AnalysisContext(analysis: self)
-      for check in checks { check.run(&context) }
-      self = context.analysis
+      if isOutOfBudget {
+        // The checks did not run at all.
+        stop(atRule: 0)
+      } else {
+        var context = AnalysisContext(analysis: self)
+        for check in checks where !context.isOutOfBudget { check.run(&context) }
+        self = context.analysis
+      }
+    }
+    if isOutOfBudget {
+      let first = firstUnchecked ?? min(currentRule, policy.rules.count - 1)
+      let unchecked = policy.rules.count - max(0, first)
+      report(
+        AnalyzerMessages.analysisIncomplete(
+          unchecked: unchecked, rules: policy.rules.count, from: title(max(0, first)),
+          at: .empty(at: policy.source.hasByteOrderMark ? 3 : 0)),
+        owner: .empty(at: 0))
     }
     if inconclusive > 0 {
       notes.append(AnalyzerMessages.inconclusiveNote(count: inconclusive))
@@ -230,14 +282,19 @@ struct Analysis {
     let rule = policy.rules[index]
     if let name = rule.name { return "\(rule.kind.rawValue) rule `\(name)`" }
     if policy.rules.count == 1 && rule.kind == .ask && isBareCondition(rule) { return "the condition" }
-    return "the \(rule.kind.rawValue) rule at line \(policy.source.location(of: rule.range.start).line)"
+    return "the \(rule.kind.rawValue) rule at line \(line(of: rule))"
   }
 
   /// "the never rule at line 3" → "never rule at line 3" style names for lists.
   func reference(_ index: Int) -> String {
     let rule = policy.rules[index]
     if let name = rule.name { return "`\(name)`" }
-    return "the \(rule.kind.rawValue) rule at line \(policy.source.location(of: rule.range.start).line)"
+    return "the \(rule.kind.rawValue) rule at line \(line(of: rule))"
+  }
+
+  /// The line a rule starts on (a binary search: no scan of a long line for the column).
+  func line(of rule: CheckedRule) -> Int {
+    policy.source.lineIndex(of: min(max(rule.range.start, 0), policy.source.bytes.count)) + 1
   }
 
   func isBareCondition(_ rule: CheckedRule) -> Bool {
@@ -268,7 +325,7 @@ struct Analysis {
     for checked in policy.lets where checked.isUsed {
       if let value = checked.value { owners.append((value, checked.range, nil)) }
     }
-    for (root, owner, rule) in owners {
+    for (root, owner, rule) in owners where !isOutOfBudget {
       var stack = [root]
       while let expr = stack.popLast() {
         switch expr.node {
@@ -359,7 +416,8 @@ struct Analysis {
       }
     }
     if isConjunction { return literals.allSatisfy { state.assume($0) } }
-    return FormulaSolver(budget: SearchBudget(steps: 100_000), windowed: windowed).isSatisfiable(.all(formulas)) ?? true
+    // From the analysis's budget: every chain's comparisons together are bounded by it.
+    return FormulaSolver(budget: budget, stepLimit: 100_000, windowed: windowed).isSatisfiable(.all(formulas)) ?? true
   }
 
   /// Checks one chain; returns whether a contradiction (of an `and`) or a tautology (of an `or`) was reported.
@@ -441,6 +499,10 @@ struct Analysis {
     var canHold: [Int: Bool] = [:]
     var alwaysNever = false
     for (index, rule) in policy.rules.enumerated() {
+      guard !isOutOfBudget else {
+        stop(atRule: index)
+        return
+      }
       let holds = satisfiable(axioms && Analysis.counts(rule, outcomes[index]))
       canHold[index] = holds ?? true
       if holds == false && !contradicted.contains(index) {
@@ -463,10 +525,14 @@ struct Analysis {
     guard !nevers.isEmpty, !alwaysNever else { return }
     let noNever = Formula.all(nevers.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
     for (index, rule) in policy.rules.enumerated() where rule.kind == .ask && canHold[index] == true {
+      guard !isOutOfBudget else {
+        stop(atRule: index)
+        return
+      }
       let holds = outcomes[index].holds
       guard satisfiable(axioms && holds && noNever) == false else { continue }
       var single: Int?
-      for never in nevers {
+      for never in nevers where !isOutOfBudget {
         if satisfiable(axioms && holds && Analysis.doesNotCount(policy.rules[never], outcomes[never])) == false {
           single = never
           break
@@ -479,7 +545,7 @@ struct Analysis {
         var involved = nevers.filter {
           satisfiable(axioms && holds && Analysis.counts(policy.rules[$0], outcomes[$0])) != false
         }
-        for never in involved where involved.count > 1 {
+        for never in involved where involved.count > 1 && !isOutOfBudget {
           let rest = involved.filter { $0 != never }
           let cover = Formula.all(rest.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
           if satisfiable(axioms && holds && cover) == false { involved = rest }

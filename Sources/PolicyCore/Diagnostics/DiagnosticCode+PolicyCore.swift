@@ -46,6 +46,16 @@ extension DiagnosticCode {
   public static var expectedName: DiagnosticCode { PolicyCoreCode.expectedName.code }
   /// `PC121` of `PolicyCoreCode`.
   public static var unknownType: DiagnosticCode { PolicyCoreCode.unknownType.code }
+  /// `PC122` of `PolicyCoreCode`.
+  public static var tooManyRules: DiagnosticCode { PolicyCoreCode.tooManyRules.code }
+  /// `PC123` of `PolicyCoreCode`.
+  public static var tooManyLets: DiagnosticCode { PolicyCoreCode.tooManyLets.code }
+  /// `PC124` of `PolicyCoreCode`.
+  public static var tooManyFactDeclarations: DiagnosticCode { PolicyCoreCode.tooManyFactDeclarations.code }
+  /// `PC125` of `PolicyCoreCode`.
+  public static var tooManyEventDeclarations: DiagnosticCode { PolicyCoreCode.tooManyEventDeclarations.code }
+  /// `PC126` of `PolicyCoreCode`.
+  public static var tooManyExpressionNodes: DiagnosticCode { PolicyCoreCode.tooManyExpressionNodes.code }
   /// `PC199` of `PolicyCoreCode`.
   public static var tooManyErrors: DiagnosticCode { PolicyCoreCode.tooManyErrors.code }
   /// `PC201` of `PolicyCoreCode`.
@@ -102,6 +112,8 @@ extension DiagnosticCode {
   public static var contradictoryComparisons: DiagnosticCode { PolicyCoreCode.contradictoryComparisons.code }
   /// `PC314` of `PolicyCoreCode`.
   public static var redundantComparison: DiagnosticCode { PolicyCoreCode.redundantComparison.code }
+  /// `PC318` of `PolicyCoreCode`.
+  public static var analysisIncomplete: DiagnosticCode { PolicyCoreCode.analysisIncomplete.code }
   /// `PC399` of `PolicyCoreCode`.
   public static var tooManyWarnings: DiagnosticCode { PolicyCoreCode.tooManyWarnings.code }
 }

@@ -13,7 +13,7 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
 
   // MARK: - Lexical and syntax errors
 
-  /// The file is larger than ``Limits/maximumFileSize``.
+  /// The text is larger than ``PolicyLimits/maximumSize`` (``Limits/maximumFileSize`` for a file).
   case fileTooLarge = "PC100"
   /// A byte sequence that is not valid UTF-8.
   case invalidUTF8 = "PC101"
@@ -57,6 +57,16 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case expectedName = "PC120"
   /// A type name in a `fact` declaration that is not one of the language's types.
   case unknownType = "PC121"
+  /// More rules than ``PolicyLimits/maximumRules``.
+  case tooManyRules = "PC122"
+  /// More `let` definitions than ``PolicyLimits/maximumLets``.
+  case tooManyLets = "PC123"
+  /// More `fact` declarations than ``PolicyLimits/maximumFactDeclarations``.
+  case tooManyFactDeclarations = "PC124"
+  /// More declared event names than ``PolicyLimits/maximumEventDeclarations``.
+  case tooManyEventDeclarations = "PC125"
+  /// More expression nodes than ``PolicyLimits/maximumExpressionNodes``.
+  case tooManyExpressionNodes = "PC126"
   /// More errors than ``Limits/maximumErrors``; the rest of the file was not reported on.
   case tooManyErrors = "PC199"
 
@@ -137,6 +147,11 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case unknownAllowedCode = "PC316"
   /// An `allow` of a code that silences no warning of the declaration it applies to.
   case unusedAllow = "PC317"
+
+  // MARK: - Warnings about the analysis itself
+
+  /// The analysis ran out of its work budget: some rules were not checked.
+  case analysisIncomplete = "PC318"
   /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
   case tooManyWarnings = "PC399"
 
@@ -148,7 +163,8 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
       .integerTooLarge, .invalidNumber, .invalidDuration, .invalidVersion, .expectedExpression, .expectedToken,
       .unexpectedToken, .unclosedDelimiter, .nestingTooDeep, .identifierTooLong, .stringTooLong,
       .tooManyDeclarations, .listTooLong, .chainedComparison, .bareConditionNotAlone, .expectedName,
-      .unknownType, .tooManyErrors:
+      .unknownType, .tooManyRules, .tooManyLets, .tooManyFactDeclarations, .tooManyEventDeclarations,
+      .tooManyExpressionNodes, .tooManyErrors:
       .error
     // Name and type errors.
     case .unknownName, .unknownFunction, .incomparableTypes, .invalidOperands, .notBoolean,
@@ -159,7 +175,7 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
       .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
-      .unknownAllowedCode, .unusedAllow, .tooManyWarnings:
+      .unknownAllowedCode, .unusedAllow, .analysisIncomplete, .tooManyWarnings:
       .warning
     }
   }
@@ -189,6 +205,11 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .bareConditionNotAlone: "bare condition beside other rules"
     case .expectedName: "expected a name"
     case .unknownType: "unknown type"
+    case .tooManyRules: "too many rules"
+    case .tooManyLets: "too many `let` definitions"
+    case .tooManyFactDeclarations: "too many fact declarations"
+    case .tooManyEventDeclarations: "too many event names"
+    case .tooManyExpressionNodes: "too many expression nodes"
     case .tooManyErrors: "too many errors"
     case .unknownName: "unknown name"
     case .unknownFunction: "unknown function"
@@ -222,6 +243,7 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .unknownDirective: "unknown directive in a `policyc:` comment"
     case .unknownAllowedCode: "`allow` of a code no comment can silence"
     case .unusedAllow: "`allow` that silences nothing"
+    case .analysisIncomplete: "analysis incomplete"
     case .tooManyWarnings: "too many warnings"
     }
   }

@@ -43,7 +43,7 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
   /// How many rule indices the inline bit set holds.
   static let inlineCapacity = 256
   private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-  /// Rules past the inline bit set, sorted; nil (no reference counting) until one decides.
+  /// Rules past the inline bit set, sorted (appended in rule order, so inserting is linear overall); nil (no reference counting) until one decides.
   private var spilled: [Int]?
   /// The number of rules in the set.
   public private(set) var count = 0
@@ -61,13 +61,29 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
       case 2: bits.2 |= mask
       default: bits.3 |= mask
       }
+    } else if spilled == nil {
+      spilled = [index]
+    } else if let last = spilled?.last, index > last {
+      // Rules are visited in order, so an index past the last one is appended: linear in the rules that decide.
+      spilled?.append(index)
     } else {
-      var rules = spilled ?? []
-      guard !rules.contains(index) else { return }
-      rules.insert(index, at: rules.firstIndex { $0 > index } ?? rules.count)
-      spilled = rules
+      let position = spilledPosition(of: index)
+      if let rules = spilled, position < rules.count && rules[position] == index { return }
+      spilled?.insert(index, at: position)
     }
     count += 1
+  }
+
+  /// The position of the first spilled index not below `index` (binary search).
+  private func spilledPosition(of index: Int) -> Int {
+    guard let rules = spilled else { return 0 }
+    var low = 0
+    var high = rules.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if rules[middle] < index { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   private func word(_ number: Int) -> UInt64 {
@@ -84,7 +100,9 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
     if index >= 0 && index < RuleIndices.inlineCapacity {
       return word(index >> 6) & (UInt64(1) << UInt64(index & 63)) != 0
     }
-    return spilled?.contains(index) ?? false
+    guard let rules = spilled else { return false }
+    let position = spilledPosition(of: index)
+    return position < rules.count && rules[position] == index
   }
 
   /// Whether the set is empty.

@@ -10,9 +10,12 @@ struct Lexer {
   private(set) var comments: [Comment] = []
   /// Whether a token has been produced on the current line (to tell trailing comments).
   private var lineHasCode = false
+  /// The limits on identifiers and strings.
+  private let limits: PolicyLimits
 
-  init(source: SourceFile) {
+  init(source: SourceFile, limits: PolicyLimits = .file) {
     self.bytes = source.bytes
+    self.limits = limits
     self.position = source.hasByteOrderMark ? 3 : 0
   }
 
@@ -119,10 +122,11 @@ struct Lexer {
       return
     }
     let length = position - start
-    if length > Limits.maximumIdentifierLength {
+    if length > limits.maximumIdentifierLength {
       diagnostics.report(
         LexerMessages.identifierTooLong(
-          text(start, position), length: length, at: SourceRange(start: start, end: position)))
+          text(start, position), length: length, limit: limits.maximumIdentifierLength,
+          at: SourceRange(start: start, end: position)))
       append(.invalid, from: start)
       return
     }
@@ -238,8 +242,10 @@ struct Lexer {
       }
     }
     let range = SourceRange(start: start, end: position)
-    if valid && range.length - 2 > Limits.maximumStringLength {
-      diagnostics.report(LexerMessages.stringTooLong(text(start, position), length: range.length - 2, at: range))
+    if valid && range.length - 2 > limits.maximumStringLength {
+      diagnostics.report(
+        LexerMessages.stringTooLong(
+          text(start, position), length: range.length - 2, limit: limits.maximumStringLength, at: range))
       valid = false
     }
     append(valid ? .string : .invalid, from: start)

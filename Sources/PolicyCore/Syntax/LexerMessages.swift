@@ -3,11 +3,11 @@
 /// Arguments are what the message names (the text as written, a length); ranges are where
 /// the caret goes. Long literal text is shortened with ``LiteralText/abbreviated(_:limit:)``.
 enum LexerMessages {
-  /// `PC114`: an identifier longer than ``Limits/maximumIdentifierLength``.
-  static func identifierTooLong(_ written: String, length: Int, at range: SourceRange) -> Diagnostic {
+  /// `PC114`: an identifier longer than `limit` (``PolicyLimits/maximumIdentifierLength``).
+  static func identifierTooLong(_ written: String, length: Int, limit: Int, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.identifierTooLong,
-      "identifier `\(LiteralText.abbreviated(written))` is \(length) bytes long; the limit is \(Limits.maximumIdentifierLength)",
+      "identifier `\(LiteralText.abbreviated(written))` is \(length) bytes long; the limit is \(limit)",
       at: range, help: ["use a shorter name"])
   }
 
@@ -46,11 +46,11 @@ enum LexerMessages {
       help: ["the escapes are `\\\"`, `\\\\`, `\\n` and `\\t`"])
   }
 
-  /// `PC115`: a string literal whose contents are longer than ``Limits/maximumStringLength``.
-  static func stringTooLong(_ written: String, length: Int, at range: SourceRange) -> Diagnostic {
+  /// `PC115`: a string literal whose contents are longer than `limit` (``PolicyLimits/maximumStringLength``).
+  static func stringTooLong(_ written: String, length: Int, limit: Int, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.stringTooLong,
-      "string `\(LiteralText.abbreviated(written))` is \(length) bytes long; the limit is \(Limits.maximumStringLength)",
+      "string `\(LiteralText.abbreviated(written))` is \(length) bytes long; the limit is \(limit)",
       at: range, help: ["use a shorter string"])
   }
 

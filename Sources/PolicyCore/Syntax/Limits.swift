@@ -1,7 +1,8 @@
-/// The hard limits the language enforces, each reported as a located error.
+/// The hard limits the language enforces on a policy file, each reported as a located error.
 ///
-/// They keep every phase bounded in time, memory and stack depth whatever the
-/// input. Grammar.md lists the same numbers.
+/// They keep every phase bounded in time, memory and stack depth whatever the input. Grammar.md
+/// lists the same numbers. They are the limits of ``PolicyLimits/file``; a host that compiles
+/// text from elsewhere (a remote update, say) can pass tighter ``PolicyLimits`` to the compiler.
 public enum Limits {
   /// The largest policy file, in bytes (2 MiB).
   public static let maximumFileSize = 2 * 1024 * 1024

@@ -5,6 +5,7 @@ extension Parser {
   mutating func parsePolicy() -> [Declaration] {
     var declarations: [Declaration] = []
     var reportedTooMany = false
+    var counts = DeclarationCounts()
     while !at(.endOfFile) {
       let start = index
       var declaration = parseDeclaration()
@@ -19,11 +20,17 @@ extension Parser {
         synchronize()
       }
       if index == start { advance() }  // a declaration always consumes at least one token
-      if declarations.count < Limits.maximumDeclarations {
+      if declarations.count < limits.maximumDeclarations {
         declarations.append(declaration)
       } else if !reportedTooMany {
         reportedTooMany = true
-        bag.report(ParserMessages.tooManyDeclarations(at: declaration.range))
+        bag.report(ParserMessages.tooManyDeclarations(at: declaration.range, limits: limits))
+      }
+      // The counts of the limits stop the parse at once: nothing past them is worth reading.
+      if let exceeded = counts.add(declaration, limits: limits) {
+        bag.report(exceeded)
+        stoppedAtLimit = true
+        return declarations
       }
     }
     reportMisplacedBareConditions(declarations)
@@ -247,5 +254,59 @@ extension Parser {
     for case .rule(let rule) in declarations where rule.isBare && rule.condition.kind != .error {
       bag.report(ParserMessages.bareConditionNotAlone(at: rule.condition.range))
     }
+  }
+}
+
+/// What a policy has declared so far, against the counts of ``PolicyLimits``.
+struct DeclarationCounts {
+  var rules = 0
+  var lets = 0
+  var facts = 0
+  var events = 0
+  var nodes = 0
+
+  /// Counts `declaration`; the diagnostic of the first count it takes past its limit, if any.
+  mutating func add(_ declaration: Declaration, limits: PolicyLimits) -> Diagnostic? {
+    let range = declaration.range
+    switch declaration {
+    case .rule(let rule):
+      rules += 1
+      nodes += DeclarationCounts.nodes(in: rule.condition)
+      if rules > limits.maximumRules { return ParserMessages.tooManyRules(at: range, limits: limits) }
+    case .let(let definition):
+      lets += 1
+      nodes += DeclarationCounts.nodes(in: definition.value)
+      if lets > limits.maximumLets { return ParserMessages.tooManyLets(at: range, limits: limits) }
+    case .fact(let fact):
+      facts += 1
+      nodes += fact.defaultValue.map(DeclarationCounts.nodes(in:)) ?? 0
+      if facts > limits.maximumFactDeclarations { return ParserMessages.tooManyFacts(at: range, limits: limits) }
+    case .events(let list):
+      events += list.names.count
+      if events > limits.maximumEventDeclarations {
+        let first = list.names[max(0, list.names.count - (events - limits.maximumEventDeclarations))]
+        return ParserMessages.tooManyEvents(at: first.range, limits: limits)
+      }
+    }
+    if nodes > limits.maximumExpressionNodes { return ParserMessages.tooManyNodes(at: range, limits: limits) }
+    return nil
+  }
+
+  /// The number of nodes of `expr`, by a loop (a tree may be deep or wide).
+  static func nodes(in expr: Expr) -> Int {
+    var count = 0
+    var stack = [expr]
+    while let next = stack.popLast() {
+      count += 1
+      switch next.kind {
+      case .literal, .name, .has, .error: continue
+      case .call(_, let operands), .list(let operands), .logical(_, let operands): stack.append(contentsOf: operands)
+      case .unary(_, let operand), .parenthesized(let operand): stack.append(operand)
+      case .binary(_, let lhs, let rhs):
+        stack.append(lhs)
+        stack.append(rhs)
+      }
+    }
+    return count
   }
 }

@@ -39,8 +39,8 @@ extension Parser {
     var starts: [Int] = []
     while at(.notKeyword) && peek().kind != .inKeyword {
       starts.append(advance().range.start)
-      if starts.count > Limits.maximumNestingDepth {
-        report(ParserMessages.nestingTooDeep(at: tokens[index - 1].range))
+      if starts.count > limits.maximumNestingDepth {
+        report(ParserMessages.nestingTooDeep(at: tokens[index - 1].range, limit: limits.maximumNestingDepth))
         return Expr(.error, range: tokens[index - 1].range)
       }
     }
@@ -146,8 +146,8 @@ extension Parser {
     var starts: [Int] = []
     while at(.minus) {
       starts.append(advance().range.start)
-      if starts.count > Limits.maximumNestingDepth {
-        report(ParserMessages.nestingTooDeep(at: tokens[index - 1].range))
+      if starts.count > limits.maximumNestingDepth {
+        report(ParserMessages.nestingTooDeep(at: tokens[index - 1].range, limit: limits.maximumNestingDepth))
         return Expr(.error, range: tokens[index - 1].range)
       }
     }
@@ -252,8 +252,8 @@ extension Parser {
     while !at(close) && !at(.endOfFile) && !isPanicking {
       let start = index
       let element = parseExpression()
-      if elements.count == Limits.maximumListLength {
-        report(ParserMessages.listTooLong(at: element.range))
+      if elements.count == limits.maximumListLength {
+        report(ParserMessages.listTooLong(at: element.range, limit: limits.maximumListLength))
       } else {
         elements.append(element)
       }
@@ -266,8 +266,8 @@ extension Parser {
 
   /// Counts one more level of parentheses, reporting `PC113` past the limit.
   mutating func enterNesting(at open: Token) -> Bool {
-    guard nesting < Limits.maximumNestingDepth else {
-      report(ParserMessages.nestingTooDeep(at: open.range))
+    guard nesting < limits.maximumNestingDepth else {
+      report(ParserMessages.nestingTooDeep(at: open.range, limit: limits.maximumNestingDepth))
       return false
     }
     nesting += 1

@@ -6,6 +6,8 @@ package struct ParsedPolicy: Sendable {
   var file: PolicyFile
   /// Lexical and syntax diagnostics, in the order found.
   package var diagnostics: [Diagnostic]
+  /// Whether the size or a count limit stopped the parse: the tree is partial and not checked.
+  var exceededLimit = false
 }
 
 /// A recursive-descent parser for the policy grammar (see Grammar.md).
@@ -14,7 +16,7 @@ package struct ParsedPolicy: Sendable {
 /// panic mode (suppressing further reports) and skips to the next `fact`,
 /// `let`, `ask` or `never`, so each broken declaration yields one error.
 /// Recursion happens only through parentheses, calls and lists, and is capped
-/// at ``Limits/maximumNestingDepth``; `and`/`or` chains and binary operator
+/// at ``PolicyLimits/maximumNestingDepth``; `and`/`or` chains and binary operator
 /// chains are parsed by loops.
 package struct Parser {
   let source: SourceFile
@@ -24,28 +26,34 @@ package struct Parser {
   var isPanicking = false
   /// How many parentheses, calls and lists enclose the current position.
   var nesting = 0
+  /// The limits enforced.
+  let limits: PolicyLimits
+  /// Whether a limit on counts (``PolicyLimits/maximumRules`` and the like) stopped parsing.
+  var stoppedAtLimit = false
 
-  /// Parses `source` into a syntax tree and diagnostics.
-  package static func parse(_ source: SourceFile) -> ParsedPolicy {
+  /// Parses `source` into a syntax tree and diagnostics, within `limits`.
+  package static func parse(_ source: SourceFile, limits: PolicyLimits = .file) -> ParsedPolicy {
     var bag = DiagnosticBag()
-    guard source.bytes.count <= Limits.maximumFileSize else {
-      bag.report(ParserMessages.fileTooLarge(size: source.bytes.count))
+    guard source.bytes.count <= limits.maximumSize else {
+      bag.report(ParserMessages.fileTooLarge(size: source.bytes.count, limits: limits))
       return ParsedPolicy(
-        source: source, file: PolicyFile(declarations: [], comments: []), diagnostics: bag.diagnostics)
+        source: source, file: PolicyFile(declarations: [], comments: []), diagnostics: bag.diagnostics,
+        exceededLimit: true)
     }
-    var lexer = Lexer(source: source)
+    var lexer = Lexer(source: source, limits: limits)
     lexer.lex(into: &bag)
-    var parser = Parser(source: source, tokens: lexer.tokens, bag: bag)
+    var parser = Parser(source: source, tokens: lexer.tokens, bag: bag, limits: limits)
     let declarations = parser.parsePolicy()
     return ParsedPolicy(
       source: source, file: PolicyFile(declarations: declarations, comments: lexer.comments),
-      diagnostics: parser.bag.diagnostics)
+      diagnostics: parser.bag.diagnostics, exceededLimit: parser.stoppedAtLimit)
   }
 
-  init(source: SourceFile, tokens: [Token], bag: DiagnosticBag) {
+  init(source: SourceFile, tokens: [Token], bag: DiagnosticBag, limits: PolicyLimits = .file) {
     self.source = source
     self.tokens = tokens
     self.bag = bag
+    self.limits = limits
   }
 
   // MARK: - Token helpers
@@ -108,8 +116,8 @@ package struct Parser {
   /// Builds a node, reporting `PC113` when it nests deeper than the limit.
   mutating func node(_ kind: Expr.Kind, _ range: SourceRange) -> Expr {
     let expression = Expr(kind, range: range)
-    if expression.depth > Limits.maximumNestingDepth {
-      report(ParserMessages.nestingTooDeep(at: range))
+    if expression.depth > limits.maximumNestingDepth {
+      report(ParserMessages.nestingTooDeep(at: range, limit: limits.maximumNestingDepth))
       return Expr(.error, range: range)
     }
     return expression

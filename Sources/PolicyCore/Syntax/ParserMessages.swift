@@ -15,34 +15,81 @@ enum ParserMessages {
 
   // MARK: - Limits
 
-  /// `PC100`: a file of `size` bytes, over ``Limits/maximumFileSize``.
-  static func fileTooLarge(size: Int) -> Diagnostic {
-    Diagnostic(
-      PolicyCoreCode.fileTooLarge, "file is \(size) bytes; the limit is \(Limits.maximumFileSize) bytes (2 MiB)",
+  /// `PC100`: a text of `size` bytes, over ``PolicyLimits/maximumSize``.
+  static func fileTooLarge(size: Int, limits: PolicyLimits = .file) -> Diagnostic {
+    let limit = limits.maximumSize
+    return Diagnostic(
+      PolicyCoreCode.fileTooLarge,
+      "\(limits.subject) is \(size) bytes; the limit is \(limit) bytes (\(PolicyLimits.describe(bytes: limit)))",
       at: .empty(at: 0), help: ["split the policy or remove unused parts"])
   }
 
-  /// `PC113`: an expression nested deeper than ``Limits/maximumNestingDepth``; the caret is on
-  /// the first byte of `range`.
-  static func nestingTooDeep(at range: SourceRange) -> Diagnostic {
+  /// `PC113`: an expression nested deeper than `limit` (``PolicyLimits/maximumNestingDepth``);
+  /// the caret is on the first byte of `range`.
+  static func nestingTooDeep(at range: SourceRange, limit: Int) -> Diagnostic {
     Diagnostic(
-      PolicyCoreCode.nestingTooDeep, "expression nests more than \(Limits.maximumNestingDepth) levels deep",
+      PolicyCoreCode.nestingTooDeep, "expression nests more than \(limit) levels deep",
       at: SourceRange(start: range.start, end: min(range.end, range.start + 1)),
       help: ["split it into `let` definitions"])
   }
 
-  /// `PC116`: the first declaration past ``Limits/maximumDeclarations``.
-  static func tooManyDeclarations(at range: SourceRange) -> Diagnostic {
+  /// `PC116`: the first declaration past ``PolicyLimits/maximumDeclarations``.
+  static func tooManyDeclarations(at range: SourceRange, limits: PolicyLimits) -> Diagnostic {
     Diagnostic(
-      PolicyCoreCode.tooManyDeclarations, "file has more than \(Limits.maximumDeclarations) declarations",
+      PolicyCoreCode.tooManyDeclarations, "\(limits.subject) has more than \(limits.maximumDeclarations) declarations",
       at: range, help: ["split the policy into smaller files"])
   }
 
-  /// `PC117`: the first element past ``Limits/maximumListLength``.
-  static func listTooLong(at range: SourceRange) -> Diagnostic {
+  /// `PC117`: the first element past `limit` (``PolicyLimits/maximumListLength``).
+  static func listTooLong(at range: SourceRange, limit: Int) -> Diagnostic {
     Diagnostic(
-      PolicyCoreCode.listTooLong, "list has more than \(Limits.maximumListLength) elements", at: range,
-      help: ["use a shorter list"])
+      PolicyCoreCode.listTooLong, "list has more than \(limit) elements", at: range, help: ["use a shorter list"])
+  }
+
+  /// `PC122`: the first rule past ``PolicyLimits/maximumRules``; parsing stopped there.
+  static func tooManyRules(at range: SourceRange, limits: PolicyLimits) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.tooManyRules, "\(limits.subject) has more than \(limits.maximumRules) rules", at: range,
+      help: [
+        "the limit is \(limits.maximumRules) `ask` and `never` rules together; merge rules with `or`, or remove some"
+      ])
+  }
+
+  /// `PC123`: the first `let` past ``PolicyLimits/maximumLets``; parsing stopped there.
+  static func tooManyLets(at range: SourceRange, limits: PolicyLimits) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.tooManyLets, "\(limits.subject) has more than \(limits.maximumLets) `let` definitions",
+      at: range,
+      help: ["the limit is \(limits.maximumLets) `let`s; write short conditions in the rules, or remove unused `let`s"])
+  }
+
+  /// `PC124`: the first `fact` declaration past ``PolicyLimits/maximumFactDeclarations``;
+  /// parsing stopped there.
+  static func tooManyFacts(at range: SourceRange, limits: PolicyLimits) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.tooManyFactDeclarations,
+      "\(limits.subject) declares more than \(limits.maximumFactDeclarations) facts", at: range,
+      help: ["the limit is \(limits.maximumFactDeclarations) `fact` declarations; remove those no rule reads"])
+  }
+
+  /// `PC125`: the first event name past ``PolicyLimits/maximumEventDeclarations``; parsing
+  /// stopped there.
+  static func tooManyEvents(at range: SourceRange, limits: PolicyLimits) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.tooManyEventDeclarations,
+      "\(limits.subject) declares more than \(limits.maximumEventDeclarations) event names", at: range,
+      help: ["the limit is \(limits.maximumEventDeclarations) names in `event` declarations; declare only the events the rules count"])
+  }
+
+  /// `PC126`: the declaration that takes the expression nodes past
+  /// ``PolicyLimits/maximumExpressionNodes``; parsing stopped there.
+  static func tooManyNodes(at range: SourceRange, limits: PolicyLimits) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.tooManyExpressionNodes,
+      "\(limits.subject) has more than \(limits.maximumExpressionNodes) expression nodes", at: range,
+      help: [
+        "the limit is \(limits.maximumExpressionNodes) names, literals and operators in all conditions together; simplify the conditions or remove rules"
+      ])
   }
 
   // MARK: - Declarations
@@ -318,9 +365,9 @@ enum ParserMessages {
 }
 
 extension Diagnostic {
-  /// `PC100` for a file of `size` bytes, over ``Limits/maximumFileSize``, located at its start: for
-  /// a reader that refuses such a file before compiling it.
-  package static func fileTooLarge(size: Int) -> Diagnostic {
-    ParserMessages.fileTooLarge(size: size)
+  /// `PC100` for a text of `size` bytes, over the size of `limits` (``Limits/maximumFileSize`` for
+  /// a file), located at its start: for a reader that refuses such a text before compiling it.
+  package static func fileTooLarge(size: Int, limits: PolicyLimits = .file) -> Diagnostic {
+    ParserMessages.fileTooLarge(size: size, limits: limits)
   }
 }

@@ -38,16 +38,18 @@ public struct PolicyEnvironment: Sendable {
   /// The event names the app records; empty when it does not say.
   public var eventNames: Set<String> { schema.eventNames }
 
-  /// Compiles `source` against ``schema``: the compiler's diagnostics, and the policy when
+  /// Compiles `source` against ``schema`` within `limits` (those of a policy file unless told,
+  /// `PolicyLimits.remoteUpdate` for an update): the compiler's diagnostics, and the policy when
   /// there are no errors.
-  public func compile(_ source: SourceFile) -> Compilation {
-    PolicyCompiler.compile(source, schema: schema)
+  public func compile(_ source: SourceFile, limits: PolicyLimits = .file) -> Compilation {
+    PolicyCompiler.compile(source, schema: schema, limits: limits)
   }
 
-  /// Compiles policy `text` against ``schema``; `path` is the name shown in diagnostics. Text
-  /// over `Limits.maximumFileSize` is rejected from its size alone.
-  public func compile(_ text: String, path: String = "<policy>") -> Compilation {
-    PolicyCompiler.compile(text, path: path, schema: schema)
+  /// Compiles policy `text` against ``schema`` within `limits`; `path` is the name shown in
+  /// diagnostics. Text over the limits' size (`Limits.maximumFileSize` for a file) is rejected
+  /// from its size alone.
+  public func compile(_ text: String, path: String = "<policy>", limits: PolicyLimits = .file) -> Compilation {
+    PolicyCompiler.compile(text, path: path, schema: schema, limits: limits)
   }
 
   /// The analysis of a compiled policy with ``checks``: the logic checks of `options`
@@ -67,9 +69,9 @@ public struct PolicyEnvironment: Sendable {
     PolicyAnalyzer.diagnostics(for: compilation, checks: checks)
   }
 
-  /// What `policyc check` reports for `source`: its compilation's diagnostics with the
-  /// analyzer's warnings (``diagnostics(for:)``).
-  public func check(_ source: SourceFile) -> [Diagnostic] {
-    diagnostics(for: compile(source))
+  /// What `policyc check` reports for `source` compiled within `limits`: its compilation's
+  /// diagnostics with the analyzer's warnings (``diagnostics(for:)``).
+  public func check(_ source: SourceFile, limits: PolicyLimits = .file) -> [Diagnostic] {
+    diagnostics(for: compile(source, limits: limits))
   }
 }

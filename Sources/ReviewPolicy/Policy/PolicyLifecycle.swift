@@ -86,7 +86,7 @@ struct PolicyLifecycle: Sendable {
         ManagerMessages.staleUpdate(source: source, receivedUnder: receivedUnder, bundled: bundledIdentity, date: date))
       return nil
     }
-    guard let compiled = environment.compile(source, path: "update.policy").policy else {
+    guard let compiled = environment.compile(source, path: "update.policy", limits: .remoteUpdate).policy else {
       notes.append(ManagerMessages.storedUpdateNoLongerCompiles(date: date))
       return nil
     }
@@ -102,9 +102,12 @@ struct PolicyLifecycle: Sendable {
     case accepted(ActivePolicy, compilation: Compilation, diagnostics: [Diagnostic])
   }
 
-  /// Compiles and analyzes an update received now, for `appVersion`.
+  /// Compiles and analyzes an update received now, for `appVersion`, within
+  /// `PolicyLimits.remoteUpdate`: an update over a limit is rejected with that limit's error
+  /// before the work it guards, and the analysis, linear in the update, ends with a warning
+  /// (`PC318`) rather than run long.
   func review(update source: String, appVersion: String) -> UpdateReview {
-    let compilation = environment.compile(source, path: "update.policy")
+    let compilation = environment.compile(source, path: "update.policy", limits: .remoteUpdate)
     guard let compiled = compilation.policy else { return .rejected(compilation) }
     let analysis = environment.warnings(for: compiled)
     return .accepted(

@@ -21,11 +21,15 @@ enum ReviewEtiquette {
     let policy = context.policy
     let layout = policy.layout
     let policyReads = Set(policy.readSlots.map { layout.slots[$0].name })
+    // Once, not per rule: a policy of many rules must not cost rules × rules.
+    let ruleNames = Set(policy.rules.compactMap(\.name))
     func has(_ name: String, _ type: PolicyType, optional: Bool? = nil) -> Bool {
       guard let slot = layout.slot(named: name) else { return false }
       return layout.slots[slot].type == type && (optional == nil || layout.slots[slot].isOptional == optional)
     }
     for (index, rule) in policy.rules.enumerated() where rule.kind == .ask {
+      // The analysis's work budget is spent: it reports the rules left unchecked (PC318).
+      if context.isOutOfBudget { return }
       let asks = context.asks(throughRule: index)
       let readNames = context.factsRead(byRule: index)
       guard context.isSatisfiable(asks) != false else { continue }
@@ -43,7 +47,7 @@ enum ReviewEtiquette {
       }
       if let first = answers.first {
         let respect = answerCondition(forRuleReading: readNames, policy: policy)
-        let added = addedRule(named: "answered", when: respect, to: policy)
+        let added = addedRule(named: "answered", when: respect, to: policy, names: ruleNames)
         context.report(
           EtiquetteMessages.asksAfterAnswer(
             title, answers: answers.map(\.0), facts: example(first.1, reading: readNames.union([first.0])),
@@ -59,7 +63,7 @@ enum ReviewEtiquette {
             && isHistory(witness, prompts: 1, maximumAge: 7 * day)
         })
       {
-        let added = addedRule(named: "too_soon", when: "since(last_prompt) < 8w", to: policy)
+        let added = addedRule(named: "too_soon", when: "since(last_prompt) < 8w", to: policy, names: ruleNames)
         context.report(
           EtiquetteMessages.asksTooSoon(
             title, facts: example(witness, reading: readNames, history: true), lastPromptAge: lastPromptAge(witness),
@@ -77,7 +81,7 @@ enum ReviewEtiquette {
         let counts =
           policyReads.contains("total_prompts") || policyReads.contains("prompts")
           || policyReads.contains { $0.hasPrefix("prompts_within(") }
-        let added = addedRule(named: "yearly_cap", when: "prompts_within(365d) >= 3", to: policy)
+        let added = addedRule(named: "yearly_cap", when: "prompts_within(365d) >= 3", to: policy, names: ruleNames)
         context.report(
           EtiquetteMessages.asksTooOften(
             title, facts: example(witness, reading: readNames, history: true), lastPromptAge: lastPromptAge(witness),
@@ -109,12 +113,12 @@ enum ReviewEtiquette {
   /// and the fix-it that adds it at the end of the file; nil for a bare condition, which must
   /// stay the file's only rule. Help lines name the rule as `name`, the advice; the fix-it's
   /// name is free in the file.
-  static func addedRule(named name: String, when condition: String, to policy: CompiledPolicy)
-    -> (rule: String, fixIt: FixIt)?
-  {
+  static func addedRule(
+    named name: String, when condition: String, to policy: CompiledPolicy, names: Set<String>? = nil
+  ) -> (rule: String, fixIt: FixIt)? {
     let bytes = policy.source.bytes
     guard !isBareCondition(policy) else { return nil }
-    let names = Set(policy.rules.compactMap(\.name))
+    let names = names ?? Set(policy.rules.compactMap(\.name))
     var chosen = name
     var suffix = 2
     while names.contains(chosen) {
