@@ -1,22 +1,37 @@
 /// "Did you mean" support: Levenshtein distance with a cap.
 package enum EditDistance {
+  /// The most cells of distance tables one suggestion may fill: with the cap of 100 errors, the
+  /// suggestions of a whole file cost a bounded amount however many names it declares.
+  static let maximumWork = 1 << 18
+
   /// The edit distance between `a` and `b`, or nil when it exceeds `limit`.
+  ///
+  /// Names whose lengths differ by more than `limit` are rejected before anything is allocated,
+  /// and only the band of cells within `limit` of the diagonal is filled, stopping at the first
+  /// row whose every cell exceeds `limit`: O(length × limit).
   static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
+    if abs(a.utf8.count - b.utf8.count) > limit { return nil }
     let lhs = Array(a.utf8)
     let rhs = Array(b.utf8)
-    if abs(lhs.count - rhs.count) > limit { return nil }
     if lhs.isEmpty { return rhs.count <= limit ? rhs.count : nil }
     if rhs.isEmpty { return lhs.count <= limit ? lhs.count : nil }
-    var previous = Array(0...rhs.count)
-    var current = [Int](repeating: 0, count: rhs.count + 1)
+    let outside = limit + 1
+    var previous = (0...rhs.count).map { min($0, outside) }
+    var current = [Int](repeating: outside, count: rhs.count + 1)
     for i in 1...lhs.count {
-      current[0] = i
+      let low = max(1, i - limit)
+      let high = min(rhs.count, i + limit)
+      current[0] = min(i, outside)
+      if low > 1 { current[low - 1] = outside }
       var rowMinimum = current[0]
-      for j in 1...rhs.count {
-        let cost = lowercased(lhs[i - 1]) == lowercased(rhs[j - 1]) ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        rowMinimum = min(rowMinimum, current[j])
+      if low <= high {
+        for j in low...high {
+          let cost = lowercased(lhs[i - 1]) == lowercased(rhs[j - 1]) ? 0 : 1
+          current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost, outside)
+          rowMinimum = min(rowMinimum, current[j])
+        }
       }
+      if high < rhs.count { current[high + 1] = outside }
       if rowMinimum > limit { return nil }
       swap(&previous, &current)
     }
@@ -26,11 +41,20 @@ package enum EditDistance {
   /// The closest candidate to `name`, if one is close enough to be a likely typo.
   ///
   /// The allowed distance grows with the name: 1 for names up to 4 bytes,
-  /// then one more per 4 bytes, capped at 3. Ties go to the earliest candidate.
-  package static func suggestion(for name: String, among candidates: [String]) -> String? {
-    let limit = min(3, max(1, name.utf8.count / 4))
+  /// then one more per 4 bytes, capped at 3. Ties go to the earliest candidate. At most
+  /// `maximumWork` cells are computed: past them the best candidate so far is the answer.
+  package static func suggestion(for name: String, among candidates: [String], maximumWork: Int = maximumWork)
+    -> String?
+  {
+    let length = name.utf8.count
+    let limit = min(3, max(1, length / 4))
     var best: (name: String, distance: Int)?
+    var work = 0
     for candidate in candidates where candidate != name {
+      // Filtered by length first: no table for a name that cannot be close.
+      guard abs(candidate.utf8.count - length) <= limit else { continue }
+      work += (length + 1) * (2 * limit + 1)
+      if work > maximumWork { break }
       guard let distance = distance(name, candidate, limit: limit) else { continue }
       if let current = best, current.distance <= distance { continue }
       best = (candidate, distance)

@@ -322,11 +322,14 @@ extension Checker {
       report(CheckerMessages.familyKeyNotPositive(family, at: arguments[0].range))
       return nil
     }
-    if family.keyIsEventName, case .string(let event) = key, let known = knownEventNames, !known.contains(event) {
-      report(
-        CheckerMessages.unknownEvent(
-          event, known: known, fromDeclarations: !declaredEvents.isEmpty, declaredAt: firstEventDeclaration,
-          at: arguments[0].range))
+    if family.keyIsEventName, case .string(let event) = key, !isKnownEvent(event) {
+      // The sorted names (and the did-you-mean over them) only for an error that is reported.
+      if !bag.isFull, let known = knownEventNames {
+        report(
+          CheckerMessages.unknownEvent(
+            event, known: known, fromDeclarations: !declaredEvents.isEmpty, declaredAt: firstEventDeclaration,
+            at: arguments[0].range))
+      }
       return nil
     }
     let memberName = FactLayout.memberName(family: family.name, key: key)

@@ -135,13 +135,22 @@ struct Checker {
     for name in declaration.names where declaredEvents[name.name] == nil {
       declaredEvents[name.name] = name.range
       // The app says which events it records: a declared name it never records is a typo.
-      if !schema.eventNames.isEmpty && !schema.eventNames.contains(name.name) {
+      if !schema.eventNames.isEmpty && !schema.eventNames.contains(name.name) && !bag.isFull {
         report(
           CheckerMessages.unknownEvent(
             name.name, known: schema.eventNames.sorted(), fromDeclarations: false, declaredAt: nil,
             quoted: source.text(in: name.range).hasPrefix("\""), at: name.range))
       }
     }
+  }
+
+  /// Whether a family key may take the event name `event` (``knownEventNames`` without sorting
+  /// them: a lookup per use).
+  func isKnownEvent(_ event: String) -> Bool {
+    guard !hasBrokenEventDeclaration else { return true }
+    if !declaredEvents.isEmpty { return declaredEvents[event] != nil }
+    if !schema.eventNames.isEmpty { return schema.eventNames.contains(event) }
+    return true
   }
 
   /// The event names a family key may take: those the policy declares, else those the app
