@@ -3,7 +3,8 @@
 // Each case is a file `Golden/check/NAME.policy` (raw bytes; it may be binary), or, for an
 // input too large to commit, an entry `NAME` in `GoldenInputs.generated` below, plus the file
 // `Golden/check/NAME.expected`: the exact standard output of `policyc check NAME.policy`
-// (run in process, the virtual file named exactly `NAME.policy`, no colour), followed by a
+// (run in process, the virtual file named exactly `NAME.policy`, no colour; with
+// `--update-limits` for the cases in `GoldenInputs.updateLimitCases`), followed by a
 // final line `exit: N`. Standard error must be empty.
 //
 // REGENERATING: run
@@ -50,6 +51,27 @@ enum GoldenInputs {
     "PC399-too-many-warnings": {
       Array(("ask when true\n" + (1...101).map { "let unused_\($0) = \($0)\n" }.joined()).utf8)
     },
+    // Past each count of the limits of a remote update (`--update-limits`).
+    "PC122-update-too-many-rules": { Array(String(repeating: "ask when rated\n", count: 257).utf8) },
+    "PC123-update-too-many-lets": {
+      Array(((0...256).map { "let l\($0) = \($0)\n" }.joined() + "ask when days > l0\n").utf8)
+    },
+    "PC124-update-too-many-facts": {
+      Array(((0...64).map { "fact f\($0): int\n" }.joined() + "ask when f0 > 1\n").utf8)
+    },
+    "PC125-update-too-many-events": {
+      Array(("event " + (0...64).map { "e\($0)" }.joined(separator: ", ") + "\nask when events(\"e0\") > 1\n").utf8)
+    },
+    "PC126-update-too-many-nodes": {
+      Array(("ask when " + (0..<2731).map { "days > \($0)" }.joined(separator: " and ") + "\n").utf8)
+    },
+    // 1,000 `never` rules beside 1,000 `ask` rules: checking each ask rule against every never
+    // rule needs more than the analysis's budget, so it stops with PC318.
+    "PC318-analysis-budget": {
+      let guards = "never answered when declined or rated\nnever too_soon when since(last_prompt) < 8w\n"
+      let nevers = (1...1000).map { "never when days == \($0)\n" }.joined()
+      return Array((guards + nevers + (1...1000).map { "ask when uses > \($0)\n" }.joined()).utf8)
+    },
     // A 200,000-term `and` chain (under 2 MiB), which must check cleanly.
     "clean-200000-term-and-chain": {
       Array((Array(repeating: "rated", count: 200_000).joined(separator: " and ") + "\n").utf8)
@@ -59,6 +81,12 @@ enum GoldenInputs {
   /// Cases whose current output is wrong, by name, with the bug. Their `.expected` files
   /// hold the correct output and are not rewritten by `UPDATE_GOLDEN=1`.
   static let knownBugs: [String: String] = [:]
+
+  /// Cases checked with `--update-limits`: against the limits of a remote update.
+  static let updateLimitCases: Set<String> = [
+    "PC122-update-too-many-rules", "PC123-update-too-many-lets", "PC124-update-too-many-facts",
+    "PC125-update-too-many-events", "PC126-update-too-many-nodes",
+  ]
 }
 
 /// One golden case.
@@ -102,7 +130,8 @@ struct GoldenCase: Sendable, CustomTestStringConvertible, Comparable {
   func run() throws -> (output: String, standardError: String) {
     let io = MemoryIO()
     io.addFile(fileName, bytes: try input())
-    let status = PolicyCLI.run(["check", fileName], io: io)
+    let flags = GoldenInputs.updateLimitCases.contains(name) ? ["--update-limits"] : []
+    let status = PolicyCLI.run(["check"] + flags + [fileName], io: io)
     return (io.standardOutput + "exit: \(status)\n", io.standardError)
   }
 }
