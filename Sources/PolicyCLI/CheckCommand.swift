@@ -58,7 +58,9 @@ enum CheckCommand: Command {
   /// nil: the check `policyc check` runs, in each policy's environment).
   static func run(_ arguments: [String], io: CommandIO, fixer: PolicyFixer?) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format", "events"], flags: ["no-color", "fix", "update-limits"], help: help) {
+    if let status = command.parse(
+      arguments, values: ["format", "events"], flags: ["no-color", "fix", "update-limits"], help: help)
+    {
       return status
     }
     if command.arguments.flags.contains("fix") {

@@ -30,7 +30,8 @@ struct WorkBudgetTests {
     #expect(file.maximumStringLength == 4096 && file.maximumDeclarations == 65_536 && file.maximumListLength == 4096)
     // A file of 65,536 rules is within its limits: the counts are bounded by the declarations alone.
     #expect(file.maximumRules >= file.maximumDeclarations && file.maximumExpressionNodes == .max)
-    #expect(PolicyLimits.describe(bytes: 2 * 1024 * 1024) == "2 MiB" && PolicyLimits.describe(bytes: 65_536) == "64 KiB")
+    #expect(
+      PolicyLimits.describe(bytes: 2 * 1024 * 1024) == "2 MiB" && PolicyLimits.describe(bytes: 65_536) == "64 KiB")
   }
 
   @Test(
@@ -40,7 +41,10 @@ struct WorkBudgetTests {
       ("let a = 1\nlet b = 2\nlet c = 3\nask when days > a + b + c + zz\n", "PC123", 3),
       ("fact a: int\nfact b: int\nfact c: int\nask when a + b + c > zz\n", "PC124", 3),
       ("event a, b\nevent c, d\nask when events(\"a\") > zz\n", "PC125", 2),
-      ("ask when days > 1 and days > 2 and days > 3 and days > 4 and days > 5 and days > 6 and days > 7 and days > 8 and days > 9 and days > 10 and days > 11 and days > 12 and days > 13 and days > 14\nask when zz\n", "PC126", 1),
+      (
+        "ask when days > 1 and days > 2 and days > 3 and days > 4 and days > 5 and days > 6 and days > 7 and days > 8 and days > 9 and days > 10 and days > 11 and days > 12 and days > 13 and days > 14\nask when zz\n",
+        "PC126", 1
+      ),
     ])
   func countLimits(text: String, code: String, line: Int) {
     let compilation = Self.compile(text)
@@ -69,9 +73,11 @@ struct WorkBudgetTests {
     let name = Self.compile("ask when abcdefghijklmnopq\n")
     #expect(Self.errorCodes(name) == [.identifierTooLong])
     #expect(name.diagnostics[0].message.hasSuffix("is 17 bytes long; the limit is 16"))
-    #expect(Self.errorCodes(Self.compile("fact plan: string\nask when plan == \"\(String(repeating: "a", count: 33))\"\n")) == [
-      .stringTooLong
-    ])
+    #expect(
+      Self.errorCodes(Self.compile("fact plan: string\nask when plan == \"\(String(repeating: "a", count: 33))\"\n"))
+        == [
+          .stringTooLong
+        ])
     #expect(Self.errorCodes(Self.compile("ask when days in [1, 2, 3, 4, 5]\n")) == [.listTooLong])
     let nested = String(repeating: "(", count: 9) + "rated" + String(repeating: ")", count: 9)
     #expect(Self.errorCodes(Self.compile("ask when \(nested)\n")) == [.nestingTooDeep])
@@ -180,8 +186,10 @@ struct WorkBudgetTests {
     var random = SeededGenerator(seed: 23)
     let letters = Array("abcdz")
     for _ in 0..<3000 {
-      let a = String((0..<Int.random(in: 0...9, using: &random)).map { _ in letters.randomElement(using: &random) ?? "a" })
-      let b = String((0..<Int.random(in: 0...9, using: &random)).map { _ in letters.randomElement(using: &random) ?? "a" })
+      let a = String(
+        (0..<Int.random(in: 0...9, using: &random)).map { _ in letters.randomElement(using: &random) ?? "a" })
+      let b = String(
+        (0..<Int.random(in: 0...9, using: &random)).map { _ in letters.randomElement(using: &random) ?? "a" })
       for limit in 1...3 {
         let expected = reference(a, b)
         #expect(EditDistance.distance(a, b, limit: limit) == (expected <= limit ? expected : nil), "\(a) \(b) \(limit)")

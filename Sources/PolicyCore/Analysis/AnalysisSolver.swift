@@ -330,8 +330,9 @@ struct FormulaSolver {
         var changed = false
         var remaining: [[Formula]] = []
         for choice in choices {
+          // Each alternative is looked up in the state: a unit each.
           steps += 1
-          guard steps <= stepLimit, budget.spend() else { return .unknown }
+          guard steps <= stepLimit, budget.spend(choice.count) else { return .unknown }
           var alternatives: [Formula] = []
           var satisfied = false
           for alternative in choice {

@@ -17,8 +17,8 @@ public struct AnalysisOptions: Sendable, Hashable {
 
   /// Creates options.
   public init(
-    logic: Bool = true, maximumConditions: Int = 10_000, searchSteps: Int = 2_000_000, baseWork: Int = 200_000,
-    workPerCondition: Int = 100
+    logic: Bool = true, maximumConditions: Int = 10_000, searchSteps: Int = 2_000_000, baseWork: Int = 100_000,
+    workPerCondition: Int = 40
   ) {
     self.logic = logic
     self.maximumConditions = maximumConditions

@@ -78,7 +78,9 @@ enum ParserMessages {
     Diagnostic(
       PolicyCoreCode.tooManyEventDeclarations,
       "\(limits.subject) declares more than \(limits.maximumEventDeclarations) event names", at: range,
-      help: ["the limit is \(limits.maximumEventDeclarations) names in `event` declarations; declare only the events the rules count"])
+      help: [
+        "the limit is \(limits.maximumEventDeclarations) names in `event` declarations; declare only the events the rules count"
+      ])
   }
 
   /// `PC126`: the declaration that takes the expression nodes past

@@ -28,9 +28,15 @@ struct UpdateLimitsTests {
       .tooManyExpressionNodes
     ),
     ("a 65-byte name", "ask when " + String(repeating: "a", count: 65) + "\n", .identifierTooLong),
-    ("a 1,025-byte string", "fact plan: string\nask when plan == \"\(String(repeating: "a", count: 1025))\"\n", .stringTooLong),
+    (
+      "a 1,025-byte string", "fact plan: string\nask when plan == \"\(String(repeating: "a", count: 1025))\"\n",
+      .stringTooLong
+    ),
     ("a 257-element list", "ask when days in [\((0...256).map(String.init).joined(separator: ", "))]\n", .listTooLong),
-    ("33 levels", "ask when " + String(repeating: "(", count: 33) + "rated" + String(repeating: ")", count: 33), .nestingTooDeep),
+    (
+      "33 levels", "ask when " + String(repeating: "(", count: 33) + "rated" + String(repeating: ")", count: 33),
+      .nestingTooDeep
+    ),
   ]
 
   @Test("the limits are those docs/remote-updates.md states")
