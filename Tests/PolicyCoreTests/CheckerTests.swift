@@ -590,7 +590,7 @@ struct CheckerWarningTests {
       PolicyCoreCode.allCases.filter { $0.severity == .warning } == [
         .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
         .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
-        .unknownAllowedCode, .unusedAllow, .tooManyWarnings,
+        .unknownAllowedCode, .unusedAllow, .analysisIncomplete, .tooManyWarnings,
       ])
     #expect(PolicyCoreCode.allCases.filter { $0.severity == .warning }.allSatisfy { $0.rawValue.hasPrefix("PC3") })
   }
