@@ -8,7 +8,8 @@ import Testing
 
 /// The usage line printed after a usage error of `policyc check`.
 let checkUsage = """
-  USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--no-color] <file>...
+  USAGE: policyc check [--format text|json|sarif|github] [--events <names>] [--update-limits]
+                       [--no-color] <file>...
          policyc check --fix [--events <names>] [--no-color] <file>...
 
   """
@@ -55,7 +56,7 @@ let checkHelp = """
   policies below it are checked without the app's names.
 
   USAGE: policyc check [--format text|json|sarif|github] [--events <names>]
-                       [--no-color] <file>...
+                       [--update-limits] [--no-color] <file>...
          policyc check --fix [--events <names>] [--no-color] <file>...
 
   OPTIONS:
@@ -72,6 +73,9 @@ let checkHelp = """
                        an error (PC217)
     --no-color         Never colour the output (colour is used only on a
                        terminal, and never when NO_COLOR is set)
+    --update-limits    Check each file against the limits of a remote policy
+                       update (64 KiB, 256 rules, ...; docs/remote-updates.md)
+                       instead of those of a policy file
     -h, --help         Show this help
 
   EXIT STATUS:
