@@ -435,10 +435,7 @@ public struct JSONFileStore: ReviewStore {
       if let dropped = decoded.dropped { return .recovered(decoded.state, dropped) }
       return .loaded(decoded.state)
     case .failure(let problem) where problem.kind == .corrupt:
-      let outcome = bytes.withUnsafeBufferPointer { buffer in
-        ReviewStateSalvage.state(
-          head: buffer, tail: UnsafeBufferPointer(rebasing: buffer[max(0, size - ReviewStateSalvage.tailSize)...]))
-      }
+      let outcome = bytes.withUnsafeBufferPointer { ReviewStateSalvage.state(of: $0) }
       guard let outcome else { return .done(recover(problem, movingAside)) }
       return .recovered(outcome.state, problem.detail + "; " + outcome.summary)
     case .failure(let problem):
@@ -579,7 +576,8 @@ public struct JSONFileStore: ReviewStore {
   /// the read limit (nothing past it can be read back) and removes the copies of its kind beyond
   /// the newest ``keptAsideCopies``. Returns where it went; nil when it could not be moved.
   private func keepAside(_ path: String, kind: String, suffix: String) -> String? {
-    let stamp = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.directory)) ?? []
+    let stamp = AsideCopies.nextStamp(after: names, prefix: "\(url.lastPathComponent).\(kind)-")
     let base = "\(paths.directory)/\(url.lastPathComponent).\(kind)-\(stamp)"
     var aside = base + suffix
     var attempt = 0
@@ -602,9 +600,7 @@ public struct JSONFileStore: ReviewStore {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: paths.directory) else { return }
     for kind in kinds {
       let prefix = "\(url.lastPathComponent).\(kind)-"
-      // Newest first: the names carry the instant each copy was kept aside.
-      let copies = names.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.reversed()
-      for name in copies.dropFirst(keeping) { try? FileManager.default.removeItem(atPath: paths.directory + "/" + name) }
+      for name in AsideCopies.newestFirst(names, prefix: prefix).dropFirst(keeping) { try? FileManager.default.removeItem(atPath: paths.directory + "/" + name) }
     }
   }
 }

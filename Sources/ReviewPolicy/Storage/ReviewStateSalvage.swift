@@ -32,6 +32,15 @@ enum ReviewStateSalvage {
     }
   }
 
+  /// The state recovered from `bytes`, stored bytes the decoders reject: from their first bytes
+  /// and their last ``tailSize`` bytes, reading at most the read limit in all (what a store reads
+  /// of a file over it); nil when nothing but the format could be recovered.
+  static func state(of bytes: UnsafeBufferPointer<UInt8>) -> Outcome? {
+    let limit = ReviewStateCoding.maximumSize
+    let head = bytes.count > limit ? UnsafeBufferPointer(rebasing: bytes[..<(limit - tailSize)]) : bytes
+    return state(head: head, tail: UnsafeBufferPointer(rebasing: bytes[max(0, bytes.count - tailSize)...]))
+  }
+
   /// The state recovered from `head`, the first bytes of a stored state, and `tail`, its last
   /// bytes when the bytes between were not read or not understood; nil when nothing but the format
   /// could be recovered.

@@ -60,11 +60,7 @@ public final class UserDefaultsStore: ReviewStore, @unchecked Sendable {
       guard let dropped = decoded.dropped else { return .loaded(decoded.state) }
       return recover(data, StoreProblem(kind: .corrupt, detail: dropped, keptAt: nil), keeping: decoded.state)
     case .failure(let problem) where problem.kind == .corrupt:
-      let outcome = data.prefix(ReviewStateCoding.maximumSize).withUnsafeBytes { raw in
-        let bytes = raw.bindMemory(to: UInt8.self)
-        let tail = UnsafeBufferPointer(rebasing: bytes[max(0, bytes.count - ReviewStateSalvage.tailSize)...])
-        return ReviewStateSalvage.state(head: bytes, tail: tail)
-      }
+      let outcome = data.withUnsafeBytes { ReviewStateSalvage.state(of: $0.bindMemory(to: UInt8.self)) }
       guard let outcome else { return recover(data, problem) }
       var report = problem
       report.detail += "; " + outcome.summary
@@ -94,7 +90,8 @@ public final class UserDefaultsStore: ReviewStore, @unchecked Sendable {
     -> StoreLoadResult
   {
     let suffix = problem.kind == .futureFormat ? "unsupported" : "corrupt"
-    let stamp = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    let stamp = AsideCopies.nextStamp(
+      after: Array(defaults.dictionaryRepresentation().keys), prefix: "\(stateKey).\(suffix)-")
     var aside = "\(stateKey).\(suffix)-\(stamp)"
     var attempt = 0
     while defaults.object(forKey: aside) != nil {
@@ -123,9 +120,7 @@ public final class UserDefaultsStore: ReviewStore, @unchecked Sendable {
     let keys = Array(defaults.dictionaryRepresentation().keys)
     for kind in kinds {
       let prefix = "\(stateKey).\(kind)-"
-      // Newest first: the keys carry the instant each copy was kept aside.
-      let copies = keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.reversed()
-      for key in copies.dropFirst(keeping) { defaults.removeObject(forKey: key) }
+      for key in AsideCopies.newestFirst(keys, prefix: prefix).dropFirst(keeping) { defaults.removeObject(forKey: key) }
     }
   }
 }
