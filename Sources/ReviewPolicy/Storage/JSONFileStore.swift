@@ -179,7 +179,9 @@ public struct JSONFileStore: ReviewStore {
       if entry.generation == lock.generation { return (.loaded(entry.state), entry) }
       if let caughtUp = readJournal(from: entry, generation: lock.generation) {
         guard caughtUp.problems.isEmpty else {
-          return settle(Reading(result: .loaded(caughtUp.entry.state), entry: caughtUp.entry, journalProblems: caughtUp.problems), lock: lock)
+          return settle(
+            Reading(result: .loaded(caughtUp.entry.state), entry: caughtUp.entry, journalProblems: caughtUp.problems),
+            lock: lock)
         }
         cache.entry = caughtUp.entry
         return (.loaded(caughtUp.entry.state), caughtUp.entry)
@@ -567,7 +569,8 @@ public struct JSONFileStore: ReviewStore {
   private func recover(_ problem: StoreProblem, _ movingAside: Bool) -> StoreLoadResult {
     var report = problem
     if movingAside {
-      report.keptAt = keepAside(paths.state, kind: problem.kind == .futureFormat ? "unsupported" : "corrupt", suffix: "")
+      report.keptAt = keepAside(
+        paths.state, kind: problem.kind == .futureFormat ? "unsupported" : "corrupt", suffix: "")
     }
     return .recovered(ReviewState(), report)
   }
@@ -600,7 +603,9 @@ public struct JSONFileStore: ReviewStore {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: paths.directory) else { return }
     for kind in kinds {
       let prefix = "\(url.lastPathComponent).\(kind)-"
-      for name in AsideCopies.newestFirst(names, prefix: prefix).dropFirst(keeping) { try? FileManager.default.removeItem(atPath: paths.directory + "/" + name) }
+      for name in AsideCopies.newestFirst(names, prefix: prefix).dropFirst(keeping) {
+        try? FileManager.default.removeItem(atPath: paths.directory + "/" + name)
+      }
     }
   }
 }

@@ -85,7 +85,7 @@ extension ReviewStateJSON {
           index += 1
           skipSpace()
           list.complete = !endingDocument || index == bytes.count
-        return list
+          return list
         } else {
           return list
         }

@@ -31,7 +31,8 @@ struct ReliabilityStateBoundTests {
   /// each), quotes and backslashes (2 each) and newlines.
   static func worstEscaping(_ count: Int) -> String {
     let pattern: [UInt8] = [0x01, 0x1F, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x7F, 0x02]
-    return String(decoding: (0..<count).map { pattern[$0 % pattern.count] & ($0 % 5 == 4 ? 0x1F : 0xFF) }, as: UTF8.self)
+    return String(
+      decoding: (0..<count).map { pattern[$0 % pattern.count] & ($0 % 5 == 4 ? 0x1F : 0xFF) }, as: UTF8.self)
   }
 
   /// The largest update: `ask when days >= 0` and a comment of control characters, quotes and
@@ -137,7 +138,9 @@ struct ReliabilityStateBoundTests {
     #expect(loaded == state)
   }
 
-  @Test("wipe-then-ask: the largest update full of control characters is stored; after a relaunch the counts and the \"no thanks\" are intact and the guardrail holds")
+  @Test(
+    "wipe-then-ask: the largest update full of control characters is stored; after a relaunch the counts and the \"no thanks\" are intact and the guardrail holds"
+  )
   func wipeThenAsk() throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -222,7 +225,9 @@ struct ReliabilityStateBoundTests {
     #expect(again == loaded)
   }
 
-  @Test("a state file over the read limit (an old library's 2 MiB update of control characters): the counts, answers and \"no thanks\" are recovered, and the guardrail holds")
+  @Test(
+    "a state file over the read limit (an old library's 2 MiB update of control characters): the counts, answers and \"no thanks\" are recovered, and the guardrail holds"
+  )
   func stateOverReadLimitRecovered() throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -358,7 +363,10 @@ struct ReliabilityStateBoundTests {
     #expect(names == [".review-state.json.lock", "review-state.json"], "\(names)")
     for name in names {
       let text = String(decoding: F.bytes(at: directory.file(name).path) ?? Data(), as: UTF8.self)
-      for earlier in ["secret", "\"totalUses\":41", "\"uses\":41", "\"totalEvents\":4", "declinedAny\":true", "\"declined\":true", "remindLater"] {
+      for earlier in [
+        "secret", "\"totalUses\":41", "\"uses\":41", "\"totalEvents\":4", "declinedAny\":true", "\"declined\":true",
+        "remindLater",
+      ] {
         #expect(!text.contains(earlier), "\(name) still holds \(earlier): \(text)")
       }
     }
