@@ -252,7 +252,7 @@ package enum ReviewLimits {
   /// The update is stored inside the state (``ReviewState/policySource``), escaped as JSON: each
   /// byte becomes at most 6 bytes (`\u0001`), so the stored update takes at most 384 KiB, and the
   /// whole state stays far below the store's read limit (`ReviewStateCoding.maximumSize`;
-  /// `StateBoundTests.maximalStateFits` builds the largest state and checks it).
+  /// `ReliabilityStateBoundTests.maximalStateFits` builds the largest state and checks it).
   package static let updateSize = 64 * 1024
 }
 
