@@ -271,11 +271,20 @@ public final class ReviewManager: @unchecked Sendable {
   public var appVersion: String { snapshot().appVersion }
 
   /// Forgets everything tracked about this install, in the store too, as a new install: for
-  /// testing, and for a user's "forget me". The stored policy update stays, and legacy managers
-  /// already imported are not imported again (their own keys are the app's to delete).
+  /// testing, and for a user's "forget me". When it returns, the store holds nothing recorded
+  /// before (``ReviewStore/reset(_:)``: ``JSONFileStore`` rewrites its state file and removes its
+  /// journal, the copies of unusable data it kept aside and the temporary files of killed saves).
+  /// The stored policy update stays (it is the app's configuration, not the user's data), and
+  /// legacy managers already imported are not imported again (their own keys are the app's to
+  /// delete).
   public func reset() {
     let now = Timestamp(configuration.clock())
-    run(at: now, mustSave: true) { $0.state.reset() }
+    lock.lock()
+    let report = transaction.run(&tracker, at: now, entering: false, mustSave: true, erasing: true) {
+      $0.state.reset()
+    }
+    lock.unlock()
+    logProblems(report.problems)
     log(ManagerMessages.stateReset(date: Date(now)))
   }
 

@@ -2,13 +2,21 @@ import PolicyCore
 
 extension ReviewStateJSON {
   /// A parsed JSON value.
-  indirect enum Value {
+  indirect enum Value: Sendable {
     case object([(key: String, value: Value)])
     case array([Value])
     case string(String)
     case integer(Int64)
     case bool(Bool)
     case null
+  }
+
+  /// Members of an object read so far, and whether the object ended where it should.
+  struct MemberList {
+    /// The members, in order.
+    var members: [(key: String, value: Value)] = []
+    /// Whether the object ended where it should.
+    var complete = false
   }
 
   /// A strict recursive-descent JSON parser: integers only (no fraction or exponent), bounded depth.
@@ -26,6 +34,62 @@ extension ReviewStateJSON {
       guard let value = parseValue() else { return nil }
       skipSpace()
       return index == bytes.count ? value : nil
+    }
+
+    /// The members of the object that starts the bytes, as far as they are whole: parsing stops
+    /// at the first member that is cut short or not understood, and a member counts only when a
+    /// `,` or `}` follows its value (so a number cut short is not taken for a smaller one).
+    /// `complete` says whether the object ended where it should. Linear in the bytes.
+    mutating func parseLeadingMembers() -> MemberList {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return MemberList() }
+      index += 1
+      depth = 1
+      return parseMembers(endingDocument: false)
+    }
+
+    /// The members from the index (just after a `,` between two members of the top-level object)
+    /// to the object's end, which must end the bytes; nil when they do not parse that far.
+    mutating func parseTrailingMembers() -> [(key: String, value: Value)]? {
+      depth = 1
+      let list = parseMembers(endingDocument: true)
+      return list.complete ? list.members : nil
+    }
+
+    /// Members up to the closing `}` (and, with `endingDocument`, the end of the bytes after it).
+    private mutating func parseMembers(endingDocument: Bool) -> MemberList {
+      var list = MemberList()
+      skipSpace()
+      if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        skipSpace()
+        list.complete = !endingDocument || index == bytes.count
+        return list
+      }
+      while true {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else {
+          return list
+        }
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return list }
+        index += 1
+        guard let value = parseValue() else { return list }
+        skipSpace()
+        guard index < bytes.count else { return list }
+        if bytes[index] == UInt8(ascii: ",") {
+          list.members.append((key, value))
+          index += 1
+        } else if bytes[index] == UInt8(ascii: "}") {
+          list.members.append((key, value))
+          index += 1
+          skipSpace()
+          list.complete = !endingDocument || index == bytes.count
+          return list
+        } else {
+          return list
+        }
+      }
     }
 
     private mutating func skipSpace() {

@@ -84,6 +84,12 @@ public protocol ReviewStore: Sendable {
   /// without running `body`. The default implementation is ``load()`` then ``save(_:)``, exclusive
   /// only if the store's own calls are: implement it to make the two one transaction.
   func update(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError)
+  /// Runs `body` like ``update(_:)``, and leaves no earlier data in the store: only the state
+  /// `body` returns remains (``ReviewManager/reset()``, a user's "forget me"). A store that keeps
+  /// copies of earlier data (a journal, copies of unusable data kept aside) removes them.
+  ///
+  /// The default implementation is ``update(_:)``: right for a store that keeps only the state.
+  func reset(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError)
 }
 
 extension ReviewStore {
@@ -91,6 +97,11 @@ extension ReviewStore {
   public func update(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError) {
     guard let state = body(load()) else { return }
     try save(state)
+  }
+
+  /// ``update(_:)``: the store keeps nothing but the state.
+  public func reset(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError) {
+    try update(body)
   }
 }
 
@@ -114,19 +125,42 @@ package enum ReviewStateCoding {
 
   /// Decodes stored bytes: the state, or the kind of problem and a lowercase explanation.
   static func decode(_ data: Data) -> Result<ReviewState, StoreProblem> {
+    decodeReporting(data).map(\.state)
+  }
+
+  /// A decoded state, and what sanitizing dropped from it that a store must report.
+  struct Decoded: Sendable {
+    /// The state, sanitized.
+    var state: ReviewState
+    /// What was dropped, as a lowercase explanation (a policy update over
+    /// ``ReviewLimits/updateSize``); nil when nothing worth a report was.
+    var dropped: String?
+  }
+
+  /// Decodes stored bytes like ``decode(_:)``, also saying what sanitizing dropped that must be reported.
+  static func decodeReporting(_ data: Data) -> Result<Decoded, StoreProblem> {
     guard data.count <= maximumSize else {
       return .failure(
         StoreProblem(kind: .corrupt, detail: "\(data.count) bytes is larger than any valid state", keptAt: nil))
     }
     // The fast decoder takes every state this library writes; anything else goes to Foundation.
     if let state = data.withUnsafeBytes({ ReviewStateJSON.decode($0.bindMemory(to: UInt8.self)) }) {
-      return .success(state.sanitized())
+      return .success(Decoded(state: state.sanitized(), dropped: droppedUpdate(state)))
     }
     return foundationDecode(data)
   }
 
+  /// The report for a policy update over ``ReviewLimits/updateSize`` in `state` (which sanitizing
+  /// drops); nil when there is none.
+  static func droppedUpdate(_ state: ReviewState) -> String? {
+    state.oversizedUpdateSize.map {
+      "the stored policy update of \($0) bytes is over the \(ReviewLimits.updateSize)-byte limit; "
+        + "it was dropped and the bundled policy applies"
+    }
+  }
+
   /// Decodes with Foundation's `JSONDecoder`: the reference, which explains every problem.
-  static func foundationDecode(_ data: Data) -> Result<ReviewState, StoreProblem> {
+  static func foundationDecode(_ data: Data) -> Result<Decoded, StoreProblem> {
     struct FormatProbe: Decodable { var format: Int? }
     if let probe = try? JSONDecoder().decode(FormatProbe.self, from: data), let format = probe.format,
       format > ReviewState.currentFormat
@@ -137,7 +171,8 @@ package enum ReviewStateCoding {
           detail: "format \(format) is newer than the supported format \(ReviewState.currentFormat)", keptAt: nil))
     }
     do {
-      return .success(try JSONDecoder().decode(ReviewState.self, from: data).sanitized())
+      let state = try JSONDecoder().decode(ReviewState.self, from: data)
+      return .success(Decoded(state: state.sanitized(), dropped: droppedUpdate(state)))
     } catch let error as DecodingError {
       return .failure(StoreProblem(kind: .corrupt, detail: describe(error), keptAt: nil))
     } catch {

@@ -70,9 +70,10 @@ struct StoreTransaction: Sendable {
   /// Runs one transaction at `now`: takes the state stored now (or, after a failed save, the state
   /// in memory, which is ahead of the store), imports legacy sources not yet imported, brings it to
   /// the app version if `entering`, applies `operation`, and saves when anything changed (always
-  /// with `mustSave`).
+  /// with `mustSave`). With `erasing`, the store then keeps nothing earlier than the state saved
+  /// (``ReviewStore/reset(_:)``: a reset).
   mutating func run(
-    _ tracker: inout ReviewTracker, at now: Timestamp, entering: Bool, mustSave: Bool = false,
+    _ tracker: inout ReviewTracker, at now: Timestamp, entering: Bool, mustSave: Bool = false, erasing: Bool = false,
     _ operation: (inout ReviewTracker) -> Void
   ) -> Report {
     var report = Report()
@@ -80,10 +81,11 @@ struct StoreTransaction: Sendable {
     // One report per fault episode: when saving starts failing and when it works again, not per call.
     let wasUnsaved = isUnsaved
     do {
-      try store.update { loaded in
+      let body = { (loaded: StoreLoadResult) -> ReviewState? in
         ran = true
         return apply(loaded, to: &tracker, at: now, entering: entering, mustSave: mustSave, &report, operation)
       }
+      if erasing { try store.reset(body) } else { try store.update(body) }
       isUnsaved = false
       knowsStoredState = true
       if wasUnsaved { report.problems.append(ManagerMessages.savedAgain(date: Date(now))) }

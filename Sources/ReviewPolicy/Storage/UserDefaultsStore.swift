@@ -4,7 +4,9 @@ import PolicyCore
 /// A store in `UserDefaults`: the state as one JSON value under `<prefix>state`.
 ///
 /// One key, written in one call, keeps every save atomic. Unusable data is
-/// moved to `<prefix>state.corrupt-<milliseconds>` (or `.unsupported-`) and reported.
+/// moved to `<prefix>state.corrupt-<milliseconds>` (or `.unsupported-`) and reported; what can be
+/// recovered from it (the members that are whole and of the right type) is stored in its place,
+/// and only the newest ``JSONFileStore/keptAsideCopies`` copies of each kind are kept.
 /// A shared store such as iCloud's key-value store plugs in the same way through
 /// its own ``ReviewStore`` conformance.
 ///
@@ -53,10 +55,28 @@ public final class UserDefaultsStore: ReviewStore, @unchecked Sendable {
     guard let data = object as? Data else {
       return recover(object, StoreProblem(kind: .corrupt, detail: "the stored value is not data", keptAt: nil))
     }
-    switch ReviewStateCoding.decode(data) {
-    case .success(let state): return .loaded(state)
-    case .failure(let problem): return recover(data, problem)
+    switch ReviewStateCoding.decodeReporting(data) {
+    case .success(let decoded):
+      guard let dropped = decoded.dropped else { return .loaded(decoded.state) }
+      return recover(data, StoreProblem(kind: .corrupt, detail: dropped, keptAt: nil), keeping: decoded.state)
+    case .failure(let problem) where problem.kind == .corrupt:
+      let outcome = data.withUnsafeBytes { ReviewStateSalvage.state(of: $0.bindMemory(to: UInt8.self)) }
+      guard let outcome else { return recover(data, problem) }
+      var report = problem
+      report.detail += "; " + outcome.summary
+      return recover(data, report, keeping: outcome.state)
+    case .failure(let problem):
+      return recover(data, problem)
     }
+  }
+
+  /// Runs `body` like ``update(_:)``, then removes the copies of unusable data kept aside: only
+  /// the state `body` returns remains.
+  public func reset(_ body: (StoreLoadResult) -> ReviewState?) throws(StoreSaveError) {
+    try update(body)
+    UserDefaultsStore.processLock.lock()
+    defer { UserDefaultsStore.processLock.unlock() }
+    removeAsideCopies(keeping: 0)
   }
 
   /// Stores `state`.
@@ -64,19 +84,43 @@ public final class UserDefaultsStore: ReviewStore, @unchecked Sendable {
     defaults.set(try ReviewStateCoding.encode(state), forKey: stateKey)
   }
 
-  private func recover(_ object: Any, _ problem: StoreProblem) -> StoreLoadResult {
+  /// Keeps `object` aside under another key and reports it; stores `recovered` (what could be
+  /// recovered from it) in its place, or removes it when nothing could be.
+  private func recover(_ object: Any, _ problem: StoreProblem, keeping recovered: ReviewState? = nil)
+    -> StoreLoadResult
+  {
     let suffix = problem.kind == .futureFormat ? "unsupported" : "corrupt"
-    let stamp = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    let stamp = AsideCopies.nextStamp(
+      after: Array(defaults.dictionaryRepresentation().keys), prefix: "\(stateKey).\(suffix)-")
     var aside = "\(stateKey).\(suffix)-\(stamp)"
     var attempt = 0
     while defaults.object(forKey: aside) != nil {
       attempt += 1
       aside = "\(stateKey).\(suffix)-\(stamp)-\(attempt)"
     }
-    defaults.set(object, forKey: aside)
-    defaults.removeObject(forKey: stateKey)
+    if let data = object as? Data, data.count > ReviewStateCoding.maximumSize {
+      defaults.set(data.prefix(ReviewStateCoding.maximumSize), forKey: aside)
+    } else {
+      defaults.set(object, forKey: aside)
+    }
+    if let recovered, let data = try? ReviewStateCoding.encode(recovered) {
+      defaults.set(data, forKey: stateKey)
+    } else {
+      defaults.removeObject(forKey: stateKey)
+    }
+    removeAsideCopies(keeping: JSONFileStore.keptAsideCopies, kinds: [suffix])
     var report = problem
     report.keptAt = aside
-    return .recovered(ReviewState(), report)
+    return .recovered(recovered ?? ReviewState(), report)
+  }
+
+  /// Removes the copies kept aside (`<prefix>state.corrupt-...`, `.unsupported-...`) but the
+  /// newest `keeping` of each kind.
+  private func removeAsideCopies(keeping: Int, kinds: [String] = ["corrupt", "unsupported"]) {
+    let keys = Array(defaults.dictionaryRepresentation().keys)
+    for kind in kinds {
+      let prefix = "\(stateKey).\(kind)-"
+      for key in AsideCopies.newestFirst(keys, prefix: prefix).dropFirst(keeping) { defaults.removeObject(forKey: key) }
+    }
   }
 }

@@ -352,8 +352,8 @@ extension ReviewState {
     return state
   }
 
-  /// Cuts every version string to ``ReviewLimits/versionLength``, drops a policy update too large
-  /// to compile, and keeps at most ``ReviewLimits/legacyImports`` distinct, short legacy names.
+  /// Cuts every version string to ``ReviewLimits/versionLength``, drops a policy update over
+  /// ``ReviewLimits/updateSize`` (the stores report it: ``oversizedUpdateSize``), and keeps at most ``ReviewLimits/legacyImports`` distinct, short legacy names.
   private mutating func boundTexts() {
     func cut(_ text: String) -> String { ReviewState.prefix(text, bytes: ReviewLimits.versionLength) }
     version = version.map(cut)
@@ -364,13 +364,24 @@ extension ReviewState {
     for index in recentSessions.indices { recentSessions[index].version = cut(recentSessions[index].version) }
     for index in promptHistory.indices { promptHistory[index].version = cut(promptHistory[index].version) }
     for index in responses.indices { responses[index].version = cut(responses[index].version) }
-    if let source = policySource, source.utf8.count > Limits.maximumFileSize { policySource = nil }
+    if oversizedUpdateSize != nil {
+      policySource = nil
+      policyReceivedUnder = nil
+    }
     if let base = policyReceivedUnder, base.utf8.count > ReviewLimits.versionLength { policyReceivedUnder = nil }
     var legacy: [String] = []
     for name in importedLegacy where legacy.count < ReviewLimits.legacyImports {
       if name.utf8.count <= ReviewLimits.legacyNameLength && !legacy.contains(name) { legacy.append(name) }
     }
     importedLegacy = legacy
+  }
+
+  /// The size in bytes of the stored policy update when it is over ``ReviewLimits/updateSize``
+  /// (sanitizing drops it, and a store that finds one reports it); nil when it is within the limit
+  /// or there is none.
+  var oversizedUpdateSize: Int? {
+    guard let size = policySource?.utf8.count, size > ReviewLimits.updateSize else { return nil }
+    return size
   }
 
   private static func sanitized(_ counts: [String: Int]) -> [String: Int] {

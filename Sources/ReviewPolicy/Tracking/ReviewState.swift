@@ -103,7 +103,8 @@ public struct ReviewState: Codable, Sendable, Hashable {
 
   // MARK: - Housekeeping
 
-  /// The source of the last policy update that compiled (see ``ReviewManager/updatePolicy(_:)``).
+  /// The source of the last policy update that compiled (see ``ReviewManager/updatePolicy(_:)``),
+  /// at most 64 KiB of UTF-8 text: a larger one is dropped when the state is loaded.
   public var policySource: String?
   /// The fingerprint (``PolicyIdentity/fingerprint(of:)``) of the bundled policy the stored update
   /// was received under: when the app ships a different bundled policy, the update stops applying
@@ -244,6 +245,15 @@ package enum ReviewLimits {
   static let legacyImports = 16
   /// The longest legacy manager name remembered, in bytes; longer names are dropped.
   static let legacyNameLength = 64
+  /// The largest policy update accepted and stored, in bytes of UTF-8 text (64 KiB). A stored state
+  /// holding a larger one (written before this limit, or by another writer) drops it when loaded,
+  /// and the store reports it (``ReviewState/oversizedUpdateSize``).
+  ///
+  /// The update is stored inside the state (``ReviewState/policySource``), escaped as JSON: each
+  /// byte becomes at most 6 bytes (`\u0001`), so the stored update takes at most 384 KiB, and the
+  /// whole state stays far below the store's read limit (`ReviewStateCoding.maximumSize`;
+  /// `ReliabilityStateBoundTests.maximalStateFits` builds the largest state and checks it).
+  package static let updateSize = 64 * 1024
 }
 
 /// The coding of a stored member added after states were first stored (``ReviewState/epoch``,

@@ -87,7 +87,8 @@ struct ReliabilityCorruptionTests {
       try? FileManager.default.removeItem(at: url)
       return nil
     }
-    #expect(fresh == ReviewState(), "\(name)", sourceLocation: sourceLocation)
+    let recovered = SalvageExpectation.state(bytes, kind)
+    #expect(fresh == recovered ?? ReviewState(), "\(name)", sourceLocation: sourceLocation)
     #expect(problem.kind == kind, "\(name): \(problem)", sourceLocation: sourceLocation)
     if let detail {
       #expect(problem.detail.contains(detail), "\(name): \(problem.detail)", sourceLocation: sourceLocation)
@@ -97,7 +98,14 @@ struct ReliabilityCorruptionTests {
     let keptName = URL(fileURLWithPath: keptAt).lastPathComponent
     let prefix = "review-state.json." + (kind == .futureFormat ? "unsupported-" : "corrupt-")
     #expect(keptName.hasPrefix(prefix), "\(name): \(keptName)", sourceLocation: sourceLocation)
-    #expect(!FileManager.default.fileExists(atPath: url.path), "\(name)", sourceLocation: sourceLocation)
+    if let recovered {
+      // What was recovered is stored in the file's place.
+      let stored = try? ReviewStateCoding.decode(Data(contentsOf: url)).get()
+      #expect(stored == recovered, "\(name): the recovered state is not stored", sourceLocation: sourceLocation)
+      try? FileManager.default.removeItem(at: url)
+    } else {
+      #expect(!FileManager.default.fileExists(atPath: url.path), "\(name)", sourceLocation: sourceLocation)
+    }
     try? FileManager.default.removeItem(atPath: keptAt)
     return problem
   }
@@ -116,7 +124,8 @@ struct ReliabilityCorruptionTests {
       defaults.removeObject(forKey: store.stateKey)
       return nil
     }
-    #expect(fresh == ReviewState(), "\(name)", sourceLocation: sourceLocation)
+    let recovered = SalvageExpectation.state(bytes, kind)
+    #expect(fresh == recovered ?? ReviewState(), "\(name)", sourceLocation: sourceLocation)
     #expect(problem.kind == kind, "\(name): \(problem)", sourceLocation: sourceLocation)
     if let detail {
       #expect(problem.detail.contains(detail), "\(name): \(problem.detail)", sourceLocation: sourceLocation)
@@ -125,7 +134,13 @@ struct ReliabilityCorruptionTests {
     #expect(defaults.data(forKey: key) == Data(bytes), "\(name): the kept bytes differ", sourceLocation: sourceLocation)
     let prefix = "Reliability.state." + (kind == .futureFormat ? "unsupported-" : "corrupt-")
     #expect(key.hasPrefix(prefix), "\(name): \(key)", sourceLocation: sourceLocation)
-    #expect(defaults.object(forKey: store.stateKey) == nil, "\(name)", sourceLocation: sourceLocation)
+    if let recovered {
+      let stored = defaults.data(forKey: store.stateKey).flatMap { try? ReviewStateCoding.decode($0).get() }
+      #expect(stored == recovered, "\(name): the recovered state is not stored", sourceLocation: sourceLocation)
+      defaults.removeObject(forKey: store.stateKey)
+    } else {
+      #expect(defaults.object(forKey: store.stateKey) == nil, "\(name)", sourceLocation: sourceLocation)
+    }
     defaults.removeObject(forKey: key)
     return problem
   }
@@ -133,8 +148,10 @@ struct ReliabilityCorruptionTests {
   /// With the unusable data in place (`put`), a manager over `store` logs exactly one problem
   /// of `kind`, starts from a fresh state, prompts, records, and saves a state that loads back.
   static func expectManagerKeepsWorking(
-    store: any ReviewStore, kind: Kind, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    store: any ReviewStore, kind: Kind, _ name: String, bytes: [UInt8] = [],
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) throws {
+    let recovered = SalvageExpectation.state(bytes, kind)
     let log = RuntimeLogCollector()
     let presenter = RuntimeRecordingPresenter(answer: .declined)
     let manager = try F.manager(store: store, presenter: presenter, logger: log.logger)
@@ -149,14 +166,20 @@ struct ReliabilityCorruptionTests {
       problems.count == 1 && problems.first?.hasPrefix(start) == true, "\(name): \(problems)",
       sourceLocation: sourceLocation)
     #expect(problems.first?.contains("; kept at `") == true, "\(name)", sourceLocation: sourceLocation)
-    #expect(manager.currentState == ReviewState(), "\(name)", sourceLocation: sourceLocation)
+    #expect(manager.currentState == recovered ?? ReviewState(), "\(name)", sourceLocation: sourceLocation)
     manager.appLaunched()
     manager.significantEvent("export", mayPrompt: false)
-    #expect(manager.promptIfAppropriate(), "\(name)", sourceLocation: sourceLocation)
+    if let recovered {
+      SalvageExpectation.expectWentOn(
+        from: recovered, to: manager.currentState, name, sourceLocation: sourceLocation)
+    } else {
+      #expect(manager.promptIfAppropriate(), "\(name)", sourceLocation: sourceLocation)
+      let state = manager.currentState
+      #expect(
+        state.uses == 1 && state.eventsByName == ["export": 1] && state.totalPrompts == 1 && state.declined,
+        "\(name)", sourceLocation: sourceLocation)
+    }
     let state = manager.currentState
-    #expect(
-      state.uses == 1 && state.eventsByName == ["export": 1] && state.totalPrompts == 1 && state.declined,
-      "\(name)", sourceLocation: sourceLocation)
     guard case .loaded(let loaded) = store.load() else {
       Issue.record("\(name): the manager's new state does not load", sourceLocation: sourceLocation)
       return
@@ -202,7 +225,8 @@ struct ReliabilityCorruptionTests {
       guard Self.startsManager(length: length) else { continue }
       managers += 1
       try Data(prefix).write(to: url)
-      try Self.expectManagerKeepsWorking(store: JSONFileStore(url: url), kind: .corrupt, "the first \(length) bytes")
+      try Self.expectManagerKeepsWorking(
+        store: JSONFileStore(url: url), kind: .corrupt, "the first \(length) bytes", bytes: prefix)
       for name in try directory.contents() { try FileManager.default.removeItem(at: directory.file(name)) }
     }
     // The whole file still loads.
@@ -230,7 +254,7 @@ struct ReliabilityCorruptionTests {
         guard Self.startsManager(length: length) else { continue }
         managers += 1
         defaults.set(Data(prefix), forKey: store.stateKey)
-        try Self.expectManagerKeepsWorking(store: store, kind: .corrupt, "the first \(length) bytes")
+        try Self.expectManagerKeepsWorking(store: store, kind: .corrupt, "the first \(length) bytes", bytes: prefix)
         for key in defaults.dictionaryRepresentation().keys where key.hasPrefix("Reliability.") {
           defaults.removeObject(forKey: key)
         }
@@ -498,7 +522,7 @@ struct ReliabilityCorruptionTests {
     try Self.expectFileRecovery(input.bytes, input.kind, in: directory, input.name, detail: input.detail)
     let url = directory.file("review-state.json")
     try Data(input.bytes).write(to: url)
-    try Self.expectManagerKeepsWorking(store: JSONFileStore(url: url), kind: input.kind, input.name)
+    try Self.expectManagerKeepsWorking(store: JSONFileStore(url: url), kind: input.kind, input.name, bytes: input.bytes)
     let names = try directory.contents()
     #expect(names.count == 2 && names.contains("review-state.json"), "\(input.name): \(names)")
   }
@@ -518,7 +542,7 @@ struct ReliabilityCorruptionTests {
       try Self.expectDefaultsRecovery(input.bytes, input.kind, in: defaults, input.name, detail: input.detail)
       let store = UserDefaultsStore(defaults: defaults, keyPrefix: "Reliability.")
       defaults.set(Data(input.bytes), forKey: store.stateKey)
-      try Self.expectManagerKeepsWorking(store: store, kind: input.kind, input.name)
+      try Self.expectManagerKeepsWorking(store: store, kind: input.kind, input.name, bytes: input.bytes)
     }
   }
 
@@ -834,8 +858,8 @@ struct ReliabilityCorruptionTests {
     #expect(versions == Array(repeating: cut, count: 7))
     #expect(loaded.policySource == nil)
     #expect(loaded.importedLegacy == ["appirater"] + (0..<(ReviewLimits.legacyImports - 1)).map { "m\($0)" })
-    // A policy update the compiler accepts is kept whole.
-    state.policySource = String(repeating: "#", count: Limits.maximumFileSize - 100)
+    // A policy update within the update limit is kept whole.
+    state.policySource = String(repeating: "#", count: ReviewLimits.updateSize)
     #expect(state.sanitized().policySource == state.policySource)
     // Bounding is idempotent.
     #expect(loaded.sanitized() == loaded)

@@ -98,7 +98,7 @@ struct RuntimeRemotePolicyTests {
     state.policyReceivedUnder = PolicyIdentity.fingerprint(of: Self.bundledA)
     let data = try ReviewStateCoding.encode(state)
     #expect(try ReviewStateCoding.decode(data).get() == state)
-    #expect(try ReviewStateCoding.foundationDecode(data).get() == state)
+    #expect(try ReviewStateCoding.foundationDecode(data).get().state == state)
     #expect(try JSONDecoder().decode(ReviewState.self, from: old).policyReceivedUnder == nil)
   }
 

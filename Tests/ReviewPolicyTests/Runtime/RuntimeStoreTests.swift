@@ -242,7 +242,8 @@ struct RuntimeStoreTests {
       Issue.record("\(name): expected a recovered state")
       return
     }
-    #expect(fresh == ReviewState())
+    let recovered = SalvageExpectation.state(bytes, kind)
+    #expect(fresh == recovered ?? ReviewState())
     #expect(problem.kind == kind, "\(name): \(problem)")
     let keptAt = try #require(problem.keptAt, "\(name)")
     #expect(F.bytes(at: keptAt) == Data(bytes), "\(name)")
@@ -252,8 +253,18 @@ struct RuntimeStoreTests {
     #expect(
       URL(fileURLWithPath: keptAt).deletingLastPathComponent().standardizedFileURL.path
         == directory.url.standardizedFileURL.path)
-    #expect(!FileManager.default.fileExists(atPath: url.path))
     #expect(problem.description.hasSuffix("; kept at `\(keptAt)`"))
+    if let recovered {
+      // What was recovered is stored in the file's place, and the next load reads it.
+      #expect(problem.detail.contains("; recovered "), "\(problem.detail)")
+      guard case .loaded(let loaded) = JSONFileStore(url: url).load() else {
+        Issue.record("\(name): the recovered state should have been stored")
+        return
+      }
+      #expect(loaded == recovered, "\(name)")
+      return
+    }
+    #expect(!FileManager.default.fileExists(atPath: url.path))
     // Nothing stored any more: the next load is a fresh install.
     guard case .empty = JSONFileStore(url: url).load() else {
       Issue.record("\(name): the unusable file should have been moved")
@@ -278,11 +289,18 @@ struct RuntimeStoreTests {
       kind == .futureFormat ? "review state written by a newer version of the library: " : "corrupt review state: "
     #expect(problems.first?.summary.hasPrefix(expectedStart) == true, "\(problems.first?.summary ?? "")")
     #expect(problems.first?.summary.contains("; kept at `") == true)
-    #expect(manager.currentState == ReviewState())
+    let recovered = SalvageExpectation.state(bytes, kind)
+    #expect(manager.currentState == recovered ?? ReviewState())
     manager.appLaunched()
-    #expect(manager.promptIfAppropriate())
+    if let recovered {
+      manager.significantEvent("export", mayPrompt: false)
+      SalvageExpectation.expectWentOn(from: recovered, to: manager.currentState, name)
+    } else {
+      #expect(manager.promptIfAppropriate())
+      let state = manager.currentState
+      #expect((state.uses, state.totalPrompts, state.declined) == (1, 1, true))
+    }
     let state = manager.currentState
-    #expect((state.uses, state.totalPrompts, state.declined) == (1, 1, true))
     guard case .loaded(let loaded) = JSONFileStore(url: url).load() else {
       Issue.record("\(name): the manager should have saved a new state")
       return
@@ -293,7 +311,7 @@ struct RuntimeStoreTests {
     #expect(names.filter { $0.contains("corrupt") || $0.contains("unsupported") }.count == 1, "\(names)")
   }
 
-  @Test("JSONFileStore: a file larger than ReviewStateCoding.maximumSize is kept aside unread")
+  @Test("JSONFileStore: a file larger than ReviewStateCoding.maximumSize is kept aside, cut to the read limit")
   func oversizedFile() throws {
     let directory = try RuntimeTemporaryDirectory()
     defer { withExtendedLifetime(directory) {} }
@@ -306,7 +324,7 @@ struct RuntimeStoreTests {
     }
     #expect(fresh == ReviewState())
     #expect(problem.kind == .corrupt)
-    #expect(problem.keptAt.map { F.bytes(at: $0) == bytes } == true)
+    #expect(problem.keptAt.map { F.bytes(at: $0) == bytes.prefix(ReviewStateCoding.maximumSize) } == true)
   }
 
   @Test("two corrupt files recovered in the same millisecond are both kept")
@@ -433,7 +451,7 @@ struct RuntimeStoreTests {
     }
   }
 
-  @Test("UserDefaultsStore: unusable values recovered in quick succession are all kept")
+  @Test("UserDefaultsStore: unusable values recovered in quick succession are each kept, the newest two remain")
   func defaultsRepeatedRecovery() throws {
     try Self.withDefaults { defaults, _ in
       let store = UserDefaultsStore(defaults: defaults, keyPrefix: "R.")
@@ -447,9 +465,10 @@ struct RuntimeStoreTests {
         kept[key] = Data("garbage \(index)".utf8)
       }
       #expect(kept.count == 5)
-      for (key, data) in kept {
-        #expect(defaults.data(forKey: key) == data, "\(key)")
-      }
+      let remaining = kept.keys.filter { defaults.data(forKey: $0) != nil }
+      #expect(remaining.count == JSONFileStore.keptAsideCopies, "\(remaining)")
+      for key in remaining { #expect(defaults.data(forKey: key) == kept[key], "\(key)") }
+      #expect(Set(remaining.compactMap { kept[$0] }) == [Data("garbage 3".utf8), Data("garbage 4".utf8)])
     }
   }
 
