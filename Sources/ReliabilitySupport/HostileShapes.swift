@@ -77,10 +77,12 @@ public enum HostileShapes {
       name: "one-node-asks", summary: "one-node ask rules (`ask rI when session_bad`)", alwaysRejected: false,
       make: { filled("", bytes: $0) { "ask r\($0) when session_bad\n" } }),
     HostileShape(
-      name: "misspelt-names", summary: "`let`s and misspelt references to them (rejected)", alwaysRejected: true,
+      name: "misspelt-names", summary: "declared events and misspelt references to them (rejected)",
+      alwaysRejected: true,
       make: { bytes in
         filled("", bytes: bytes) { index in
-          index % 2 == 0 ? "let name_\(index) = uses >= \(index)\n" : "ask when nmae_\(index - 1)\n"
+          index % 2 == 0
+            ? "event export_photo_\(index)\n" : "ask when events(\"exprot_photo_\(index - 1)\") > 0\n"
         }
       }),
     HostileShape(
