@@ -188,6 +188,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
+/// libFuzzer's start: builds the setup state and warms up the harness with LeakSanitizer paused.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
   fuzzWarmUp(["\u{3}ask when days >= 0", "\u{FF}never when uses > 1\nask when true", "\u{0}"], fuzz)
