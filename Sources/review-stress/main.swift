@@ -3,6 +3,7 @@
 //   review-stress kill-test [--kills N] [--seed S] [--state-file PATH] [--keep] [--unsafe-in-place-store]
 //   review-stress stress [--threads T] [--calls C] [--store memory|file]
 //   review-stress updates
+//   review-stress hostile [--shape NAME] [--sizes A,B] [--timeout S]
 //   review-stress shared [--processes P] [--events E] [--kills K] [--seed S]
 //   review-stress processes [--processes P] [--kills K] [--seed S]
 //   review-stress child <state-file>
@@ -25,6 +26,7 @@ let usage = """
   USAGE: review-stress kill-test [--kills N] [--seed S] [--state-file PATH] [--keep] [--unsafe-in-place-store]
          review-stress stress [--threads T] [--calls C] [--store memory|file]
          review-stress updates
+         review-stress hostile [--shape NAME] [--sizes A,B] [--timeout S]
          review-stress shared [--processes P] [--events E] [--kills K] [--seed S]
          review-stress processes [--processes P] [--kills K] [--seed S]
          review-stress child <state-file>
@@ -39,6 +41,12 @@ let usage = """
   stress     T threads (default 8) make C mixed calls each (default 100,000) on one manager;
              the totals must be exact.
   updates    Times each hostile policy update of the reliability tests; each must be rejected.
+  hostile    Each hostile update shape of issue 23 (a comment of control characters, blank lines,
+             quotes, many ask, never and one-node rules, unset facts, declared events, misspelt
+             names) at 64 KiB, 1 MiB and the update limit, each in a child process: a user who
+             declined, the update (timed), a relaunch (timed), tracked calls (timed), another
+             relaunch. Counts, the answer and the guardrail must survive, within the stated
+             times and memory (HostileThresholds); --timeout S kills a child after S s (60).
   shared     P processes (default 4) make E calls each (default 500) on one state file at once:
              every total must be exact. Then K rounds (default 50) kill P recording processes
              with SIGKILL: each one's count must grow by what it reported, or one more.
@@ -82,6 +90,12 @@ case "stress":
   exit(StressCommand(arguments: arguments).run())
 case "updates":
   exit(UpdatesCommand(arguments: arguments).run())
+case "hostile":
+  exit(HostileCommand(arguments: arguments).run())
+case "hostile-child":
+  exit(HostileChild.run(arguments: arguments))
+case "hostile-extension":
+  exit(HostileExtension.run(arguments: arguments))
 case "--help", "-h", "help":
   print(usage)
   exit(0)

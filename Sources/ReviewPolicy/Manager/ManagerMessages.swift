@@ -124,4 +124,35 @@ enum ManagerMessages {
       event: trigger, date: date, summary: explanation.summary + (forced ? " (forced by alwaysAsk)" : ""),
       details: explanation.text, decision: explanation.decision, isDecision: true)
   }
+
+  /// `text` cut to at most about `limit` UTF-8 bytes (at a line break when `atLine` and one is in
+  /// the second half), followed by a note of how many bytes were left out.
+  static func cut(_ text: String, to limit: Int, atLine: Bool) -> String {
+    let utf8 = text.utf8
+    var end = utf8.index(utf8.startIndex, offsetBy: max(0, limit - 64), limitedBy: utf8.endIndex) ?? utf8.endIndex
+    // Back to the start of a scalar.
+    while end > utf8.startIndex && end < utf8.endIndex && UTF8.isContinuation(utf8[end]) {
+      end = utf8.index(before: end)
+    }
+    var kept = text[..<end]
+    if atLine, let newline = kept.lastIndex(of: "\n"),
+      utf8.distance(from: utf8.startIndex, to: newline) > limit / 2
+    {
+      kept = text[...newline]
+    }
+    let left = utf8.count - kept.utf8.count
+    return String(kept) + (atLine && kept.last != "\n" ? "\n" : "") + "… (\(left) more bytes left out)"
+  }
+
+  /// The note added to an entry's summary when `count` diagnostics were left out of it.
+  static func diagnosticsLeftOut(_ count: Int) -> String {
+    " (\(count) more diagnostics left out of this entry; the update's result has them all)"
+  }
+
+  /// `count` more app facts not set, beyond those reported by name (once per policy change).
+  static func moreUnsetFacts(_ count: Int, policy: PolicyIdentity, date: Date) -> ReviewLogEntry {
+    var entry = ReviewLogEntry(event: .unsetFact, date: date, summary: ReviewTracker.moreUnsetFactsMessage(count))
+    entry.policy = policy
+    return entry
+  }
 }

@@ -81,4 +81,30 @@ public struct ReviewLogEntry: Sendable {
     self.decision = decision
     self.isDecision = isDecision
   }
+
+  /// The most UTF-8 bytes of ``summary`` a logger receives.
+  public static let maximumSummaryBytes = 1024
+  /// The most UTF-8 bytes of ``details`` a logger receives (an explanation of a large policy, or
+  /// the rendered diagnostics of a large update, is cut at a line and says how much was left out).
+  public static let maximumDetailsBytes = 16 * 1024
+  /// The most ``diagnostics`` an entry carries (the update's result carries them all).
+  public static let maximumDiagnostics = 200
+
+  /// This entry within ``maximumSummaryBytes``, ``maximumDetailsBytes`` and
+  /// ``maximumDiagnostics``: what is cut is counted in the text that remains.
+  func bounded() -> ReviewLogEntry {
+    var entry = self
+    if summary.utf8.count > Self.maximumSummaryBytes {
+      entry.summary = ManagerMessages.cut(summary, to: Self.maximumSummaryBytes, atLine: false)
+    }
+    if details.utf8.count > Self.maximumDetailsBytes {
+      entry.details = ManagerMessages.cut(details, to: Self.maximumDetailsBytes, atLine: true)
+    }
+    if diagnostics.count > Self.maximumDiagnostics {
+      let left = diagnostics.count - Self.maximumDiagnostics
+      entry.diagnostics = Array(diagnostics.prefix(Self.maximumDiagnostics))
+      entry.summary += ManagerMessages.diagnosticsLeftOut(left)
+    }
+    return entry
+  }
 }

@@ -25,8 +25,13 @@ public final class ReviewManager: @unchecked Sendable {
   private var tracker: ReviewTracker
   /// Each call's transaction on the store, and what reconciling remembers between calls.
   private var transaction: StoreTransaction
-  /// The app facts reported as unset (each once per manager).
+  /// The app facts reported as unset (each once per manager, at most ``reportedUnsetFactsLimit`` by name).
   private var reportedUnsetFacts: Set<String> = []
+  /// The tracker's ``ReviewTracker/unsetFactsGeneration`` last reported: a call looks at the unset
+  /// facts only when it changed (no scan per call).
+  private var reportedUnsetGeneration: Int?
+  /// How many unset app facts are reported by name; more are reported as a count.
+  static let reportedUnsetFactsLimit = 64
   /// Event names already logged as undeclared, so each is logged once.
   private var loggedUndeclaredEvents = Set<String>()
   /// Everything the manager was configured with.
@@ -143,8 +148,9 @@ public final class ReviewManager: @unchecked Sendable {
       .significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? "")
     ) { tracker, now in
       tracker.countEvent(named: name, at: now)
-      // Under the lock: the policy running now, and the names logged so far (no set is built per call).
-      let declared = tracker.active.compiled.declaredEvents
+      // Under the lock: the policy running now (its names as a set, built when it changed), and the
+      // names logged so far.
+      let declared = tracker.declaredEvents
       if let name, !(declared.isEmpty && configuration.eventNames.isEmpty), !declared.contains(name),
         !configuration.eventNames.contains(name)
       {
@@ -338,6 +344,7 @@ public final class ReviewManager: @unchecked Sendable {
     var entry: ReviewLogEntry?
     var request: PromptRequest?
     var unset: [(name: String, type: PolicyType)] = []
+    var moreUnset = 0
     var policy = policies.bundledIdentity
     lock.lock()
     let report = transaction.run(&tracker, at: now, entering: true) { tracker in
@@ -346,12 +353,24 @@ public final class ReviewManager: @unchecked Sendable {
     }
     if prompting, configuration.logger != nil {
       policy = tracker.active.identity
-      // Reported once per fact: a policy that reads an app fact nobody sets never asks.
-      unset = tracker.unsetAppFacts.filter { reportedUnsetFacts.insert($0.name).inserted }
+      // Reported once per fact, looked at only when the unset facts changed: a policy that reads an
+      // app fact nobody sets never asks.
+      if reportedUnsetGeneration != tracker.unsetFactsGeneration {
+        reportedUnsetGeneration = tracker.unsetFactsGeneration
+        for fact in tracker.unsetAppFacts where !reportedUnsetFacts.contains(fact.name) {
+          if reportedUnsetFacts.count < Self.reportedUnsetFactsLimit {
+            reportedUnsetFacts.insert(fact.name)
+            unset.append(fact)
+          } else {
+            moreUnset += 1
+          }
+        }
+      }
     }
     lock.unlock()
     logProblems(report.problems)
     for (name, type) in unset { log(ManagerMessages.unsetFact(name, type, policy: policy, date: Date(now))) }
+    if moreUnset > 0 { log(ManagerMessages.moreUnsetFacts(moreUnset, policy: policy, date: Date(now))) }
     if report.closedTimedOutPrompt { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
     if var entry {
       entry.policy = policy
@@ -397,7 +416,8 @@ public final class ReviewManager: @unchecked Sendable {
     for problem in problems { log(problem) }
   }
 
+  /// Gives `entry` to the logger, bounded in size (``ReviewLogEntry/bounded()``).
   func log(_ entry: ReviewLogEntry) {
-    configuration.logger?(entry)
+    configuration.logger?(entry.bounded())
   }
 }

@@ -122,21 +122,9 @@ extension ReviewTracker {
   /// The app facts that the running policy or the guardrails declare (`fact plan: string`), that
   /// cannot be absent and have no default, and that the app has not set with a value of their type
   /// (``setFact(_:_:)``): a policy that reads one never asks. Names with their types, in layout order.
-  public var unsetAppFacts: [(name: String, type: PolicyType)] {
-    // The prepared snapshots hold the defaults and the app facts set: a declared fact missing from
-    // them has neither. (A default declared as `fact plan: string = "free"` is in the template.)
-    var unset: [(name: String, type: PolicyType)] = []
-    func collect(_ snapshot: Facts) {
-      let layout = snapshot.layout
-      for (index, slot) in layout.slots.enumerated() where !slot.isOptional && !snapshot.isPresent(slot: index) {
-        guard case .declaration = slot.origin, !unset.contains(where: { $0.name == slot.name }) else { continue }
-        unset.append((slot.name, slot.type))
-      }
-    }
-    collect(prepared)
-    if let guardrailsPrepared { collect(guardrailsPrepared) }
-    return unset
-  }
+  ///
+  /// Found once per change of the policy, the guardrails or the app facts, not per call.
+  public var unsetAppFacts: [(name: String, type: PolicyType)] { unsetFacts }
 
   /// The decision the policy makes on the current state at `now`, explained (nothing is recorded).
   public func explanation(at now: Timestamp) -> ReviewExplanation {
@@ -147,12 +135,19 @@ extension ReviewTracker {
       let explanation = policy.explain(facts)
       let renderer = ExplanationRenderer()
       var text = renderer.render(explanation, of: policy)
+      // Lists of names are bounded: an update may declare many facts, and the text goes to the log.
       let missing = facts.missingFacts
       if !missing.isEmpty {
-        text += "missing facts: " + missing.map { "`\($0)`" }.joined(separator: ", ") + " (set them with `setFact`)\n"
+        let listed = missing.prefix(ReviewTracker.listedNames).map { "`\($0)`" }.joined(separator: ", ")
+        text +=
+          "missing facts: " + listed + ReviewTracker.leftOut(missing.count - ReviewTracker.listedNames)
+          + " (set them with `setFact`)\n"
       }
-      for (name, type) in unsetAppFacts {
+      for (name, type) in unsetAppFacts.prefix(ReviewTracker.listedNames) {
         text += ReviewTracker.unsetFactMessage(name, type) + "\n"
+      }
+      if unsetAppFacts.count > ReviewTracker.listedNames {
+        text += ReviewTracker.moreUnsetFactsMessage(unsetAppFacts.count - ReviewTracker.listedNames) + "\n"
       }
       let summary = renderer.summary(explanation.decision, policy)
       guard explanation.decision.shouldAsk, let block = guardrailBlock(at: now) else {
@@ -175,6 +170,19 @@ extension ReviewTracker {
     var current = state
     current.enter(version: appVersion, build: build, newVersionOnBuild: newVersionOnBuild, at: now)
     return guardrails.binder.facts(from: guardrailsPrepared, state: current, now: now, versions: versions)
+  }
+
+  /// How many names an explanation lists (missing facts, unset app facts); the rest are counted.
+  static let listedNames = 16
+
+  /// `, and N more` when `count` names were left out of a list, else nothing.
+  static func leftOut(_ count: Int) -> String {
+    count > 0 ? ", and \(count) more" : ""
+  }
+
+  /// The report of `count` more unset app facts, left out of a list by name.
+  static func moreUnsetFactsMessage(_ count: Int) -> String {
+    "\(count) more app facts declared without a default are not set (names left out)"
   }
 
   /// The report of an app fact the app has not set: its name and the call that sets it.

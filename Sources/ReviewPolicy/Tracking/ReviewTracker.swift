@@ -23,17 +23,33 @@ public struct ReviewTracker: Sendable {
   public private(set) var appFacts: [String: Value] = [:]
   /// The running policy with its binder; changing it prepares the app facts again.
   var active: ActivePolicy {
-    didSet { prepared = active.binder.prepared(appFacts: appFacts) }
+    didSet {
+      declaredEvents = Set(active.compiled.declaredEvents)
+      prepared = active.binder.prepared(appFacts: appFacts)
+    }
   }
-  /// The running policy's defaults with ``appFacts`` set: where every snapshot starts.
-  private(set) var prepared: Facts
+  /// The running policy's defaults with ``appFacts`` set: where every snapshot starts. Setting it
+  /// finds the unset app facts again (once per change, not per call).
+  private(set) var prepared: Facts {
+    didSet { findUnsetAppFacts() }
+  }
   /// The app's guardrails (``ReviewManager/Configuration/guardrails``): `never` rules checked after
   /// the running policy, whatever it is; nil for none. Changing them prepares the app facts again.
   var guardrails: ActivePolicy? {
     didSet { guardrailsPrepared = guardrails?.binder.prepared(appFacts: appFacts) }
   }
   /// The guardrails' defaults with ``appFacts`` set.
-  private(set) var guardrailsPrepared: Facts?
+  private(set) var guardrailsPrepared: Facts? {
+    didSet { findUnsetAppFacts() }
+  }
+  /// The event names the running policy declares, as a set: a call asks whether a name is declared
+  /// in constant time, however many the policy declares.
+  private(set) var declaredEvents: Set<String>
+  /// ``unsetAppFacts``, found when the prepared snapshots change (see ``findUnsetAppFacts()``).
+  private(set) var unsetFacts: [(name: String, type: PolicyType)] = []
+  /// Counts the changes of ``unsetAppFacts``: a caller that reported them at one generation has
+  /// nothing new to report until it changes (so a call costs no scan of the declared facts).
+  private(set) var unsetFactsGeneration = 0
   /// The state's versions, parsed when they change.
   private(set) var versions = ParsedVersions()
   /// Action scores are clamped to these bounds per session; nil for no bounds.
@@ -66,9 +82,11 @@ public struct ReviewTracker: Sendable {
   init(active: ActivePolicy, appVersion: String, state: ReviewState, scoreBounds: ClosedRange<Number>?) {
     self.active = active
     self.prepared = active.binder.prepared(appFacts: [:])
+    self.declaredEvents = Set(active.compiled.declaredEvents)
     self.appVersion = appVersion
     self.state = state
     self.scoreBounds = scoreBounds
+    findUnsetAppFacts()
   }
 
   /// `bounds` as numbers; nil when either end is not a finite number in range.
@@ -287,6 +305,31 @@ public struct ReviewTracker: Sendable {
     // Given now, in this version's UI: it counts for this version even when a prompt of an
     // earlier version is still pending (found by the fuzzing campaign: a "no thanks" was lost).
     state.record(response, at: now, outsidePrompt: true)
+  }
+
+  /// Finds ``unsetAppFacts`` in the prepared snapshots, in time linear in their layouts, and
+  /// counts a new generation when they changed.
+  private mutating func findUnsetAppFacts() {
+    // The prepared snapshots hold the defaults and the app facts set: a declared fact missing from
+    // them has neither. (A default declared as `fact plan: string = "free"` is in the template.)
+    var unset: [(name: String, type: PolicyType)] = []
+    var seen = Set<String>()
+    func collect(_ snapshot: Facts) {
+      let layout = snapshot.layout
+      for (index, slot) in layout.slots.enumerated() where !slot.isOptional && !snapshot.isPresent(slot: index) {
+        guard case .declaration = slot.origin, seen.insert(slot.name).inserted else { continue }
+        unset.append((slot.name, slot.type))
+      }
+    }
+    collect(prepared)
+    if let guardrailsPrepared { collect(guardrailsPrepared) }
+    let changed =
+      unset.count != unsetFacts.count
+      || zip(unset, unsetFacts).contains { $0.name != $1.name || $0.type != $1.type }
+    if changed {
+      unsetFacts = unset
+      unsetFactsGeneration &+= 1
+    }
   }
 
   /// Parses the state's previous and last prompt versions if they changed (decisions then reuse them).
