@@ -1,6 +1,9 @@
 // The hostile update shapes of issue 23, at any size: shared by the reliability tests, the
 // `review-stress hostile` driver and the `update` fuzz target's seeds. It imports no test framework.
 
+import PolicyCore
+import ReviewPolicy
+
 /// One hostile update shape: a generator of update texts of a chosen size.
 public struct HostileShape: Sendable {
   /// A short name (no spaces): the driver's and the seeds' key.
@@ -20,8 +23,8 @@ public struct HostileShape: Sendable {
 /// The shapes of the issue: updates a policy's language accepted on the main branch that wiped the
 /// state, froze the app or made every later call slow, and the misspelt names that took seconds to reject.
 public enum HostileShapes {
-  /// The remote update limit in bytes. One constant: the lead wires it to the real limit.
-  public static let updateLimit = 64 * 1024
+  /// The remote update limit in bytes (`PolicyLimits.remoteUpdate`).
+  public static let updateLimit = PolicyLimits.remoteUpdate.maximumSize
 
   /// The sizes each shape is tried at: 64 KiB, 1 MiB and the update limit (once when they coincide).
   public static let sizes: [Int] = {

@@ -253,7 +253,7 @@ package enum ReviewLimits {
   /// byte becomes at most 6 bytes (`\u0001`), so the stored update takes at most 384 KiB, and the
   /// whole state stays far below the store's read limit (`ReviewStateCoding.maximumSize`;
   /// `ReliabilityStateBoundTests.maximalStateFits` builds the largest state and checks it).
-  package static let updateSize = 64 * 1024
+  package static let updateSize = PolicyLimits.remoteUpdate.maximumSize
 }
 
 /// The coding of a stored member added after states were first stored (``ReviewState/epoch``,
