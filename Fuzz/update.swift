@@ -4,8 +4,11 @@
 // The input's first byte chooses the tracked calls; the rest is the update's text (its bytes as
 // UTF-8, invalid sequences replaced, as a `String` from the network arrives).
 //
-// Setup: a ReviewManager over a JSONFileStore in a temporary folder (the real file, journal and read
-// limit), bundled policy `ask when uses >= 3`, guardrails `never answered when declined_any or
+// Setup: a ReviewManager over a store of the state's bytes (`ByteStore`: every save encodes the
+// state as the file store does and every load decodes it through the stores' decoder and read
+// limit, so a state the manager writes and cannot read back fails), or, for one input in 64 (its
+// last byte's low six bits all set), a JSONFileStore in a temporary folder (the real file,
+// journal and read limit), bundled policy `ask when uses >= 3`, guardrails `never answered when declined_any or
 // rated_any`: three launches, five `export` events, a prompt answered "no thanks" (recorded once by
 // a manager; each input starts from that state saved by the store).
 //
@@ -66,12 +69,43 @@ final class FuzzClock: @unchecked Sendable {
 }
 let clock = FuzzClock()
 
-func manager() -> ReviewManager {
+/// A store of the state's bytes: a save encodes the state as the file store does, a load decodes
+/// them through the stores' decoder and read limit (no file system, so the target runs fast).
+final class ByteStore: ReviewStore, @unchecked Sendable {
+  // @unchecked: `bytes` is only touched under `lock`.
+  private let lock = NSLock()
+  private var bytes: Data?
+
+  init(_ state: ReviewState) {
+    bytes = Data(ReviewStateCoding.encodedBytes(state))
+  }
+
+  func load() -> StoreLoadResult {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let bytes else { return .empty }
+    switch ReviewStateCoding.decode(bytes) {
+    case .success(let state): return .loaded(state)
+    case .failure(let problem): fuzzFail("the manager wrote \(bytes.count) bytes it cannot read back: \(problem)")
+    }
+  }
+
+  func save(_ state: ReviewState) throws(StoreSaveError) {
+    lock.lock()
+    defer { lock.unlock() }
+    bytes = Data(ReviewStateCoding.encodedBytes(state))
+  }
+}
+
+/// The state file in ``folder``.
+let stateFile = folder.appendingPathComponent("review-state.json")
+
+func manager(_ store: any ReviewStore = JSONFileStore(url: stateFile)) -> ReviewManager {
   do {
     return try ReviewManager(
       configuration: .init(
         appVersion: "1.0", bundledPolicy: bundledPolicy,
-        store: JSONFileStore(url: folder.appendingPathComponent("review-state.json")), clock: clock.function,
+        store: store, clock: clock.function,
         texts: .english, logger: logger, guardrails: guardrails))
   } catch {
     fuzzFail("the manager cannot be created: \(error)")
@@ -118,21 +152,27 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let control = bytes.first ?? 0
   let source = String(decoding: bytes.dropFirst(), as: UTF8.self)
-  for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-    try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+  let onFile = (bytes.last ?? 0) & 0x3F == 0x3F
+  if onFile {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
   }
   clock.reset()
+  let store: any ReviewStore = onFile ? JSONFileStore(url: stateFile) : ByteStore(declinedState)
 
   var expected = Kept(declinedState)
   var accepted = false
   do {
     // The user's state, as the setup left it, written as the store writes it (one save, not ten).
-    do {
-      try JSONFileStore(url: folder.appendingPathComponent("review-state.json")).save(declinedState)
-    } catch {
-      fuzzFail("cannot save the state: \(error)")
+    if onFile {
+      do {
+        try JSONFileStore(url: stateFile).save(declinedState)
+      } catch {
+        fuzzFail("cannot save the state: \(error)")
+      }
     }
-    let first = manager()
+    let first = manager(store)
     if Kept(first.currentState) != expected { fuzzFail("the saved state did not load") }
     let running = first.currentPolicy.source.bytes
     let result = first.updatePolicy(source)
@@ -144,7 +184,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if Kept(first.currentState) != expected { fuzzFail("the update changed the counts") }
   }
 
-  let second = manager()
+  let second = manager(store)
   if Kept(second.currentState) != expected {
     fuzzFail("lost at the relaunch: \(Kept(second.currentState)) instead of \(expected)")
   }
@@ -180,7 +220,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   if second.promptIfAppropriate() { fuzzFail("the user who declined was asked") }
   expected.responses = second.currentState.responses.count
 
-  let third = manager()
+  let third = manager(store)
   if Kept(third.currentState) != expected {
     fuzzFail("lost at the second relaunch: \(Kept(third.currentState)) instead of \(expected)")
   }

@@ -40,11 +40,14 @@ public enum HostileShapes {
 
   /// `lines` produced by `line(i)` for i = 0, 1, ..., as many as fit in `bytes` after `head`,
   /// then a comment padding the text to exactly `bytes` when there is room for one.
-  static func filled(_ head: String, bytes: Int, tail: String = "", _ line: (Int) -> String) -> String {
+  /// At most `count` lines when given.
+  static func filled(
+    _ head: String, bytes: Int, tail: String = "", count: Int = .max, _ line: (Int) -> String
+  ) -> String {
     var text = head
     var index = 0
     let budget = bytes - tail.utf8.count
-    while true {
+    while index < count {
       let next = line(index)
       if text.utf8.count + next.utf8.count > budget - 3 { break }
       text += next
@@ -59,6 +62,25 @@ public enum HostileShapes {
   /// `head` followed by `filler` repeated to exactly `bytes` bytes (`filler` is one byte).
   static func padded(_ head: String, bytes: Int, filler: Character) -> String {
     head + String(repeating: filler, count: max(0, bytes - head.utf8.count))
+  }
+
+  /// The remote-update limits the largest honest-looking updates are built to.
+  static let limits = PolicyLimits.remoteUpdate
+
+  /// The largest update every limit allows at once: 64 facts left unset, 64 events, 256 `let`s and
+  /// 256 rules reading them all, then a comment up to `bytes`.
+  static func largestUpdate(bytes: Int) -> String {
+    var text = (0..<limits.maximumFactDeclarations).map { "fact f\($0): int\n" }.joined()
+    text += (0..<limits.maximumEventDeclarations).map { "event e\($0)\n" }.joined()
+    text += (0..<limits.maximumLets).map { "let l\($0) = uses >= \($0) and days >= \($0 % 97)\n" }.joined()
+    text += (0..<limits.maximumRules).map { index in
+      let kind = index % 4 == 0 ? "never" : "ask"
+      return "\(kind) r\(index) when l\(index) and events(\"e\(index % 64)\") >= \(index % 5) "
+        + "and (f\(index % 64) ?? 0) >= 0 and not rated and since(last_prompt) ?? 0d > \(index % 30)d\n"
+    }.joined()
+    let room = bytes - text.utf8.count
+    if room >= 2 { text += "#" + String(repeating: " ", count: room - 2) + "\n" }
+    return text
   }
 
   /// Every shape.
@@ -94,6 +116,26 @@ public enum HostileShapes {
     HostileShape(
       name: "unset-facts", summary: "declared app facts left unset (`fact fI: int`), one read", alwaysRejected: false,
       make: { filled("ask when days >= 0 or f0 >= 0\n", bytes: $0) { "fact f\($0): int\n" } }),
+    HostileShape(
+      name: "asks-at-limit", summary: "as many distinct ask rules as the rule limit allows, then a comment",
+      alwaysRejected: false,
+      make: {
+        filled("", bytes: $0, count: limits.maximumRules) {
+          "ask a\($0) when uses >= \($0) and days >= \($0 % 97) and sessions >= \($0 % 13)\n"
+        }
+      }),
+    HostileShape(
+      name: "nevers-at-limit", summary: "as many `never` rules as the rule limit allows and one ask, then a comment",
+      alwaysRejected: false,
+      make: {
+        filled("ask when days >= 0\n", bytes: $0, count: limits.maximumRules - 1) {
+          "never n\($0) when uses == \($0 + 1_000_000) or events(\"x\($0)\") >= 1000\n"
+        }
+      }),
+    HostileShape(
+      name: "largest-update",
+      summary: "every count limit at once (64 unset facts, 64 events, 256 lets, 256 rules), then a comment",
+      alwaysRejected: false, make: { largestUpdate(bytes: $0) }),
     HostileShape(
       name: "declared-events", summary: "declared events (`event eI`), one read", alwaysRejected: false,
       make: { filled("ask when events(\"e0\") >= 0\n", bytes: $0) { "event e\($0)\n" } }),

@@ -43,6 +43,28 @@ struct ExplanationTests {
       ])
   }
 
+  @Test("a bounded explanation traces the first rules and lets, counts the rest, and decides as the full one")
+  func bounded() throws {
+    let lets = (0..<10).map { "let l\($0) = uses >= \($0)\n" }.joined()
+    let rules = (0..<40).map { "ask r\($0) when l\($0 % 10) and days >= \($0 + 100)\n" }.joined()
+    let policy = try compiled(lets + rules + "never late when days >= 1000\n")
+    var facts = try standardFacts(policy)
+    try facts.set("days", to: .int(1000))
+    try facts.set("uses", to: .int(3))
+    let full = policy.explain(facts)
+    let bounded = policy.explain(facts, maximumRules: 8)
+    #expect(full.rules.count == 41 && full.omittedRules == 0 && full.omittedLets == 0)
+    #expect(bounded.decision == full.decision && bounded.decision == policy.decide(facts))
+    #expect(bounded.rules == Array(full.rules.prefix(8)) && bounded.omittedRules == 33)
+    #expect(bounded.lets == Array(full.lets.prefix(8)) && bounded.omittedLets == 2)
+    let text = ExplanationRenderer().render(bounded, of: policy)
+    #expect(text.hasSuffix("… 33 more rules not shown\n"))
+    #expect(text.contains("… 2 more lets not shown\n"))
+    // The summary still names the deciding rule, which the bounded trace left out.
+    #expect(text.hasPrefix("decision: " + ExplanationRenderer().summary(full.decision, policy)))
+    #expect(!ExplanationRenderer().render(full, of: policy).contains("not shown"))
+  }
+
   @Test("`or` stops at the first true operand; later conditions are not needed")
   func shortCircuit() throws {
     let (policy, explanation) = try explain("ask when declined or days < 5 or uses > 1000") {

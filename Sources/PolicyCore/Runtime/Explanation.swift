@@ -84,6 +84,11 @@ public struct Explanation: Sendable, Hashable {
   public var rules: [RuleTrace]
   /// Every used `let`, in source order.
   public var lets: [LetTrace]
+  /// How many rules were left out of ``rules`` (an explanation bounded with
+  /// `explain(_:maximumRules:)`); 0 when every rule is there.
+  public var omittedRules = 0
+  /// How many used `let`s were left out of ``lets``, likewise.
+  public var omittedLets = 0
 }
 
 extension CompiledPolicy {
@@ -105,7 +110,12 @@ extension CompiledPolicy {
   ///
   /// This walks the checked tree (allocating freely) and is meant for tools and
   /// logs; ``decide(_:)`` is the fast path. Both apply the same semantics.
-  public func explain(_ facts: Facts) -> Explanation {
+  ///
+  /// - Parameter maximumRules: The most rules, and separately the most `let`s, traced: the first
+  ///   ones in source order; the rest are counted in ``Explanation/omittedRules`` and
+  ///   ``Explanation/omittedLets``. A log that explains every decision bounds its cost with it;
+  ///   the decision itself always comes from every rule.
+  public func explain(_ facts: Facts, maximumRules: Int = .max) -> Explanation {
     let decision = decide(facts)
     guard decision.reason != .invalidFacts else {
       return Explanation(decision: decision, rules: [], lets: [])
@@ -123,9 +133,12 @@ extension CompiledPolicy {
         letTraces.append(LetTrace(index: index, value: nil, fault: error.kind))
       }
     }
+    let omittedLets = max(0, letTraces.count - max(maximumRules, 0))
+    letTraces.removeLast(omittedLets)
     let neverHeld = decision.reason == .neverRuleHeld
     var traces: [RuleTrace] = []
     for (index, rule) in rules.enumerated() {
+      guard traces.count < maximumRules else { break }
       walker.conditions = []
       walker.fault = nil
       let result = walker.walk(rule.condition, evaluate: true)
@@ -136,6 +149,8 @@ extension CompiledPolicy {
           index: index, outcome: outcome, isDeciding: decision.decidingRules.contains(index),
           isNeeded: rule.kind == .never || !neverHeld, conditions: walker.conditions))
     }
-    return Explanation(decision: decision, rules: traces, lets: letTraces)
+    return Explanation(
+      decision: decision, rules: traces, lets: letTraces, omittedRules: rules.count - traces.count,
+      omittedLets: omittedLets)
   }
 }

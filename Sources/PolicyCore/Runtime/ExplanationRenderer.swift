@@ -29,6 +29,7 @@ public struct ExplanationRenderer: Sendable {
         trace.fault.map { "fault (\(ExplanationRenderer.describe($0)))" } ?? trace.value.map(\.description) ?? "absent"
       output += "let \(checked.name) = \(value)\n"
     }
+    if explanation.omittedLets > 0 { output += "… \(explanation.omittedLets) more lets not shown\n" }
     for trace in explanation.rules {
       let rule = policy.rules[trace.index]
       let line = policy.source.location(of: rule.range.start).line
@@ -67,6 +68,7 @@ public struct ExplanationRenderer: Sendable {
         output += row + "\n"
       }
     }
+    if explanation.omittedRules > 0 { output += "… \(explanation.omittedRules) more rules not shown\n" }
     return output
   }
 

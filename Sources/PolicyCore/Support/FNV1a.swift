@@ -21,8 +21,17 @@ package struct FNV1a: Sendable, Hashable {
     value = value &* 0x100_0000_01b3
   }
 
-  /// Feeds `bytes` in order.
+  /// Feeds `bytes` in order: contiguous bytes (a native string's UTF-8, an array) through a
+  /// buffer, so an unspecialized caller does not pay a generic call per byte.
   mutating func feed(_ bytes: some Sequence<UInt8>) {
+    var hasher = self
+    let fed: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+      for byte in buffer { hasher.feed(byte) }
+    }
+    if fed != nil {
+      self = hasher
+      return
+    }
     for byte in bytes { feed(byte) }
   }
 }

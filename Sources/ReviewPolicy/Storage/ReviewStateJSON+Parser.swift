@@ -277,7 +277,7 @@ extension ReviewStateJSON {
             scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
           }
           guard let scalar = Unicode.Scalar(scalarValue) else { return nil }
-          output.append(contentsOf: String(Character(scalar)).utf8)
+          UTF8.encode(scalar) { output.append($0) }
         default:
           return nil
         }

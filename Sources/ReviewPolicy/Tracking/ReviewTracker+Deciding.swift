@@ -37,7 +37,7 @@ extension ReviewTracker {
         return PromptCheck(asks: asks, explanation: nil)
       }
       guard asks || forced || explaining == .always else { return PromptCheck(asks: false, explanation: nil) }
-      explanation = self.explanation(at: now)
+      explanation = self.explanation(at: now, maximumRules: ReviewTracker.explainedRules)
     }
     let asks = explanation.decision?.shouldAsk ?? false
     if asks && !forced { state.recordPrompt(at: now, outcome: .pending) }
@@ -127,12 +127,16 @@ extension ReviewTracker {
   public var unsetAppFacts: [(name: String, type: PolicyType)] { unsetFacts }
 
   /// The decision the policy makes on the current state at `now`, explained (nothing is recorded).
-  public func explanation(at now: Timestamp) -> ReviewExplanation {
+  ///
+  /// - Parameter maximumRules: The most rules (and `let`s) the text shows, the first in source
+  ///   order, the rest counted: a prompt check bounds its explanation with
+  ///   ``explainedRules`` so that logging every decision costs the same whatever an update holds.
+  public func explanation(at now: Timestamp, maximumRules: Int = .max) -> ReviewExplanation {
     switch facts(at: now) {
     case .failure(let unusable):
       return unusable
     case .success(let facts):
-      let explanation = policy.explain(facts)
+      let explanation = policy.explain(facts, maximumRules: maximumRules)
       let renderer = ExplanationRenderer()
       var text = renderer.render(explanation, of: policy)
       // Lists of names are bounded: an update may declare many facts, and the text goes to the log.
@@ -174,6 +178,10 @@ extension ReviewTracker {
 
   /// How many names an explanation lists (missing facts, unset app facts); the rest are counted.
   static let listedNames = 16
+
+  /// How many rules (and `let`s) the explanation of a prompt check shows; the rest are counted.
+  /// `explainCurrentDecision()` shows every rule.
+  static let explainedRules = 32
 
   /// `, and N more` when `count` names were left out of a list, else nothing.
   static func leftOut(_ count: Int) -> String {
