@@ -149,7 +149,8 @@ struct ReliabilityHostileShapeTests {
     manager.promptIfAppropriate()
     let decision = try #require(log.decisions.last)
     #expect(decision.details.utf8.count <= ReviewLogEntry.maximumDetailsBytes)
-    #expect(decision.details.hasSuffix("more bytes left out)"))
+    // The check explains the first `explainedRules` rules and counts the rest.
+    #expect(decision.details.contains("… \(2001 - ReviewTracker.explainedRules) more rules not shown\n"))
     #expect(decision.summary.utf8.count <= ReviewLogEntry.maximumSummaryBytes)
     // The same text as an update is rejected by the rule limit, and its entry is bounded too.
     #expect(!manager.updatePolicy(policy).isAccepted)
