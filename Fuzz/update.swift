@@ -23,6 +23,7 @@
 // Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
 // ReviewPolicy.
 import Foundation
+import ReliabilitySupport
 
 @testable import PolicyCore
 @testable import ReviewPolicy
@@ -112,23 +113,6 @@ func manager(_ store: any ReviewStore = JSONFileStore(url: stateFile)) -> Review
   }
 }
 
-/// The counts and the answer that must survive.
-struct Kept: Equatable {
-  var uses: Int
-  var events: Int
-  var export: Int
-  var declined: Bool
-  var responses: Int
-
-  init(_ state: ReviewState) {
-    uses = state.totalUses
-    events = state.totalEvents
-    export = state.totalEventsByName["export"] ?? 0
-    declined = state.declinedAny
-    responses = state.responses.count
-  }
-}
-
 /// The user's state before the update: three launches, five `export` events, a prompt answered
 /// "no thanks" (made once, by a manager, then saved before each input).
 let declinedState: ReviewState = {
@@ -161,7 +145,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   clock.reset()
   let store: any ReviewStore = onFile ? JSONFileStore(url: stateFile) : ByteStore(declinedState)
 
-  var expected = Kept(declinedState)
+  var expected = KeptRecord(declinedState)
   var accepted = false
   do {
     // The user's state, as the setup left it, written as the store writes it (one save, not ten).
@@ -173,7 +157,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       }
     }
     let first = manager(store)
-    if Kept(first.currentState) != expected { fuzzFail("the saved state did not load") }
+    if KeptRecord(first.currentState) != expected { fuzzFail("the saved state did not load") }
     let running = first.currentPolicy.source.bytes
     let result = first.updatePolicy(source)
     accepted = result.isAccepted
@@ -181,12 +165,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       fuzzFail("a rejected update replaced the running policy")
     }
     if accepted && result.diagnostics.hasErrors { fuzzFail("an update with errors was accepted") }
-    if Kept(first.currentState) != expected { fuzzFail("the update changed the counts") }
+    if KeptRecord(first.currentState) != expected { fuzzFail("the update changed the counts") }
   }
 
   let second = manager(store)
-  if Kept(second.currentState) != expected {
-    fuzzFail("lost at the relaunch: \(Kept(second.currentState)) instead of \(expected)")
+  if KeptRecord(second.currentState) != expected {
+    fuzzFail("lost at the relaunch: \(KeptRecord(second.currentState)) instead of \(expected)")
   }
   if accepted != (second.policyOrigin == .update) { fuzzFail("the relaunch runs the wrong policy") }
   // The control byte chooses the calls: bit i makes call i (a launch, events, ...) twice.
@@ -221,8 +205,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   expected.responses = second.currentState.responses.count
 
   let third = manager(store)
-  if Kept(third.currentState) != expected {
-    fuzzFail("lost at the second relaunch: \(Kept(third.currentState)) instead of \(expected)")
+  if KeptRecord(third.currentState) != expected {
+    fuzzFail("lost at the second relaunch: \(KeptRecord(third.currentState)) instead of \(expected)")
   }
   if third.promptIfAppropriate() || third.wouldAsk() { fuzzFail("asked after the second relaunch") }
   return 0

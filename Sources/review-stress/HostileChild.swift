@@ -33,25 +33,6 @@ enum HostileChild {
     }
   }
 
-  /// The counts and the answer that must survive.
-  struct Kept: Equatable {
-    var uses: Int
-    var events: Int
-    var export: Int
-    var prompts: Int
-    var declined: Bool
-    var responses: Int
-
-    init(_ state: ReviewState) {
-      uses = state.totalUses
-      events = state.totalEvents
-      export = state.totalEventsByName["export"] ?? 0
-      prompts = state.totalPrompts
-      declined = state.declinedAny
-      responses = state.responses.count
-    }
-  }
-
   static func say(_ key: String, _ value: String) {
     writeUnbuffered("\(key) \(value)\n")
   }
@@ -78,7 +59,7 @@ enum HostileChild {
     do {
       // The user: three launches, five events, a prompt answered "no thanks".
       say("stage", "setup")
-      var expected: Kept
+      var expected: KeptRecord
       do {
         let first = try manager()
         for _ in 0..<3 { first.appLaunched() }
@@ -91,7 +72,7 @@ enum HostileChild {
           fail("the answer was refused")
           return 0
         }
-        expected = Kept(first.currentState)
+        expected = KeptRecord(first.currentState)
 
         say("stage", "update")
         let start = DispatchTime.now().uptimeNanoseconds
@@ -106,7 +87,7 @@ enum HostileChild {
         if result.isAccepted && (shape.alwaysRejected || bytes > HostileShapes.updateLimit) {
           fail("accepted over the update limit")
         }
-        if Kept(first.currentState) != expected { fail("the update changed the counts in memory") }
+        if KeptRecord(first.currentState) != expected { fail("the update changed the counts in memory") }
       }
 
       // Relaunch: a new manager over the folder.
@@ -116,7 +97,7 @@ enum HostileChild {
       let cold = seconds(since: start)
       say("cold_ms", milliseconds(cold))
       if cold * 1000 > HostileThresholds.coldInitMilliseconds { fail("cold init took \(milliseconds(cold)) ms") }
-      check(Kept(second.currentState), expected, after: "the relaunch")
+      check(KeptRecord(second.currentState), expected, after: "the relaunch")
 
       // Tracked calls, timed: each kind until 20 calls or 2 s.
       say("stage", "calls")
@@ -147,7 +128,7 @@ enum HostileChild {
 
       say("stage", "relaunch 2")
       let third = try manager()
-      check(Kept(third.currentState), expected, after: "the second relaunch")
+      check(KeptRecord(third.currentState), expected, after: "the second relaunch")
       if third.promptIfAppropriate() || third.wouldAsk() { fail("asked after the second relaunch") }
     } catch {
       fail("cannot create the manager: \(error)")
@@ -164,7 +145,7 @@ enum HostileChild {
   }
 
   /// Says what of `expected` survived in `kept`, and fails for what did not.
-  static func check(_ kept: Kept, _ expected: Kept, after: String) {
+  static func check(_ kept: KeptRecord, _ expected: KeptRecord, after: String) {
     if kept.uses == expected.uses && kept.events == expected.events && kept.export == expected.export {
       say("survived", "counts (\(after))")
     } else {

@@ -208,25 +208,15 @@ enum ChildRun {
   /// Runs `executable arguments`, polling its memory every 20 ms.
   static func run(executable: URL, arguments: [String], timeout: Double) -> Outcome {
     var outcome = Outcome()
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    let reader = PipeReader(output.fileHandleForReading)
-    let errorReader = PipeReader(errors.fileHandleForReading)
     let start = DispatchTime.now().uptimeNanoseconds
-    do {
-      try process.run()
-    } catch {
-      outcome.problem = "cannot start the child: \(error)"
+    let child: StartedChild
+    switch StartedChild.start(executable, arguments) {
+    case .success(let started): child = started
+    case .failure(let problem):
+      outcome.problem = problem.description
       return outcome
     }
-    reader.start()
-    errorReader.start()
+    let (process, reader, errorReader) = (child.process, child.output, child.errors)
     while process.isRunning {
       let resident = ProcessMemory.kibibytes("VmRSS", pid: process.processIdentifier) ?? 0
       outcome.peakKiB = max(outcome.peakKiB, resident)

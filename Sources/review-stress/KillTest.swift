@@ -217,25 +217,15 @@ struct KillTest {
   /// and returns what it printed.
   static func killOnce(executable: URL, file: URL, waitMicroseconds: UInt32, inPlace: Bool) -> Outcome {
     var outcome = Outcome()
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["child", file.path] + (inPlace ? ["--unsafe-in-place-store"] : [])
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    let reader = PipeReader(output.fileHandleForReading)
-    let errorReader = PipeReader(errors.fileHandleForReading)
     let launched = DispatchTime.now().uptimeNanoseconds
-    do {
-      try process.run()
-    } catch {
-      outcome.error = "cannot start the child: \(error)"
+    let child: StartedChild
+    switch StartedChild.start(executable, ["child", file.path] + (inPlace ? ["--unsafe-in-place-store"] : [])) {
+    case .success(let started): child = started
+    case .failure(let problem):
+      outcome.error = problem.description
       return outcome
     }
-    reader.start()
-    errorReader.start()
+    let (process, reader, errorReader) = (child.process, child.output, child.errors)
     // Ready, or gone: either way the reader signals.
     if reader.ready.wait(timeout: .now() + 60) == .timedOut {
       outcome.error = "the child did not report ready within 60 s"
@@ -268,6 +258,42 @@ struct KillTest {
     }
     if outcome.readyTotal == nil && outcome.error == nil { outcome.error = "the child never reported ready" }
     return outcome
+  }
+}
+
+/// A child process started with its standard output and error read as they come (``PipeReader``)
+/// and no standard input.
+struct StartedChild {
+  /// Why a child could not be started.
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  let process: Process
+  let output: PipeReader
+  let errors: PipeReader
+
+  /// Starts `executable arguments` and its two readers.
+  static func start(_ executable: URL, _ arguments: [String]) -> Result<StartedChild, Failure> {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    let child = StartedChild(
+      process: process, output: PipeReader(output.fileHandleForReading), errors: PipeReader(errors.fileHandleForReading)
+    )
+    do {
+      try process.run()
+    } catch {
+      return .failure(Failure(description: "cannot start the child: \(error)"))
+    }
+    child.output.start()
+    child.errors.start()
+    return .success(child)
   }
 }
 
