@@ -15,6 +15,8 @@ enum HostileThresholds {
   static let answerMilliseconds = 100.0
   /// Cold init (a new manager over the state the update left) within this many milliseconds.
   static let coldInitMilliseconds = 5.0
+  /// How many relaunches cold init is the best of.
+  static let coldInitRuns = 5
   /// Every later call costs at most this many milliseconds (the mean of each kind of call).
   static let callMilliseconds = 1.0
   /// A child's peak resident memory (VmHWM) stays under this many MiB.
