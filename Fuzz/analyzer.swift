@@ -461,8 +461,8 @@ func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapsho
         return outcome == .held && !shadowing.contains { counts(.never, traced[$0]) }
       }
     case .contradictoryComparisons, .redundantComparison: break  // checkComparisons
-    case .unknownDirective, .unknownAllowedCode, .unusedAllow, .tooManyWarnings:
-      break  // silencing comments and limits: no claim about decisions
+    case .unknownDirective, .unknownAllowedCode, .unusedAllow, .tooManyWarnings, .analysisIncomplete:
+      break  // silencing comments, limits and the analysis budget: no claim about decisions
     case .fileTooLarge, .invalidUTF8, .unexpectedCharacter, .unterminatedString, .invalidEscape, .integerTooLarge,
       .invalidNumber,
       .invalidDuration, .invalidVersion, .expectedExpression, .expectedToken, .unexpectedToken, .unclosedDelimiter,
@@ -471,7 +471,8 @@ func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapsho
       .incomparableTypes, .invalidOperands, .notBoolean, .unguardedAbsentValue, .duplicateRuleName,
       .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType, .invalidListElement, .misplacedList,
       .unorderedType, .divisionByZero, .useBeforeDefinition, .invalidFactKey, .unknownEvent, .invalidFactDefault,
-      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList:
+      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .tooManyRules, .tooManyLets,
+      .tooManyFactDeclarations, .tooManyEventDeclarations, .tooManyExpressionNodes:
       fuzzFail("the analyzer reported a compiler code: \(message)")
     }
   }
