@@ -122,7 +122,8 @@ public struct StressWorkload: Sendable {
     public var eventsByName: [String: Int] = [:]
     /// Sessions, including the one started before the threads.
     public var sessions = 1
-    /// Calls that consult the policy (each prompts).
+    /// Calls that consult the policy (each asks, unless a prompt is showing: see
+    /// ``Observed/blocked``).
     public var prompts = 0
     /// Answers recorded directly (not through the presenter).
     public var recorded = 0
@@ -184,6 +185,14 @@ public struct StressWorkload: Sendable {
     public var decisionEntries = 0
     /// Decision log entries whose decision did not ask.
     public var decisionsNotAsking = 0
+    /// Decisions to ask turned into "don't ask" because another thread's prompt was showing (no
+    /// policy asks twice at once): every decision that did not ask must be one.
+    public var blocked = 0
+    /// Decisions of a bare prompt check (``ReviewManager/promptIfAppropriate()``): its own call
+    /// changes nothing, asking or not (a prompt is recorded when its presenter reports it shown).
+    public var bareChecks = 0
+    /// Checks that asked: the prompts there must be.
+    public var asked: Int { decisionEntries - blocked }
     /// Wall-clock time of the threads' run, in seconds.
     public var seconds = 0.0
   }
@@ -231,6 +240,8 @@ public struct StressWorkload: Sendable {
             if entry.event == .problem && entry.summary.hasPrefix("the answer `") { observed.refusedAnswers += 1 }
             if entry.decision.map({ !$0.shouldAsk }) == true { observed.decisionsNotAsking += 1 }
             if entry.isDecision { observed.decisionEntries += 1 }
+            if entry.isDecision && entry.summary == ReviewTracker.promptShowingSummary { observed.blocked += 1 }
+            if entry.isDecision && entry.event == .promptCheck { observed.bareChecks += 1 }
           }
         }))
   }
@@ -339,13 +350,18 @@ public struct StressWorkload: Sendable {
     expect(
       "session numbers kept", state.recentSessions.map(\.number),
       Array((totals.sessions - state.recentSessions.count)..<totals.sessions))
-    expect("prompts", state.prompts, totals.prompts)
-    expect("totalPrompts", state.totalPrompts, totals.prompts)
-    expect("calls that returned a prompt", observed.promptsReturned, totals.prompts)
-    expect("prompts presented", observed.presented, totals.prompts)
-    expect("answers given by the presenter", observed.answered, totals.prompts)
-    expect("prompts kept", state.promptHistory.count, min(totals.prompts, ReviewLimits.promptHistory))
-    expect("answers kept", state.responses.count, min(totals.prompts + totals.recorded, ReviewLimits.responseHistory))
+    // Every check asks unless another thread's prompt is showing: each that asked is one prompt,
+    // presented, answered and recorded once.
+    let asked = observed.asked
+    expect("checks that asked or were blocked", asked + observed.blocked, totals.prompts)
+    expect("checks that asked", asked > 0, totals.prompts > 0)
+    expect("prompts", state.prompts, asked)
+    expect("totalPrompts", state.totalPrompts, asked)
+    expect("calls that returned a prompt", observed.promptsReturned, asked)
+    expect("prompts presented", observed.presented, asked)
+    expect("answers given by the presenter", observed.answered, asked)
+    expect("prompts kept", state.promptHistory.count, min(asked, ReviewLimits.promptHistory))
+    expect("answers kept", state.responses.count, min(asked + totals.recorded, ReviewLimits.responseHistory))
     // Prompts are appended under the lock, so their sessions never decrease and none is later
     // than the latest session; the last prompt's own answer was recorded after it.
     let promptSessions = state.promptHistory.map(\.session)
@@ -354,7 +370,7 @@ public struct StressWorkload: Sendable {
     if totals.prompts > 0 { expect("the last prompt answered", state.promptHistory.last?.outcome != .pending, true) }
     expect("prompt versions", Set(state.promptHistory.map(\.version)), totals.prompts > 0 ? ["1.0"] : [])
     // Every answer given at least once leaves its mark.
-    let given = Set(Self.presenterAnswers.prefix(totals.prompts)).union(totals.recordedKinds)
+    let given = Set(Self.presenterAnswers.prefix(asked)).union(totals.recordedKinds)
     expect("rated", state.rated, given.contains(.rated))
     expect("ratedAny", state.ratedAny, given.contains(.rated))
     expect("declined", state.declined, given.contains(.declined))
@@ -369,7 +385,7 @@ public struct StressWorkload: Sendable {
     expect("policy updates accepted", observed.accepted, totals.updates)
     expect("policyUpdated log entries", observed.logged[.policyUpdated] ?? 0, totals.updates)
     expect("decision log entries", observed.decisionEntries, totals.prompts)
-    expect("decisions that did not ask", observed.decisionsNotAsking, 0)
+    expect("decisions that did not ask", observed.decisionsNotAsking, observed.blocked)
     expect("problems logged", (observed.logged[.problem] ?? 0) - observed.refusedAnswers, 0)
     expect("running policy origin", manager.policyOrigin, totals.finalOrigin)
     expect("running policy", String(decoding: manager.currentPolicy.source.bytes, as: UTF8.self), totals.finalPolicy)

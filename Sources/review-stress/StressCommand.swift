@@ -64,7 +64,8 @@ struct StressCommand {
     print(
       "uses \(grouped(state.totalUses)), events \(grouped(state.totalEvents)) (\(state.totalEventsByName.count) names), "
         + "sessions \(grouped(state.totalSessions)), prompts \(grouped(state.totalPrompts)), "
-        + "answers \(grouped(expected.prompts + expected.recorded)), policy updates \(expected.updates)")
+        + "answers \(grouped(observed.asked + expected.recorded)) (\(grouped(observed.blocked)) checks blocked by a prompt showing), "
+        + "policy updates \(expected.updates)")
     if failures.isEmpty {
       print("stress passed: every total is exact")
       return 0

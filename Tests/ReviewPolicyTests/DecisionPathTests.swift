@@ -39,7 +39,8 @@ struct DecisionPathTests {
       }
     }
     // The running policy and the guardrails each decide once; the prompt is recorded on two branches
-    // of the same function (decide only, or decide and explain).
+    // of the same function (decide only, or decide and explain) and, next to it, when a presenter
+    // reports shown the prompt a check asked for without recording it.
     #expect(!decides.isEmpty && decides.allSatisfy { $0.hasPrefix(home + ":") }, "\(decides)")
     #expect(decides.count == 2, "\(decides)")
     #expect(!records.isEmpty && records.allSatisfy { $0.hasPrefix(home + ":") }, "\(records)")

@@ -68,7 +68,7 @@ struct IOSGuideTests {
     let manager = try ReviewManager(
       configuration: .init(
         appVersion: "3.1", bundledPolicy: policy, store: InMemoryReviewStore(), clock: { RuntimeFixtures.start },
-        texts: .english, presenter: SystemReviewPresenter {}))
+        texts: .english, presenter: SystemReviewPresenter(unavailable: "none") { true }))
     // What makeManager sets, then a session.
     manager.setFact("plan", .string("free"))
     manager.setFact("crashed_this_session", .bool(false))

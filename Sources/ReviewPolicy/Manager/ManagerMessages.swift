@@ -116,6 +116,21 @@ enum ManagerMessages {
       event: .promptShown, date: date, summary: forced ? "prompt shown (forced by alwaysAsk)" : "prompt shown")
   }
 
+  /// A prompt the policy asked for that could not be shown, and why: nothing was recorded.
+  static func promptNotPresented(_ reason: String, date: Date) -> ReviewLogEntry {
+    ReviewLogEntry(
+      event: .promptNotPresented, date: date,
+      summary: "prompt not presented, nothing recorded (the policy may ask again at the next check): \(reason)")
+  }
+
+  /// A prompt handed to a presenter that reported nothing (neither shown, answered nor not
+  /// presented) within the prompt timeout: taken as not presented.
+  static let presenterSilent =
+    "the presenter reported nothing within the prompt timeout (call the reply's shown, answer or notPresented)"
+
+  /// Why an app extension never prompts.
+  static let extensionNeverPrompts = "the manager runs in an app extension, which never shows a review prompt"
+
   /// A prompt check's decision, explained; `forced` when `alwaysAsk` turned a "don't ask" into a prompt.
   static func decision(_ trigger: ReviewLogEntry.Event, _ explanation: ReviewExplanation, forced: Bool, date: Date)
     -> ReviewLogEntry

@@ -20,20 +20,24 @@ public enum PromptCheckOutcome: Sendable {
   /// ``ReviewManager/Configuration/promptTimeout``, or the waiting task was cancelled): the prompt stays
   /// on screen until the manager closes it as "asked, outcome unknown".
   case unanswered
-  /// Asked, but the answer came after the prompt was closed (by its timeout, a launch or a return
-  /// to the foreground) and was refused: nothing was recorded.
+  /// Asked, but the answer was refused: the prompt had been answered already. Nothing was recorded.
   case refused(ReviewResponse, PromptAnswerError)
   /// Asked with no presenter configured: the app shows its own prompt for `request` and calls
   /// ``ReviewManager/record(_:)`` with the answer.
   case needsPresentation(PromptRequest)
+  /// The policy asked, but nothing could be shown (the presenter found no window scene to show
+  /// it in, or the manager runs in an app extension), and why: nothing was recorded, and the
+  /// policy may ask again at the next check.
+  case notPresented(String)
   /// A debug prompt forced by ``ReviewManager/Configuration/alwaysAsk``: shown, its answer (nil
   /// when none came) not recorded.
   case forced(ReviewResponse?)
 
-  /// Whether a prompt was requested (every outcome but ``notAsked(_:)``).
+  /// Whether a prompt was requested and shown, or handed to the app (every outcome but
+  /// ``notAsked(_:)`` and ``notPresented(_:)``).
   public var isAsked: Bool {
     switch self {
-    case .notAsked: false
+    case .notAsked, .notPresented: false
     case .answered, .outcomeUnknown, .unanswered, .refused, .needsPresentation, .forced: true
     }
   }
@@ -42,7 +46,7 @@ public enum PromptCheckOutcome: Sendable {
   public var recordedResponse: ReviewResponse? {
     switch self {
     case .answered(let response), .outcomeUnknown(let response): response
-    case .notAsked, .unanswered, .refused, .needsPresentation, .forced: nil
+    case .notAsked, .notPresented, .unanswered, .refused, .needsPresentation, .forced: nil
     }
   }
 }

@@ -21,8 +21,13 @@ public struct ReviewLogEntry: Sendable {
     case promptCheck
     /// A response was recorded (an answer, or a prompt closed as outcome unknown).
     case response
-    /// A prompt was shown (after the decision entry that asked).
+    /// A prompt was shown (after the decision entry that asked): its presenter reported it shown
+    /// or answered, or it was handed to an app without a presenter.
     case promptShown
+    /// The presenter could not show the prompt the policy asked for (no window scene to show it
+    /// in), or the manager runs in an app extension, which never prompts: nothing was recorded.
+    /// Logged once per run of such checks, with the reason.
+    case promptNotPresented
     /// A policy update was accepted.
     case policyUpdated
     /// A policy update was rejected.

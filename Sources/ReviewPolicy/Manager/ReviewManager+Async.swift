@@ -4,10 +4,12 @@ extension ReviewManager {
   /// Counts `trigger` (if any), asks for a review if the policy says so now, and waits for the
   /// outcome: the prompt's answer, recorded as ``record(_:)`` records it.
   ///
-  /// The configured presenter shows the prompt (an ``AsyncReviewPresenter`` is awaited; a
-  /// ``ReviewPresenter`` is called on the caller's actor, so a main-actor caller presents on the main
-  /// actor, and its first `respond` counts). The wait ends after ``Configuration/promptTimeout`` (in
-  /// real time) or when the task is cancelled, with ``PromptCheckOutcome/unanswered``.
+  /// The configured presenter shows the prompt (called on the caller's actor, so a main-actor
+  /// caller presents on the main actor); the prompt is recorded when the presenter reports it
+  /// shown or answered, and nothing when it reports "not presented"
+  /// (``PromptCheckOutcome/notPresented(_:)``). The wait ends after ``Configuration/promptTimeout``
+  /// (in real time) or when the task is cancelled, with ``PromptCheckOutcome/unanswered``; an answer
+  /// that comes later is still recorded.
   ///
   /// ```swift
   /// switch await manager.askIfAppropriate(after: .significantEvent("export")) {
@@ -21,8 +23,8 @@ extension ReviewManager {
   public func askIfAppropriate(
     after trigger: PromptTrigger? = nil, isolation: isolated (any Actor)? = #isolation
   ) async -> PromptCheckOutcome {
-    var asked: (request: PromptRequest, recordsAnswer: Bool)?
-    let capture: (PromptRequest, Bool) -> Void = { asked = ($0, $1) }
+    var asked: (request: PromptRequest, ticket: PromptTicket)?
+    let capture: (PromptRequest, PromptTicket) -> Void = { asked = ($0, $1) }
     switch trigger {
     case nil:
       _ = perform(.promptCheck, prompting: true, note: "prompt check", presenting: capture) { _, _ in }
@@ -36,54 +38,73 @@ extension ReviewManager {
         .action, prompting: true, note: "action scored \(score)" + (isBad ? ", bad" : ""), presenting: capture
       ) { tracker, now in tracker.addAction(score: score, isBad: isBad, at: now) }
     }
-    guard let asked else { return .notAsked(currentDecision()) }
+    guard let asked else {
+      let decision = currentDecision()
+      if configuration.process == .appExtension, decision.decision?.shouldAsk == true {
+        return .notPresented(ManagerMessages.extensionNeverPrompts)
+      }
+      return .notAsked(decision)
+    }
     guard let presenter = configuration.presenter else { return .needsPresentation(asked.request) }
-    let response = await answer(to: asked.request, from: presenter, isolation: isolation)
-    guard asked.recordsAnswer else { return .forced(response) }
-    guard let response else { return .unanswered }
-    switch record(response) {
-    case .success:
+    switch await report(on: asked.ticket, from: presenter, isolation: isolation) {
+    case nil: return asked.ticket.isForced ? .forced(nil) : .unanswered
+    case .forced(let response): return .forced(response)
+    case .notPresented(let reason): return .notPresented(reason)
+    case .recorded(let response, .success):
       switch response {
       case .rated, .declined, .remindLater, .feedback: return .answered(response)
       case .dismissed, .unknown: return .outcomeUnknown(response)
       }
-    case .failure(let error):
+    case .recorded(let response, .failure(let error)):
       return .refused(response, error)
+    case .ignored, .shown:
+      return .unanswered
     }
   }
 
-  /// The presenter's first answer; nil when the prompt timeout passes first or the task is cancelled.
-  private func answer(
-    to request: PromptRequest, from presenter: any ReviewPresenter, isolation: isolated (any Actor)?
-  ) async -> ReviewResponse? {
-    let waiter = AnswerWaiter()
-    presenter.present(request) { waiter.finish($0) }
-    let timer = AnswerWaiter.nanoseconds(configuration.promptTimeout).map { nanoseconds in
+  /// Presents the prompt of `ticket` and waits for the presenter's answer or "not presented" (each
+  /// report is recorded as it comes, whether or not anyone still waits); nil when the prompt
+  /// timeout passes first or the task is cancelled.
+  private func report(
+    on ticket: PromptTicket, from presenter: any ReviewPresenter, isolation: isolated (any Actor)?
+  ) async -> ReceivedReport? {
+    guard let request = ticket.request else { return nil }
+    let waiter = AnswerWaiter<ReceivedReport>()
+    presenter.present(
+      request,
+      reply: PromptReply { [weak self] report in
+        guard let received = self?.receive(report, for: ticket) else { return }
+        switch received {
+        case .recorded, .notPresented, .forced: waiter.finish(received)
+        case .ignored, .shown: break
+        }
+      })
+    let timer = AnswerWaiterTiming.nanoseconds(configuration.promptTimeout).map { nanoseconds in
       Task {
         try? await Task.sleep(nanoseconds: nanoseconds)
         waiter.finish(nil)
       }
     }
-    let response = await withTaskCancellationHandler {
+    let received = await withTaskCancellationHandler {
       await waiter.wait()
     } onCancel: {
       waiter.finish(nil)
     }
     timer?.cancel()
-    return response
+    return received
   }
 }
 
 /// Hands the first of an answer, a timeout or a cancellation to one waiting task; later ones are ignored.
-final class AnswerWaiter: @unchecked Sendable {
+final class AnswerWaiter<Value: Sendable>: @unchecked Sendable {
   // @unchecked: every field is only touched under `lock`.
   private let lock = NSLock()
-  private var continuation: CheckedContinuation<ReviewResponse?, Never>?
+  private var continuation: CheckedContinuation<Value?, Never>?
   private var isFinished = false
-  private var result: ReviewResponse?
+  private var result: Value?
 
   /// Finishes the wait with `response` (nil: no answer), unless it finished already.
-  func finish(_ response: ReviewResponse?) {
+  func finish(_ response: Value?) {
     lock.lock()
     guard !isFinished else {
       lock.unlock()
@@ -98,8 +119,8 @@ final class AnswerWaiter: @unchecked Sendable {
   }
 
   /// Waits until ``finish(_:)`` is first called (at once if it was).
-  func wait() async -> ReviewResponse? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<ReviewResponse?, Never>) in
+  func wait() async -> Value? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
       lock.lock()
       if isFinished {
         let finished = result
@@ -111,7 +132,10 @@ final class AnswerWaiter: @unchecked Sendable {
       }
     }
   }
+}
 
+/// How long an ``AnswerWaiter`` waits.
+enum AnswerWaiterTiming {
   /// `seconds` in nanoseconds for `Task.sleep`; nil for no limit (nil, NaN, negative or infinite).
   static func nanoseconds(_ seconds: Double?) -> UInt64? {
     guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }

@@ -24,8 +24,9 @@ extension ReviewManager {
     public var texts: PromptTexts
     /// Where "rate" should take the user (see ``ReviewURL``), if anywhere.
     public var reviewURL: URL?
-    /// Shows the prompt. Without one, ``promptIfAppropriate()`` still decides and records,
-    /// and the app shows its own UI and calls ``record(_:)``.
+    /// Shows the prompt and reports whether it could (``ReviewPresenter``): a prompt is recorded
+    /// when its presenter reports it shown. Without one, ``promptIfAppropriate()`` still decides,
+    /// records the prompt as handed to the app, and the app shows its own UI and calls ``record(_:)``.
     public var presenter: (any ReviewPresenter)?
     /// Receives every decision with its explanation, and every problem (store, policy updates).
     public var logger: (@Sendable (ReviewLogEntry) -> Void)?
@@ -39,9 +40,12 @@ extension ReviewManager {
     /// Keys of other review managers to import, each once: on the first launch with this library,
     /// or the first launch after a source is added (see ``LegacyImport``; give ``build`` too).
     public var legacySources: [LegacyImport.Source]
-    /// How long, in seconds, a prompt may wait for its answer: after that, the next call records it
-    /// as "asked, outcome unknown" and a late answer is refused. Nil: no limit (the next launch or
-    /// foreground still closes it). Defaults to 10 minutes.
+    /// How long, in seconds, a prompt handed to the app without a presenter may wait for its
+    /// answer (``record(_:)``): after that, the next call records it as "asked, outcome unknown"
+    /// and the policy may ask again; a late answer is still recorded. A presenter's prompt has no
+    /// timeout: it waits for the presenter's answer (a system prompt answers at once). A presenter
+    /// that reports nothing at all within it is taken as not presented. Nil: no limit (the next
+    /// launch or foreground still closes a prompt left pending). Defaults to 10 minutes.
     public var promptTimeout: TimeInterval?
     /// What a prompt still on screen when the app left the foreground means, when the app reports
     /// it with ``ReviewManager/appLeftForegroundWithPromptShowing()``.
@@ -55,6 +59,10 @@ extension ReviewManager {
     /// Nil (the default): no guardrails. Compiled at init; an error throws
     /// ``ReviewManagerError/invalidGuardrails(_:)``.
     public var guardrails: String?
+    /// What process the manager runs in: the app (the default), or an app extension (a widget, a
+    /// share extension), which tracks and decides over the shared store but never presents or
+    /// records a prompt.
+    public var process: ProcessKind = .app
     /// The event names the app records with ``ReviewManager/significantEvent(_:mayPrompt:)``, if it
     /// says (`policyc check --events` checks a policy against the same list). An event recorded under a
     /// name that neither this set nor the policy's `event` declarations name is logged once.
@@ -75,7 +83,7 @@ extension ReviewManager {
       alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
       newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
       promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents(),
-      guardrails: String? = nil
+      guardrails: String? = nil, process: ProcessKind = .app
     ) {
       self.appVersion = appVersion
       self.build = build
@@ -96,6 +104,7 @@ extension ReviewManager {
       self.promptLeftShowing = promptLeftShowing
       self.events = events
       self.guardrails = guardrails
+      self.process = process
     }
   }
 
@@ -113,6 +122,15 @@ extension ReviewManager {
       case .declined: .declined
       }
     }
+  }
+
+  /// What process a manager runs in.
+  public enum ProcessKind: String, Sendable, Hashable {
+    /// The app: prompts are presented (through the presenter) and recorded when shown.
+    case app
+    /// An app extension (a widget, a share or action extension): its calls count and decide, but
+    /// it never presents a prompt and never records one (``PromptCheckOutcome/notPresented(_:)``).
+    case appExtension
   }
 
   /// What starts a new version.

@@ -20,11 +20,18 @@ import PolicyCore
 /// ```
 public final class ReviewManager: @unchecked Sendable {
   // @unchecked: the `var`s below are only touched while holding `lock`; the `let`s are immutable.
-  private let lock = NSLock()
+  let lock = NSLock()
   /// The pure core: state, running policy, guardrails and app facts.
-  private var tracker: ReviewTracker
+  var tracker: ReviewTracker
   /// Each call's transaction on the store, and what reconciling remembers between calls.
-  private var transaction: StoreTransaction
+  var transaction: StoreTransaction
+  /// The prompt asked for last, until it is answered or reported not presented (see ``PromptTicket``).
+  var ticket: PromptTicket?
+  /// The reason of the last "not presented" logged: the same reason again is not logged again
+  /// until a prompt is shown (one entry per episode).
+  var notPresentedEpisode: String?
+  /// ``Configuration/promptTimeout`` as a span.
+  let promptTimeout: TimeSpan?
   /// The app facts reported as unset (each once per manager, at most ``reportedUnsetFactsLimit`` by name).
   private var reportedUnsetFacts: Set<String> = []
   /// The tracker's ``ReviewTracker/unsetFactsGeneration`` last reported: a call looks at the unset
@@ -69,7 +76,10 @@ public final class ReviewManager: @unchecked Sendable {
     tracker.guardrails = policies.guardrailPolicy(appVersion: configuration.appVersion)
     tracker.move(to: configuration.appVersion, build: configuration.build)
     tracker.newVersionOnBuild = configuration.newVersionOn == .build
-    tracker.promptTimeout = Configuration.timeSpan(configuration.promptTimeout)
+    promptTimeout = Configuration.timeSpan(configuration.promptTimeout)
+    // A presenter's prompt waits for the presenter's answer; the timeout closes only a prompt
+    // handed to the app without a presenter (its answer may never come).
+    tracker.promptTimeout = configuration.presenter == nil ? promptTimeout : nil
     for problem in problems { log(problem) }
   }
 
@@ -77,7 +87,7 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts. A prompt
   /// still waiting for its answer (the app was killed with it on screen) is recorded as "asked,
-  /// outcome unknown". The session in progress ends: call ``sessionStarted()`` after this, and
+  /// outcome unknown", and nothing is on screen any more. The session in progress ends: call ``sessionStarted()`` after this, and
   /// actions logged with no session started go into an uncounted default session, as in ReviewKit.
   public func appLaunched() {
     countUse(.launch)
@@ -85,7 +95,8 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Counts a return to the foreground (unless vetoed). Never prompts. A prompt still waiting for
   /// its answer is recorded as "asked, outcome unknown" (report a prompt left on screen first with
-  /// ``appLeftForegroundWithPromptShowing()`` to record what the configuration says instead).
+  /// ``appLeftForegroundWithPromptShowing()`` to record what the configuration says instead); the
+  /// user's answer, if the prompt is still up and answered later, is still recorded.
   public func appEnteredForeground() {
     countUse(.foreground)
   }
@@ -100,14 +111,17 @@ public final class ReviewManager: @unchecked Sendable {
       closed =
         kind == .launch
         ? tracker.launch(at: now, countingUse: counts) : tracker.appear(at: now, countingUse: counts)
+      // A launch is a new process: nothing it did not show is on screen.
+      if kind == .launch { ticket = nil }
     }
     if closed { answered(.unknown, note: "prompt left unanswered: outcome unknown (closed by the \(kind.rawValue))") }
   }
 
   /// Reports that the app left the foreground with the prompt still on screen: it is recorded as
   /// ``Configuration/promptLeftShowing`` says (dismissed by default, or declined as Armchair does
-  /// on iOS). Call it from the app's "did enter background" handler when its own alert was up; it
-  /// does nothing when no prompt is waiting for an answer.
+  /// on iOS), however long it has been showing. Call it from the app's "did enter background"
+  /// handler when its own alert was up; it does nothing when no prompt is showing. After
+  /// "dismissed", the user's answer, if the alert is still up and answered later, is recorded.
   ///
   /// - Returns: Whether a prompt was showing.
   @discardableResult
@@ -115,7 +129,17 @@ public final class ReviewManager: @unchecked Sendable {
     var closed = false
     let meaning = configuration.promptLeftShowing.response
     _ = perform(.response, prompting: false, note: nil) { tracker, now in
-      closed = tracker.leaveForegroundWithPromptShowing(at: now, meaning: meaning)
+      if let ticket, !ticket.isForced, ticket.phase == .shown, let shownAt = ticket.shownAt {
+        // The prompt this manager showed, however long ago: its own record, whatever closed it since.
+        closed = (try? tracker.answer(meaning, toPromptShownAt: shownAt, at: now).get()) != nil
+        if closed {
+          // Dismissed: the user's answer may still come (and is recorded); declined is an answer.
+          ticket.phase = meaning == .dismissed ? .closed : .answered
+          if meaning != .dismissed { self.ticket = nil }
+        }
+      } else {
+        closed = tracker.leaveForegroundWithPromptShowing(at: now, meaning: meaning)
+      }
     }
     if closed { answered(meaning, note: "prompt left showing when the app left the foreground: \(meaning.rawValue)") }
     return closed
@@ -185,15 +209,25 @@ public final class ReviewManager: @unchecked Sendable {
     perform(.promptCheck, prompting: true, note: "prompt check") { _, _ in }
   }
 
-  /// Records the user's answer to the prompt on screen (the presenter's `respond` calls this).
+  /// Records the user's answer to the prompt this manager asked for last (a presenter's reply
+  /// records its answers itself), however late it comes: a prompt closed without an answer since
+  /// (by its timeout, a return to the foreground, or the app leaving with it showing, recorded as
+  /// dismissed) takes it as its outcome.
   ///
-  /// A prompt is on screen from the call that asked until it is answered, its
-  /// ``Configuration/promptTimeout`` passes, or the app launches or comes back to the foreground.
-  /// An answer with no prompt on screen is refused: nothing is recorded, the error is returned
-  /// and logged as a problem. For an answer given outside a prompt (a "Rate this app" row in
-  /// settings), use ``recordWithoutPrompt(_:)``.
+  /// An answer with no such prompt (none was shown since the launch, or it was answered already)
+  /// is refused: nothing is recorded, the error is returned and logged as a problem. For an answer
+  /// given outside a prompt (a "Rate this app" row in settings), use ``recordWithoutPrompt(_:)``.
   @discardableResult
   public func record(_ response: ReviewResponse) -> Result<Void, PromptAnswerError> {
+    lock.lock()
+    let open = ticket.flatMap { $0.isForced ? nil : $0 }
+    lock.unlock()
+    if let open {
+      switch receive(.answered(response), for: open) {
+      case .recorded(_, let result): return result
+      case .ignored, .shown, .notPresented, .forced: break
+      }
+    }
     var result: Result<Void, PromptAnswerError> = .success(())
     _ = perform(.response, prompting: false, note: nil) { tracker, now in result = tracker.record(response, at: now) }
     switch result {
@@ -326,7 +360,7 @@ public final class ReviewManager: @unchecked Sendable {
   }
 
   /// Logs an answer recorded (a `.response` entry) and calls its callback.
-  private func answered(_ response: ReviewResponse, note: String) {
+  func answered(_ response: ReviewResponse, note: String) {
     if configuration.logger != nil { log(ManagerMessages.answered(response, note: note, date: configuration.clock())) }
     configuration.events.answered(response)
   }
@@ -335,21 +369,37 @@ public final class ReviewManager: @unchecked Sendable {
   ///
   /// Every call reaches the logger: a deciding call with its decision, any other with `note`
   /// (nil: the caller logs).
-  /// `present`, if given, receives the request (and whether its answer is recorded) instead of the presenter.
+  /// `present`, if given, receives the request and its ticket instead of the presenter.
   func perform(
     _ trigger: ReviewLogEntry.Event, prompting: Bool, note: @autoclosure () -> String?,
-    presenting present: ((PromptRequest, Bool) -> Void)? = nil, _ change: (inout ReviewTracker, Timestamp) -> Void
+    presenting present: ((PromptRequest, PromptTicket) -> Void)? = nil,
+    _ change: (inout ReviewTracker, Timestamp) -> Void
   ) -> Bool {
     let now = Timestamp(configuration.clock())
     var entry: ReviewLogEntry?
     var request: PromptRequest?
+    var asked: PromptTicket?
+    var notPresented: String?
     var unset: [(name: String, type: PolicyType)] = []
     var moreUnset = 0
     var policy = policies.bundledIdentity
     lock.lock()
+    // A presenter that reported nothing within the timeout: its prompt was not presented.
+    if prompting, let ticket, ticket.isSilent(at: now, timeout: promptTimeout) {
+      ticket.phase = .notPresented
+      self.ticket = nil
+      notPresented = notPresentedEpisode(ManagerMessages.presenterSilent)
+    }
+    let inFlight = ticket?.isShowing(at: now, timeout: promptTimeout) ?? false
     let report = transaction.run(&tracker, at: now, entering: true) { tracker in
       change(&tracker, now)
-      if prompting { (request, entry) = decide(trigger, now, &tracker) }
+      if prompting { (request, entry, asked) = decide(trigger, now, &tracker, promptInFlight: inFlight) }
+    }
+    if let asked, !asked.isForced { ticket = asked }
+    if prompting, request == nil, asked == nil, configuration.process == .appExtension,
+      entry?.summary.hasPrefix(ManagerMessages.extensionNeverPrompts) ?? false
+    {
+      notPresented = notPresentedEpisode(ManagerMessages.extensionNeverPrompts)
     }
     if prompting, configuration.logger != nil {
       policy = tracker.active.identity
@@ -378,41 +428,74 @@ public final class ReviewManager: @unchecked Sendable {
     } else if !prompting, configuration.logger != nil, let note = note() {
       log(ReviewLogEntry(event: trigger, date: Date(now), summary: note))
     }
-    if let request {
-      log(ManagerMessages.promptShown(forced: request.isForced, date: Date(now)))
-      configuration.events.shown?(request)
+    if let notPresented { log(ManagerMessages.promptNotPresented(notPresented, date: Date(now))) }
+    guard let request, let asked else { return false }
+    if let present {
+      if asked.phase == .shown || configuration.presenter == nil { announceShown(request, forced: asked.isForced) }
+      present(request, asked)
+    } else if let presenter = configuration.presenter {
+      // Recorded when the presenter reports it shown or answered (an answer to a forced debug
+      // prompt is never recorded: it would mark the user rated or declined).
+      presenter.present(request, reply: PromptReply { [weak self] report in _ = self?.receive(report, for: asked) })
+    } else {
+      announceShown(request, forced: asked.isForced)
     }
-    // An answer to a forced (debug) prompt is not recorded: it would mark the user rated or declined.
-    if let request, let present {
-      present(request, !(request.isForced || configuration.alwaysAsk))
-    } else if let request, let presenter = configuration.presenter {
-      let isForced = request.isForced || configuration.alwaysAsk
-      presenter.present(request) { [weak self] response in
-        if !isForced { _ = self?.record(response) }
-      }
-    }
-    return request != nil
+    return true
   }
 
-  /// Decides under the lock through the tracker's one decision path (which records the prompt when
-  /// asking); returns the request to present and the log entry. The explanation (which allocates)
-  /// is built only when a logger or a prompt will use it.
-  private func decide(_ trigger: ReviewLogEntry.Event, _ now: Timestamp, _ tracker: inout ReviewTracker)
-    -> (PromptRequest?, ReviewLogEntry?)
-  {
+  /// Logs a prompt shown and calls the `shown` callback.
+  func announceShown(_ request: PromptRequest, forced: Bool) {
+    log(ManagerMessages.promptShown(forced: forced, date: configuration.clock()))
+    configuration.events.shown?(request)
+  }
+
+  /// `reason`, if it starts a new episode of prompts not presented (it is then logged), else nil.
+  /// Called under the lock.
+  func notPresentedEpisode(_ reason: String) -> String? {
+    guard notPresentedEpisode != reason else { return nil }
+    notPresentedEpisode = reason
+    return reason
+  }
+
+  /// Decides under the lock through the tracker's one decision path; returns the request to
+  /// present, the log entry and the new prompt's ticket. A prompt handed to a presenter is recorded
+  /// when the presenter reports it shown; one handed to the app without a presenter is recorded now;
+  /// an app extension asks for nothing. The explanation (which allocates) is built only when a
+  /// logger or a prompt will use it.
+  private func decide(
+    _ trigger: ReviewLogEntry.Event, _ now: Timestamp, _ tracker: inout ReviewTracker, promptInFlight: Bool
+  ) -> (PromptRequest?, ReviewLogEntry?, PromptTicket?) {
     let forced = configuration.alwaysAsk
     let wantsLog = configuration.logger != nil
-    let check = tracker.checkPrompt(at: now, forced: forced, explaining: wantsLog ? .always : .whenAsking)
-    guard let explanation = check.explanation else { return (nil, nil) }
+    let isExtension = configuration.process == .appExtension
+    let hasPresenter = configuration.presenter != nil
+    let check = tracker.checkPrompt(
+      at: now, forced: forced, explaining: wantsLog ? .always : .whenAsking,
+      recordingPrompt: !hasPresenter && !isExtension, promptInFlight: promptInFlight)
+    guard var explanation = check.explanation else { return (nil, nil, nil) }
+    if isExtension {
+      // Decides and logs, never asks: an extension has no window to show a prompt in.
+      guard check.asks else {
+        return (
+          nil, wantsLog ? ManagerMessages.decision(trigger, explanation, forced: false, date: Date(now)) : nil, nil
+        )
+      }
+      explanation.summary = ManagerMessages.extensionNeverPrompts + "; " + explanation.summary
+      return (nil, ManagerMessages.decision(trigger, explanation, forced: false, date: Date(now)), nil)
+    }
     let entry = ManagerMessages.decision(trigger, explanation, forced: forced && !check.asks, date: Date(now))
-    guard check.asks || forced else { return (nil, wantsLog ? entry : nil) }
+    guard check.asks || forced else { return (nil, wantsLog ? entry : nil, nil) }
     let request = PromptRequest(
       texts: configuration.texts.resolved(appName: configuration.appName), reviewURL: configuration.reviewURL,
       explanation: explanation, isForced: forced && !check.asks)
-    return (request, wantsLog ? entry : nil)
+    let ticket = PromptTicket(
+      requestedAt: now, hasPresenter: hasPresenter, isForced: forced, request: request,
+      phase: hasPresenter ? .requested : .shown,
+      shownAt: hasPresenter || forced ? nil : tracker.state.promptHistory.last?.date)
+    return (request, wantsLog ? entry : nil, ticket)
   }
 
-  private func logProblems(_ problems: [ReviewLogEntry]) {
+  func logProblems(_ problems: [ReviewLogEntry]) {
     for problem in problems { log(problem) }
   }
 

@@ -2,9 +2,10 @@
 ///
 /// Conforming types are presenters: set one as ``ReviewManager/Configuration/presenter`` and the
 /// manager's synchronous calls present through it (in a new task) as well as
-/// ``ReviewManager/askIfAppropriate(after:isolation:)``. Return the answer while the prompt is on
-/// screen; a system prompt that never reports back returns ``ReviewResponse/unknown``, as
-/// ``SystemReviewPresenter`` does.
+/// ``ReviewManager/askIfAppropriate(after:isolation:)``. The prompt counts as shown when
+/// ``present(_:)`` is called; return the answer whenever the user gives it (a late answer is
+/// recorded). A presenter that may be unable to show anything implements
+/// ``ReviewPresenter/present(_:reply:)`` instead, as ``SystemReviewPresenter`` does.
 ///
 /// ```swift
 /// @MainActor final class AlertPresenter: AsyncReviewPresenter {

@@ -139,6 +139,15 @@ extension ReviewState {
 
   /// The prompts of both, one per instant, version and session, oldest first: a prompt still
   /// pending on one side takes the outcome the other side recorded.
+  /// How much an outcome says: pending, then closed without an answer, then the user's answer.
+  private static func rank(_ outcome: PromptOutcome) -> Int {
+    switch outcome {
+    case .pending: 0
+    case .unknown, .dismissed: 1
+    case .rated, .declined, .remindLater, .feedback: 2
+    }
+  }
+
   private static func prompts(_ a: [PromptRecord], _ b: [PromptRecord]) -> [PromptRecord] {
     struct Key: Hashable {
       var date: Int64
@@ -154,7 +163,9 @@ extension ReviewState {
     var added = false
     for record in b {
       if let position = index[key(record)] {
-        if result[position].outcome == .pending && record.outcome != .pending {
+        // The outcome that says most wins: an answer over a close without one over pending (a
+        // late answer replaces "outcome unknown").
+        if ReviewState.rank(record.outcome) > ReviewState.rank(result[position].outcome) {
           result[position].outcome = record.outcome
         }
       } else {

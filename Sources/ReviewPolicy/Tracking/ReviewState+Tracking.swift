@@ -204,13 +204,21 @@ extension ReviewState {
   /// With `outsidePrompt`, the answer was given in the app's own UI now (a "Rate this app" row):
   /// it counts for the version being tracked whatever prompt is pending, and still closes that
   /// prompt with its outcome.
-  package mutating func record(_ response: ReviewResponse, at now: Timestamp, outsidePrompt: Bool = false) {
+  ///
+  /// With `prompt`, the answer is to that prompt of ``promptHistory`` (a late answer to a prompt
+  /// already closed without one), whatever its outcome so far.
+  package mutating func record(
+    _ response: ReviewResponse, at now: Timestamp, outsidePrompt: Bool = false, prompt: Int? = nil
+  ) {
     var answerVersion = version ?? ""
     var isThisVersion = true
-    if let last = promptHistory.indices.last, promptHistory[last].outcome == .pending {
-      promptHistory[last].outcome = ReviewState.outcome(for: response)
-      isThisVersion = outsidePrompt || isShownInThisVersion(promptHistory[last], answeredAt: now)
-      if !isThisVersion { answerVersion = promptHistory[last].version }
+    let answered =
+      prompt.flatMap { promptHistory.indices.contains($0) ? $0 : nil }
+      ?? promptHistory.indices.last.flatMap { promptHistory[$0].outcome == .pending ? $0 : nil }
+    if let answered {
+      promptHistory[answered].outcome = ReviewState.outcome(for: response)
+      isThisVersion = outsidePrompt || isShownInThisVersion(promptHistory[answered], answeredAt: now)
+      if !isThisVersion { answerVersion = promptHistory[answered].version }
     }
     switch response {
     case .rated:

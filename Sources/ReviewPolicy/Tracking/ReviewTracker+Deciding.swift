@@ -12,36 +12,78 @@ extension ReviewTracker {
   /// The one decision path, for ``ReviewManager``, `policyc simulate` and every replay: brings the
   /// state to the app version, builds the facts the policy reads, decides, lets the guardrails
   /// forbid, and records the prompt as pending when it asks (unless `forced`, whose prompts are
-  /// not recorded).
+  /// not recorded, or not `recordingPrompt`). While a prompt is showing (``isPromptShowing(at:)``,
+  /// or `promptInFlight`) a decision to ask becomes "don't ask": no policy asks twice at once.
   ///
   /// - Parameters:
   ///   - forced: A debug ``ReviewManager/Configuration/alwaysAsk``: the check explains even a
   ///     "don't ask" (the caller shows a prompt anyway) and records no prompt.
   ///   - explaining: When to build the explanation (which allocates): never, only when asking
   ///     (the prompt carries it), or always (a logger receives every decision).
-  mutating func checkPrompt(at now: Timestamp, forced: Bool = false, explaining: PromptCheck.Explaining = .never)
-    -> PromptCheck
-  {
+  ///   - recordingPrompt: Whether an "ask" records the prompt now; false when a presenter will
+  ///     report whether it could show it (the prompt is then recorded by ``recordShownPrompt(at:)``),
+  ///     or when nothing can be shown (an app extension).
+  ///   - promptInFlight: Whether a prompt handed to a presenter has not yet been reported shown
+  ///     or not presented (it counts as showing).
+  mutating func checkPrompt(
+    at now: Timestamp, forced: Bool = false, explaining: PromptCheck.Explaining = .never,
+    recordingPrompt: Bool = true, promptInFlight: Bool = false
+  ) -> PromptCheck {
     enter(at: now)
     refreshVersions()
-    let explanation: ReviewExplanation
+    var explanation: ReviewExplanation
     // Entered above: the state is read in place (no copy), as `facts(at:)` would see it.
     switch active.binder.facts(from: prepared, state: state, now: now, complete: false, versions: versions) {
     case .failure(.unparsableVersion(let text)):
       guard forced || explaining == .always else { return PromptCheck(asks: false, explanation: nil) }
       explanation = ReviewTracker.unparsableVersion(text)
     case .success(let facts):
-      let asks = guardedDecision(from: facts, at: now).decision.shouldAsk
+      var asks = guardedDecision(from: facts, at: now).decision.shouldAsk
+      let isBlocked = asks && (promptInFlight || isPromptShowing(at: now))
+      if isBlocked { asks = false }
       if explaining == .never && !forced {
-        if asks { state.recordPrompt(at: now, outcome: .pending) }
-        return PromptCheck(asks: asks, explanation: nil)
+        if asks && recordingPrompt { state.recordPrompt(at: now, outcome: .pending) }
+        return PromptCheck(asks: asks, explanation: nil, isBlockedByShowingPrompt: isBlocked)
       }
-      guard asks || forced || explaining == .always else { return PromptCheck(asks: false, explanation: nil) }
+      guard asks || isBlocked || forced || explaining == .always else {
+        return PromptCheck(asks: false, explanation: nil)
+      }
       explanation = self.explanation(at: now, maximumRules: ReviewTracker.explainedRules)
+      if isBlocked { explanation = ReviewTracker.blockedByShowingPrompt(explanation) }
     }
     let asks = explanation.decision?.shouldAsk ?? false
-    if asks && !forced { state.recordPrompt(at: now, outcome: .pending) }
-    return PromptCheck(asks: asks, explanation: explanation)
+    if asks && !forced && recordingPrompt { state.recordPrompt(at: now, outcome: .pending) }
+    return PromptCheck(
+      asks: asks, explanation: explanation,
+      isBlockedByShowingPrompt: explanation.summary == ReviewTracker.promptShowingSummary)
+  }
+
+  /// Records that a prompt the policy asked for (in a check that did not record it, see
+  /// `checkPrompt(at:forced:explaining:recordingPrompt:promptInFlight:)`) was shown at `now`: it is
+  /// pending until its answer. A presenter reports this; a prompt it could not present is never
+  /// recorded.
+  ///
+  /// - Returns: The instant the prompt is recorded under (its identity for ``answer(_:toPromptShownAt:at:)``).
+  @discardableResult
+  public mutating func recordShownPrompt(at now: Timestamp) -> Timestamp {
+    recording { tracker in
+      tracker.enter(at: now)
+      tracker.state.recordPrompt(at: now, outcome: .pending)
+      return tracker.state.promptHistory.last?.date ?? now
+    }
+  }
+
+  /// The summary of a decision to ask turned into "don't ask" because a prompt is showing.
+  package static let promptShowingSummary = "don't ask: a review prompt is already showing (the policy would ask)"
+
+  /// `explanation` of a decision to ask, turned into "don't ask" because a prompt is showing.
+  private static func blockedByShowingPrompt(_ explanation: ReviewExplanation) -> ReviewExplanation {
+    let decision = Decision(
+      shouldAsk: false, reason: .neverRuleHeld, decidingRules: RuleIndices(), firstFault: nil, faultCount: 0)
+    let text =
+      "decision: \(promptShowingSummary)\n" + "running policy: \(explanation.summary)\n"
+      + explanation.text.drop { $0 != "\n" }.dropFirst()
+    return ReviewExplanation(decision: decision, summary: promptShowingSummary, text: text)
   }
 
   /// The policy's snapshot of the current state at `now`, or why there is none.
@@ -219,9 +261,11 @@ struct PromptCheck: Sendable {
     case always
   }
 
-  /// Whether the policy asks (and no guardrail forbids): the prompt was recorded as pending,
-  /// unless the check was forced.
+  /// Whether the policy asks (and no guardrail forbids, and no prompt is showing): the prompt was
+  /// recorded as pending, unless the check was forced or not recording.
   var asks: Bool
   /// The decision explained, when the check built it.
   var explanation: ReviewExplanation?
+  /// Whether the policy asked but a prompt was already showing (so the check does not ask).
+  var isBlockedByShowingPrompt = false
 }

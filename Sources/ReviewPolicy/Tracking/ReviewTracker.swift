@@ -297,6 +297,34 @@ public struct ReviewTracker: Sendable {
     }
   }
 
+  /// Records `response`, the user's answer to the prompt shown at `shown`, however late it comes:
+  /// a prompt closed without an answer (by its timeout, a launch, a return to the foreground or
+  /// the app leaving with it showing, recorded as dismissed) takes it as its outcome, as the
+  /// replaced libraries record a late tap. A prompt older than the history keeps has its answer
+  /// recorded as an answer without a prompt.
+  ///
+  /// - Returns: ``PromptAnswerError/alreadyAnswered(_:)`` when the prompt already has a user's
+  ///   answer (rated, declined, remind later or feedback): nothing is recorded.
+  @discardableResult
+  public mutating func answer(_ response: ReviewResponse, toPromptShownAt shown: Timestamp, at now: Timestamp)
+    -> Result<Void, PromptAnswerError>
+  {
+    recording { tracker in
+      tracker.enter(at: now)
+      guard let index = tracker.state.promptHistory.lastIndex(where: { $0.date == shown }) else {
+        tracker.state.record(response, at: now, outsidePrompt: true)
+        return .success(())
+      }
+      switch tracker.state.promptHistory[index].outcome {
+      case .pending, .unknown, .dismissed:
+        tracker.state.record(response, at: now, prompt: index)
+        return .success(())
+      case .rated, .declined, .remindLater, .feedback:
+        return .failure(.alreadyAnswered(response))
+      }
+    }
+  }
+
   /// Records an answer given outside any prompt (for example a "Rate this app" row in the app's
   /// settings): its facts are set (`rated`, `declined`, ...) and it joins the answers; a prompt
   /// on screen, if any, takes it as its outcome.

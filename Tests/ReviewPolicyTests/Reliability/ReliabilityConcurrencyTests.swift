@@ -37,12 +37,14 @@ struct ReliabilityConcurrencyTests {
           }
         }.count
     }
-    // An answer refused because a concurrent launch or foreground closed its prompt saves nothing.
-    #expect(store.saveCount == 1 + changing + expected.prompts - observed.refusedAnswers)
+    // A prompt is saved when shown and again when answered; a bare check changes nothing itself
+    // (asking or blocked by another thread's prompt), and an answer refused (the prompt already
+    // took a direct answer) saves nothing.
+    #expect(store.saveCount == 1 + changing - observed.bareChecks + 2 * observed.asked - observed.refusedAnswers)
     print(
       "reliability: concurrency: \(Self.threads) threads x \(Self.calls) calls in "
         + String(format: "%.2f s", observed.seconds) + ": uses \(state.totalUses), events \(state.totalEvents), "
-        + "sessions \(state.totalSessions), prompts \(state.totalPrompts), answers \(expected.prompts + expected.recorded), "
+        + "sessions \(state.totalSessions), prompts \(state.totalPrompts) (\(observed.blocked) checks blocked by a prompt showing), answers \(observed.asked + expected.recorded), "
         + "saves \(store.saveCount)")
   }
 
@@ -87,6 +89,13 @@ struct ReliabilityConcurrencyTests {
     #expect(
       workload.failures(state: state, observed: lostPrompt, manager: manager).contains {
         $0.hasPrefix("prompts presented")
+      })
+    // A decision that did not ask but was not blocked by a showing prompt: a check lost.
+    var lostCheck = observed
+    lostCheck.decisionsNotAsking += 1
+    #expect(
+      workload.failures(state: state, observed: lostCheck, manager: manager).contains {
+        $0.hasPrefix("decisions that did not ask")
       })
     var unanswered = state
     unanswered.promptHistory[unanswered.promptHistory.count - 1].outcome = .pending

@@ -56,7 +56,7 @@ struct RuntimePromptContractTests {
     #expect(manager.currentState.uses == 0)
   }
 
-  @Test("after the configured timeout, any later call records the prompt as outcome unknown, as of its deadline")
+  @Test("without a presenter, a prompt past its timeout is closed as unknown, and a later answer is still kept")
   func timeout() throws {
     let clock = RuntimeTestClock()
     let log = RuntimeLogCollector()
@@ -69,9 +69,17 @@ struct RuntimePromptContractTests {
     let state = manager.currentState
     #expect(state.promptHistory.map(\.outcome) == [.unknown])
     #expect(state.responses == [ResponseRecord(response: .unknown, date: F.at(60_000), version: "1.0")])
-    #expect(refusal(manager.record(.rated)) == .noPromptShowing(.rated))
+    // The timeout lifted the block on asking again...
+    clock.advance(seconds: 1)
     #expect(!manager.currentState.rated)
-    #expect(log.entries(.problem).map(\.summary) == [PromptAnswerError.noPromptShowing(.rated).description])
+    // ...and the app's late "rate" (the user tapped its own alert) is the prompt's outcome.
+    #expect(refusal(manager.record(.rated)) == nil)
+    #expect(manager.currentState.rated)
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.rated])
+    #expect(log.entries(.problem).isEmpty)
+    // A second answer to the same prompt is refused.
+    #expect(refusal(manager.record(.declined)) == .noPromptShowing(.declined))
+    #expect(!manager.currentState.declined)
   }
 
   @Test("the default timeout is 10 minutes; an answer within it is accepted")
@@ -194,19 +202,31 @@ struct RuntimePromptContractTests {
     #expect(!later)
   }
 
-  @Test("a presenter answering late, after the timeout, is refused and logged")
+  @Test("a presenter's \"No thanks\" 3 hours after its alert appeared is recorded and respected")
   func lateAnswer() throws {
     let clock = RuntimeTestClock()
     let log = RuntimeLogCollector()
     let held = RuntimeHeldAnswer()
     let presenter = ClosurePresenter { _, respond in held.keep(respond) }
-    let manager = try Self.manager(clock: clock, presenter: presenter, logger: log.logger)
+    let manager = try ReviewManager(
+      configuration: .init(
+        appVersion: "1.0", bundledPolicy: "ask when not declined", store: InMemoryReviewStore(),
+        clock: clock.function, texts: .english, presenter: presenter, logger: log.logger))
     #expect(manager.significantEvent())
-    clock.advance(seconds: 601)
-    held.answer(.rated)
-    #expect(manager.currentState.promptHistory.map(\.outcome) == [.unknown])
-    #expect(!manager.currentState.rated)
-    #expect(log.entries(.problem).count == 1)
+    // The alert is up: no check asks again, however long it stays (no timeout for a presenter's prompt).
+    clock.advance(seconds: 3 * 3600)
+    #expect(!manager.promptIfAppropriate())
+    #expect(log.decisions.last?.summary == ReviewTracker.promptShowingSummary)
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.pending])
+    held.answer(.declined)
+    #expect(manager.currentState.promptHistory.map(\.outcome) == [.declined])
+    #expect(manager.currentState.declined && manager.currentState.declinedAny)
+    #expect(log.entries(.problem).isEmpty)
+    // Respected: `ask when not declined` no longer asks, now or after a relaunch.
+    #expect(!manager.promptIfAppropriate())
+    manager.appLaunched()
+    #expect(!manager.promptIfAppropriate())
+    #expect(manager.currentState.totalPrompts == 1)
   }
 
   @Test("mayPrompt defaults to true for significant events and actions alike")

@@ -110,14 +110,14 @@ struct RuntimeTransactionTests {
     }
   }
 
-  @Test("a call that asks records the prompt in its one transaction; the presenter's answer is the next one")
+  @Test("a call that asks decides in one transaction, the prompt shown is recorded in the next, its answer in a third")
   func promptingCall() throws {
     let store = RuntimeTransactionStore()
     let presenter = RuntimeRecordingPresenter(answer: .remindLater)
     let manager = try F.manager(store: store, presenter: presenter)
     var expected = store.counts
     #expect(manager.significantEvent("export"))
-    expected.updates += 2
+    expected.updates += 3
     #expect(store.counts == expected)
     #expect(presenter.requests.count == 1)
     #expect(manager.currentState.promptHistory.last?.outcome == .remindLater)
