@@ -11,7 +11,9 @@ struct RuntimePromptTests {
   static let loyal = "ask loyal when uses >= 2"
   static let quiet = "ask when uses < 0"
 
-  @Test("the prompt is recorded as pending and saved before the presenter runs; the answer is recorded after")
+  @Test(
+    "a presenter that counts as shown when called: the prompt is saved as pending before its code runs, the answer after"
+  )
   func promptRecordedBeforePresenter() throws {
     let store = InMemoryReviewStore()
     let clock = RuntimeTestClock()
