@@ -75,6 +75,14 @@ extension DarkroomReviews {
   static func sharedStore(inGroupContainer group: URL) -> JSONFileStore {
     JSONFileStore(url: group.appendingPathComponent("ReviewPolicy/review-state.json"))
   }
+
+  /// A share extension's manager: it counts into the app's state, and never prompts.
+  static func extensionManager(inGroupContainer group: URL, policy: String) throws -> ReviewManager {
+    try ReviewManager(
+      configuration: .init(
+        appVersion: "3.1", bundledPolicy: policy, store: sharedStore(inGroupContainer: group),
+        process: .appExtension))
+  }
 }
 // end of snippet 5
 
