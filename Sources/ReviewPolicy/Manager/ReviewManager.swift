@@ -78,8 +78,9 @@ public final class ReviewManager: @unchecked Sendable {
     tracker.newVersionOnBuild = configuration.newVersionOn == .build
     promptTimeout = Configuration.timeSpan(configuration.promptTimeout)
     // A presenter's prompt waits for the presenter's answer; the timeout closes only a prompt
-    // handed to the app without a presenter (its answer may never come).
-    tracker.promptTimeout = configuration.presenter == nil ? promptTimeout : nil
+    // handed to the app without a presenter (its answer may never come). An extension shows
+    // none, and leaves the app's prompt to the app.
+    tracker.promptTimeout = configuration.presenter == nil && configuration.process == .app ? promptTimeout : nil
     for problem in problems { log(problem) }
   }
 
@@ -431,7 +432,7 @@ public final class ReviewManager: @unchecked Sendable {
     if let notPresented { log(ManagerMessages.promptNotPresented(notPresented, date: Date(now))) }
     guard let request, let asked else { return false }
     if let present {
-      if asked.phase == .shown || configuration.presenter == nil { announceShown(request, forced: asked.isForced) }
+      if !asked.hasPresenter { announceShown(request, forced: asked.isForced) }
       present(request, asked)
     } else if let presenter = configuration.presenter {
       // Recorded when the presenter reports it shown or answered (an answer to a forced debug
