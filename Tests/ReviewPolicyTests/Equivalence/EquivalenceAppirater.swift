@@ -23,9 +23,13 @@ struct AppiraterOriginal: CustomStringConvertible {
     /// Appirater's own alert, answered by the user (true), rather than the StoreKit path (false, the
     /// default since iOS 10.3). Not a difference: the path the app runs on.
     var alert = false
+    /// `rateApp` after an update, before any increment has started the new build, marks the previous
+    /// build's record rated, and the next increment resets it: the rating is lost (true). The project
+    /// starts the new build at any call, so the rating counts for it (false).
+    var rateAppBeforeNewBuildIsLost: Bool
 
-    static let asCoded = Mode(firstUseOf1970AfterVersionChangeByEvent: true)
-    static let asIntended = Mode(firstUseOf1970AfterVersionChangeByEvent: false)
+    static let asCoded = Mode(firstUseOf1970AfterVersionChangeByEvent: true, rateAppBeforeNewBuildIsLost: true)
+    static let asIntended = Mode(firstUseOf1970AfterVersionChangeByEvent: false, rateAppBeforeNewBuildIsLost: false)
 
     /// This mode on the old alert path.
     var onAlertPath: Mode {
@@ -35,14 +39,18 @@ struct AppiraterOriginal: CustomStringConvertible {
     }
   }
 
+  /// The alert's buttons, or none yet (`hold`: the alert stays up, answered at a later step or hidden when
+  /// the app resigns active).
   enum Answer: String, CaseIterable, Sendable {
-    case rate, remind, decline
+    case rate, remind, decline, hold
 
-    var response: ReviewResponse {
+    /// What the manager's presenter answers on the alert path (nothing while the alert stays up).
+    var response: ReviewResponse? {
       switch self {
       case .rate: .rated
       case .remind: .remindLater
       case .decline: .declined
+      case .hold: nil
       }
     }
   }
@@ -61,6 +69,8 @@ struct AppiraterOriginal: CustomStringConvertible {
   var ratedCurrentVersion = false
   var declinedToRate = false
   var reminderRequestDate: Double = 0
+  /// Whether the alert is on screen (`alertVisible`, not stored).
+  var alertVisible = false
 
   /// `CFBundleVersion` of the running app.
   var bundleVersion: String
@@ -93,15 +103,29 @@ struct AppiraterOriginal: CustomStringConvertible {
   /// and requests the system prompt, which never reports back; on the alert path, the user answers.
   mutating func show(answering answer: Answer, now: Date) {
     if mode.alert {
-      self.answer(answer, now: now)
+      if answer == .hold { alertVisible = true } else { self.answer(answer, now: now) }
     } else {
       ratedCurrentVersion = true
     }
   }
 
   /// `rateApp`, called by the app itself (a "Rate us" row): marks the build rated.
-  mutating func rateApp() {
+  mutating func rateApp(now: Date) {
+    if !mode.rateAppBeforeNewBuildIsLost, let currentVersion, currentVersion != bundleVersion {
+      // As intended: the call starts the new build (nothing counted), then the rating counts for it.
+      self.currentVersion = bundleVersion
+      firstUseDate = now.timeIntervalSince1970
+      useCount = 0
+      significantEventCount = 0
+      declinedToRate = false
+      reminderRequestDate = 0
+    }
     ratedCurrentVersion = true
+  }
+
+  /// `appWillResignActive:` → `hideRatingAlert`: `dismissWithClickedButtonIndex:-1` records nothing.
+  mutating func appResignedActive() {
+    alertVisible = false
   }
 
   /// The alert's buttons: "Rate" (`rateApp`), "Remind me later", "No, Thanks".
@@ -110,7 +134,9 @@ struct AppiraterOriginal: CustomStringConvertible {
     case .rate: ratedCurrentVersion = true
     case .remind: reminderRequestDate = now.timeIntervalSince1970
     case .decline: declinedToRate = true
+    case .hold: return
     }
+    alertVisible = false
   }
 
   // MARK: The library's logic
@@ -171,10 +197,9 @@ struct AppiraterOriginal: CustomStringConvertible {
     return true
   }
 
-  /// `connectedToNetwork && !declined && !alertVisible && !ratedCurrentVersion` (the network is up and the
-  /// alert is answered before the next call).
+  /// `connectedToNetwork && !declined && !alertVisible && !ratedCurrentVersion` (the network is up).
   var ratingAlertIsAppropriate: Bool {
-    !declinedToRate && !ratedCurrentVersion
+    !declinedToRate && !alertVisible && !ratedCurrentVersion
   }
 
   var description: String {
@@ -207,6 +232,11 @@ enum AppiraterStep: Sendable, CustomStringConvertible {
   case relaunch(String)
   /// The app calls `rateApp` itself (a "Rate us" row); the manager's `recordWithoutPrompt(.rated)`.
   case rateApp
+  /// The user taps a button of the alert still on screen (nothing if none is up): the manager's held reply.
+  case answer(AppiraterOriginal.Answer)
+  /// The app resigns active and goes to the background: Appirater hides its alert and records nothing; the
+  /// app calls the manager's `appLeftForegroundWithPromptShowing()` (`promptLeftShowing` `.dismissed`).
+  case background
 
   var description: String {
     func tag(_ letter: String, _ mayPrompt: Bool, _ answer: AppiraterOriginal.Answer) -> String {
@@ -220,6 +250,8 @@ enum AppiraterStep: Sendable, CustomStringConvertible {
     case .event(let mayPrompt, let answer): return tag("E", mayPrompt, answer)
     case .relaunch(let version): return "R(\(version))"
     case .rateApp: return "Rate"
+    case .answer(let answer): return "A:\(answer.rawValue)"
+    case .background: return "B"
     }
   }
 }
@@ -234,10 +266,28 @@ enum AppiraterDriver: EquivDriver {
     let length = random.int(50...200)
     var version = EquivVersions.initial
     func answer(_ random: inout EquivRandom) -> AppiraterOriginal.Answer {
+      random.pick([.remind, .remind, .remind, .rate, .decline, .decline, .hold, .hold, .hold, .hold])
+    }
+    func immediate(_ random: inout EquivRandom) -> AppiraterOriginal.Answer {
       random.pick([.remind, .remind, .remind, .rate, .decline, .decline])
     }
     var steps: [AppiraterStep] = [.launch(mayPrompt: random.chance(0.7), answer: answer(&random))]
     while steps.count < length {
+      switch steps.last {
+      // The alert stays up: time passes, significant events check again, then the user answers or the app
+      // resigns active (Appirater hides the alert), minutes to days later.
+      case .launch(true, .hold), .foreground(true, .hold), .event(true, .hold):
+        for _ in 0..<random.int(1...4) {
+          switch random.int(0..<4) {
+          case 0: steps.append(.wait(random.lateGap()))
+          case 1: steps.append(.wait(random.gap()))
+          default: steps.append(.event(mayPrompt: random.chance(0.8), answer: answer(&random)))
+          }
+        }
+        steps.append(.wait(random.lateGap()))
+        steps.append(random.chance(0.8) ? .answer(immediate(&random)) : .background)
+      default: break
+      }
       switch random.int(0..<100) {
       case 0..<30: steps.append(.launch(mayPrompt: random.chance(0.7), answer: answer(&random)))
       case 30..<42: steps.append(.foreground(mayPrompt: random.chance(0.7), answer: answer(&random)))
@@ -252,7 +302,7 @@ enum AppiraterDriver: EquivDriver {
         default: steps.append(.waitUntil(.reminder, random.exactGap([EquivTime.day])))
         }
       case 68..<95: steps.append(.event(mayPrompt: random.chance(0.8), answer: answer(&random)))
-      case 95: steps.append(.rateApp)
+      case 95: steps.append(random.chance(0.5) ? .rateApp : .background)
       default:
         // A relaunch, a new build most of the time; the app reports the launch with appLaunched:, as Appirater
         // asks. Now and then it reports it late, after a first significant event (a launch reported once
@@ -260,10 +310,14 @@ enum AppiraterDriver: EquivDriver {
         // with the event's): the build then starts with the event, often some time before the launch.
         if random.chance(0.7) { version = EquivVersions.upgrade(version, &random) }
         steps.append(.relaunch(version))
+        // Now and then the app's "Rate us" row is the first call of the new build.
+        if random.chance(0.04) { steps.append(.rateApp) }
         if random.chance(0.75) {
           steps.append(.launch(mayPrompt: random.chance(0.7), answer: answer(&random)))
         } else {
-          steps.append(.event(mayPrompt: random.chance(0.7), answer: answer(&random)))
+          // (Answered at once: a launch reported late in the same process, with the alert still up, would be
+          // taken for a new process by the manager; see `appLaunched()`.)
+          steps.append(.event(mayPrompt: random.chance(0.7), answer: immediate(&random)))
           if random.chance(0.6) { steps.append(.wait(random.gap())) }
           steps.append(.launch(mayPrompt: random.chance(0.7), answer: answer(&random)))
         }
@@ -287,9 +341,17 @@ enum AppiraterDriver: EquivDriver {
       policy: policy, appVersion: marketingVersion, build: EquivVersions.initial, clock: clock, explain: explain,
       settings: EquivSettings(newVersionOn: .build))
     // Appirater's StoreKit request never reports back: the manager records "asked, outcome unknown".
-    func response(_ answer: AppiraterOriginal.Answer) -> ReviewResponse { mode.alert ? answer.response : .unknown }
+    func response(_ answer: AppiraterOriginal.Answer) -> ReviewResponse? { mode.alert ? answer.response : .unknown }
     var outcome = EquivOutcome()
     var versionStart: (version: String, date: Int64)?
+    var alertShownAt: Int64?
+    /// The app resigns active: Appirater hides its alert (nothing recorded); the app tells the manager.
+    func resignActive() {
+      if original.alertVisible { outcome.leftWithAlertUp += 1 }
+      original.appResignedActive()
+      _ = harness.silent { $0.appLeftForegroundWithPromptShowing() }
+      harness.promptGone()
+    }
     for (index, step) in history.enumerated() {
       let now = clock.date
       var originalPrompted: Bool?
@@ -299,7 +361,13 @@ enum AppiraterDriver: EquivDriver {
         if versionStart?.version != original.bundleVersion {
           versionStart = (original.bundleVersion, clock.milliseconds)
         }
-      case .wait, .waitUntil, .relaunch: break
+      case .wait, .waitUntil, .relaunch, .answer, .background: break
+      }
+      switch step {
+      // A launch or a return to the foreground comes after the app resigned active: the alert is hidden.
+      case .launch, .foreground, .relaunch: if original.alertVisible { resignActive() }
+      case .event(true, _): if original.alertVisible { outcome.checksWhileUp += 1 }
+      case .wait, .waitUntil, .event, .rateApp, .answer, .background: break
       }
       switch step {
       case .wait(let gap):
@@ -318,7 +386,10 @@ enum AppiraterDriver: EquivDriver {
           isLaunch
           ? original.appLaunched(canPromptForRating: mayPrompt, now: now)
           : original.appEnteredForeground(canPromptForRating: mayPrompt, now: now)
-        if shown { original.show(answering: answer, now: now) }
+        if shown {
+          original.show(answering: answer, now: now)
+          alertShownAt = clock.milliseconds
+        }
         originalPrompted = mayPrompt ? shown : nil
         managerPrompted = harness.prompted(answering: response(answer)) { manager in
           if isLaunch { manager.appLaunched() } else { manager.appEnteredForeground() }
@@ -326,12 +397,24 @@ enum AppiraterDriver: EquivDriver {
         }
       case .event(let mayPrompt, let answer):
         let shown = original.userDidSignificantEvent(canPromptForRating: mayPrompt, now: now)
-        if shown { original.show(answering: answer, now: now) }
+        if shown {
+          original.show(answering: answer, now: now)
+          alertShownAt = clock.milliseconds
+        }
         originalPrompted = mayPrompt ? shown : nil
         managerPrompted = harness.prompted(answering: response(answer)) { $0.significantEvent(mayPrompt: mayPrompt) }
       case .rateApp:
-        original.rateApp()
+        original.rateApp(now: now)
         managerPrompted = harness.silent { $0.recordWithoutPrompt(.rated) }
+      case .answer(let answer):
+        if original.alertVisible, let response = answer.response {
+          original.answer(answer, now: now)
+          let delay = clock.milliseconds - (alertShownAt ?? clock.milliseconds)
+          outcome.lateAnswer(after: delay)
+          harness.answerLater(response, delay: delay)
+        }
+      case .background:
+        resignActive()
       case .relaunch(let version):
         original.bundleVersion = version
         try harness.relaunch(appVersion: marketingVersion, build: version)
@@ -380,7 +463,9 @@ struct EquivalenceAppiraterTests {
     let stats = try EquivProperty.check(AppiraterDriver.self, seeds: seeds, mode: .asIntended, policy: Self.policy)
     print("Equivalence: Appirater shard \(shard): \(stats)")
     #expect(stats.mismatches == 0)
-    #expect(stats.originalPrompts > stats.histories / 2)
+    // (Fewer than before the alert-up steps: the steps that follow an alert kept up, meaningless on this
+    // path, take the place of launches.)
+    #expect(stats.originalPrompts > stats.histories / 4)
   }
 
   @Test(
@@ -392,7 +477,10 @@ struct EquivalenceAppiraterTests {
       AppiraterDriver.self, seeds: seeds, mode: AppiraterOriginal.Mode.asIntended.onAlertPath, policy: Self.alertPolicy)
     print("Equivalence: Appirater (alert) shard \(shard): \(stats)")
     #expect(stats.mismatches == 0)
-    #expect(stats.originalPrompts > stats.histories / 2)
+    #expect(stats.originalPrompts > stats.histories / 3)
+    // Not vacuous: the alert stays up across later steps, is answered late and checked while up.
+    #expect(stats.answersAfterTimeout > stats.histories / 10 && stats.checksWhileUp > stats.histories / 10)
+    #expect(stats.leftWithAlertUp > 0)
   }
 
   @Test(
@@ -408,6 +496,7 @@ struct EquivalenceAppiraterTests {
     #expect(AppiraterDriver.isValid(found.minimised))
     var intended = mode
     intended.firstUseOf1970AfterVersionChangeByEvent = false
+    intended.rateAppBeforeNewBuildIsLost = false
     let replay = try AppiraterDriver.run(found.minimised, mode: intended, policy: policy, explain: false)
     #expect(replay.mismatch == nil, "the minimised history also disagrees as intended")
   }
@@ -511,6 +600,106 @@ struct EquivalenceAppiraterTests {
     let intended = try AppiraterDriver.run(history, mode: flipped, policy: policy, explain: false)
     #expect(intended.mismatch == nil)
     #expect(intended.decisions.last.map { $0.original && $0.manager } == true)
+  }
+
+  // MARK: The alert on screen across later steps
+
+  /// 20 launches over 30 days, a launch whose alert stays up; significant events while it is up, over
+  /// more than a day; then the user's `answer`, and a significant event a day later.
+  static func alertLeftUp(_ answer: AppiraterOriginal.Answer) -> [AppiraterStep] {
+    var steps: [AppiraterStep] = Array(repeating: .launch(mayPrompt: false, answer: .remind), count: 20)
+    steps += [.waitUntil(.firstUse, 30 * EquivTime.day), .launch(mayPrompt: true, answer: .hold)]
+    for gap in [EquivTime.minute, 10 * EquivTime.minute, EquivTime.hour, 3 * EquivTime.hour, EquivTime.day] {
+      steps += [.wait(gap), .event(mayPrompt: true, answer: .rate)]
+    }
+    steps += [.wait(EquivTime.hour), .answer(answer), .wait(EquivTime.day), .event(mayPrompt: true, answer: .remind)]
+    return steps
+  }
+
+  @Test(
+    "appirater-alert.policy never asks while its alert is up, though the policy would; it asks again after \"remind me later\""
+  )
+  func alertPolicyNeverAsksWhileUp() throws {
+    let history = Self.alertLeftUp(.remind)
+    let outcome = try AppiraterDriver.run(
+      history, mode: AppiraterOriginal.Mode.asIntended.onAlertPath, policy: Self.alertPolicy, explain: false)
+    #expect(outcome.mismatch == nil)
+    #expect(outcome.decisions.map(\.manager) == [true, false, false, false, false, false, true])
+    #expect(outcome.checksWhileUp == 5 && outcome.lateAnswers == 1 && outcome.answersAfterTimeout == 1)
+
+    // The manager's own decision while the alert is up: the policy asks, the showing prompt blocks it.
+    let clock = EquivClock()
+    let harness = try EquivHarness(
+      policy: Self.alertPolicy, appVersion: "2.0", build: "1", clock: clock, explain: true,
+      settings: EquivSettings(newVersionOn: .build))
+    for _ in 0..<20 { _ = harness.silent { $0.appLaunched() } }
+    clock.advance(30 * EquivTime.day)
+    #expect(harness.prompted(answering: nil) { $0.promptIfAppropriate() })
+    for gap in [EquivTime.minute, 11 * EquivTime.minute, 5 * EquivTime.hour, 2 * EquivTime.day] {
+      clock.advance(gap)
+      #expect(!harness.prompted(answering: .rated) { $0.significantEvent(mayPrompt: true) })
+      #expect(harness.explanation.contains(ReviewTracker.promptShowingSummary))
+    }
+    #expect(harness.presenter.requests == 1 && harness.inconsistencies.isEmpty)
+  }
+
+  @Test("a \"No, Thanks\" 3 hours after the alert appeared is recorded and respected (alert path)")
+  func lateDeclineIsRespected() throws {
+    var history: [AppiraterStep] = Array(repeating: .launch(mayPrompt: false, answer: .remind), count: 20)
+    history += [
+      .waitUntil(.firstUse, 30 * EquivTime.day), .event(mayPrompt: true, answer: .hold), .wait(EquivTime.hour),
+      .event(mayPrompt: true, answer: .rate), .wait(2 * EquivTime.hour), .answer(.decline), .wait(2 * EquivTime.day),
+      .foreground(mayPrompt: true, answer: .remind), .event(mayPrompt: true, answer: .remind),
+    ]
+    let outcome = try AppiraterDriver.run(
+      history, mode: AppiraterOriginal.Mode.asIntended.onAlertPath, policy: Self.alertPolicy, explain: false)
+    #expect(outcome.mismatch == nil)
+    #expect(outcome.decisions.map(\.manager) == [true, false, false, false])
+    #expect(outcome.answersAfterTimeout == 1)
+    // Had the user tapped "Remind me later" instead, both would ask two days later.
+    let reminded = history.map { step -> AppiraterStep in
+      if case .answer = step { return .answer(.remind) }
+      return step
+    }
+    let again = try AppiraterDriver.run(
+      reminded, mode: AppiraterOriginal.Mode.asIntended.onAlertPath, policy: Self.alertPolicy, explain: false)
+    #expect(again.mismatch == nil)
+    #expect(again.decisions.map(\.manager) == [true, false, true, false])
+  }
+
+  /// v1 used, an update to build 1.0.1 whose first call is the app's "Rate us" row (`rateApp`), then 20
+  /// launches over 30 days and a launch that may prompt.
+  static let rateAppFirst: [AppiraterStep] =
+    [.launch(mayPrompt: false, answer: .remind), .relaunch("1.0.1"), .rateApp]
+    + Array(repeating: .launch(mayPrompt: false, answer: .remind), count: 20) + [
+      .waitUntil(.versionStart, 30 * EquivTime.day), .launch(mayPrompt: true, answer: .remind),
+    ]
+
+  @Test(
+    "difference: without appLaunched(), Appirater's rateApp before any increment rates the previous build; the manager starts the new one",
+    arguments: [false, true])
+  func differenceRateAppBeforeTheNewBuild(alert: Bool) throws {
+    let history = Self.rateAppFirst
+    let policy = alert ? Self.alertPolicy : Self.policy
+    let codedMode = alert ? AppiraterOriginal.Mode.asCoded.onAlertPath : .asCoded
+    let coded = try AppiraterDriver.run(history, mode: codedMode, policy: policy, explain: false)
+    let mismatch = try #require(coded.mismatch)
+    #expect(mismatch.step == history.count - 1)
+    #expect(mismatch.original && !mismatch.manager)
+
+    var flipped = codedMode
+    flipped.rateAppBeforeNewBuildIsLost = false
+    let intended = try AppiraterDriver.run(history, mode: flipped, policy: policy, explain: false)
+    #expect(intended.mismatch == nil)
+    #expect(intended.decisions.map(\.original) == [false])
+    // Any other first call (here a launch) starts the new build in both: no difference.
+    var launchFirst = history
+    launchFirst.insert(.launch(mayPrompt: false, answer: .remind), at: 2)
+    for mode in [codedMode, flipped] {
+      let outcome = try AppiraterDriver.run(launchFirst, mode: mode, policy: policy, explain: false)
+      #expect(outcome.mismatch == nil)
+      #expect(outcome.decisions.map(\.original) == [false])
+    }
   }
 
   @Test("the same update started by a launch agrees in both modes (alert path)")

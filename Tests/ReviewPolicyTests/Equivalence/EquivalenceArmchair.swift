@@ -23,22 +23,28 @@ struct ArmchairOriginal: CustomStringConvertible {
     /// With `useStoreKitReviewPrompt`, Armchair marks the version (and any version) rated as soon as it
     /// requests the StoreKit prompt (true); the project records "asked, outcome unknown" (false).
     var storeKitPromptMarksRated: Bool
+    /// `showPrompt(ifNecessary:)` never looks at whether its alert is already on screen, so a check while
+    /// it is up shows another (true); the project never asks while a prompt is showing (false).
+    var asksWhileAlertUp: Bool
 
-    static let asCoded = Mode(newVersionByEventCountsAUse: true, storeKitPromptMarksRated: true)
-    static let asIntended = Mode(newVersionByEventCountsAUse: false, storeKitPromptMarksRated: false)
+    static let asCoded = Mode(
+      newVersionByEventCountsAUse: true, storeKitPromptMarksRated: true, asksWhileAlertUp: true)
+    static let asIntended = Mode(
+      newVersionByEventCountsAUse: false, storeKitPromptMarksRated: false, asksWhileAlertUp: false)
   }
 
-  /// The buttons of Armchair's alert, or none: the user leaves the app with the alert up.
+  /// The buttons of Armchair's alert, or none yet: the user leaves the app with the alert up (`leave`), or
+  /// leaves it on screen and answers at a later step of the history (`hold`).
   enum Answer: String, CaseIterable, Sendable {
-    case rate, remind, decline, leave
+    case rate, remind, decline, leave, hold
 
-    /// What the manager's presenter answers for it (nothing when the user leaves the app with the alert up).
+    /// What the manager's presenter answers for it (nothing while the alert stays up).
     var response: ReviewResponse? {
       switch self {
       case .rate: .rated
       case .remind: .remindLater
       case .decline: .declined
-      case .leave: nil
+      case .leave, .hold: nil
       }
     }
   }
@@ -115,13 +121,16 @@ struct ArmchairOriginal: CustomStringConvertible {
   mutating func answer(_ answer: Answer, now: Date) {
     switch answer {
     case .rate:
+      alertVisible = false
       ratedCurrentVersion = true
       ratedAnyVersion = true
     case .remind:
+      alertVisible = false
       reminderRequestDate = now.timeIntervalSince1970
     case .decline:
+      alertVisible = false
       declinedToRate = true
-    case .leave:
+    case .leave, .hold:
       alertVisible = true
     }
   }
@@ -130,6 +139,9 @@ struct ArmchairOriginal: CustomStringConvertible {
 
   private mutating func showPrompt(ifNecessary canPromptForRating: Bool, now: Date) -> Bool {
     guard canPromptForRating, ratingConditionsHaveBeenMet(now: now) else { return false }
+    // As coded, a second alert goes over the first (the one answered later closes both, as the model
+    // keeps one); as intended, nothing while it is up.
+    if alertVisible && !mode.asksWhileAlertUp { return false }
     // showRatingAlert(): with StoreKit, request the system prompt and assume the user rated.
     if useStoreKitReviewPrompt, mode.storeKitPromptMarksRated {
       ratedCurrentVersion = true
@@ -218,6 +230,8 @@ enum ArmchairStep: Sendable, CustomStringConvertible {
   case event(mayPrompt: Bool, answer: ArmchairOriginal.Answer)
   /// `showPromptIfNecessary()`.
   case check(ArmchairOriginal.Answer)
+  /// The user taps a button of the alert still on screen (nothing if none is up): the manager's held reply.
+  case answer(ArmchairOriginal.Answer)
   /// The process starts again, running `version` (an update when it differs).
   case relaunch(String)
 
@@ -232,6 +246,7 @@ enum ArmchairStep: Sendable, CustomStringConvertible {
     case .event(false, _): "E"
     case .event(true, let answer): "E?\(answer.rawValue)"
     case .check(let answer): "C?\(answer.rawValue)"
+    case .answer(let answer): "A:\(answer.rawValue)"
     case .relaunch(let version): "R(\(version))"
     }
   }
@@ -249,12 +264,25 @@ enum ArmchairDriver: EquivDriver {
       random.chance(0.9) ? [.launch] : [.vetoedLaunch, .event(mayPrompt: random.chance(0.5), answer: .remind)]
     var version = EquivVersions.initial
     func answer(_ random: inout EquivRandom) -> ArmchairOriginal.Answer {
-      random.pick([.remind, .remind, .remind, .rate, .decline, .decline, .leave])
+      random.pick([.remind, .remind, .remind, .rate, .decline, .decline, .leave, .hold, .hold])
     }
     while steps.count < length {
-      // The user who leaves with the alert up sends the app to the background.
       switch steps.last {
+      // The user who leaves with the alert up sends the app to the background.
       case .event(true, .leave), .check(.leave): steps.append(.background)
+      // The alert stays up: time passes, the app checks again (an event, a check), then the user answers
+      // or leaves the app with it up, minutes to days later.
+      case .event(true, .hold), .check(.hold):
+        for _ in 0..<random.int(0...3) {
+          switch random.int(0..<4) {
+          case 0: steps.append(.wait(random.lateGap()))
+          case 1: steps.append(.wait(random.gap()))
+          case 2: steps.append(.check(answer(&random)))
+          default: steps.append(.event(mayPrompt: random.chance(0.8), answer: answer(&random)))
+          }
+        }
+        steps.append(.wait(random.lateGap()))
+        steps.append(random.chance(0.8) ? .answer(random.pick([.remind, .remind, .rate, .decline])) : .background)
       default: break
       }
       switch random.int(0..<100) {
@@ -299,7 +327,7 @@ enum ArmchairDriver: EquivDriver {
       case .relaunch(let version): running = version
       case .launch, .foreground, .event: tracked = running
       case .check: if tracked != running { return false }
-      case .wait, .waitUntil, .vetoedLaunch, .background: break
+      case .wait, .waitUntil, .vetoedLaunch, .background, .answer: break
       }
     }
     return true
@@ -326,16 +354,41 @@ enum ArmchairDriver: EquivDriver {
       policy: policy, appVersion: EquivVersions.initial, clock: clock, explain: explain,
       settings: EquivSettings(promptLeftShowing: promptLeftShowing))
     var outcome = EquivOutcome()
+    // When the alert on screen appeared.
+    var alertShownAt: Int64?
     for (index, step) in history.enumerated() {
       let now = clock.date
       var originalPrompted: Bool?
       var managerPrompted = false
+      switch step {
+      case .launch, .foreground, .vetoedLaunch, .relaunch:
+        // On iOS the app resigns active before it is launched again or comes back: an alert still up
+        // is dismissed and declined (Armchair's hideRatingAlert), as `background` does.
+        if original.alertVisible {
+          outcome.leftWithAlertUp += 1
+          original.appResignedActive()
+          _ = harness.silent { $0.appLeftForegroundWithPromptShowing() }
+          harness.promptGone()
+        }
+      case .background:
+        if original.alertVisible { outcome.leftWithAlertUp += 1 }
+      case .event(true, _), .check:
+        if original.alertVisible && !storeKit { outcome.checksWhileUp += 1 }
+      case .wait, .waitUntil, .event, .answer: break
+      }
       switch step {
       case .wait(let gap):
         clock.advance(gap)
       case .waitUntil(let anchor, let offset):
         let base: Double = anchor == .firstUse ? original.firstUseDate : original.reminderRequestDate
         if base != 0 { clock.advance(to: EquivTime.milliseconds(base) + offset) }
+      case .answer(let answer):
+        if original.alertVisible, let response = answer.response {
+          original.answer(answer, now: now)
+          let delay = clock.milliseconds - (alertShownAt ?? clock.milliseconds)
+          outcome.lateAnswer(after: delay)
+          harness.answerLater(response, delay: delay)
+        }
       case .launch:
         original.appLaunched(now: now)
         managerPrompted = harness.silent { $0.appLaunched() }
@@ -347,15 +400,23 @@ enum ArmchairDriver: EquivDriver {
       case .background:
         original.appResignedActive()
         managerPrompted = harness.silent { $0.appLeftForegroundWithPromptShowing() }
+        // Armchair hid the alert: its buttons are gone.
+        harness.promptGone()
       case .event(let mayPrompt, let answer):
         let shown = original.userDidSignificantEvent(canPromptForRating: mayPrompt, now: now)
-        if shown && !storeKit { original.answer(answer, now: now) }
+        if shown && !storeKit {
+          original.answer(answer, now: now)
+          alertShownAt = clock.milliseconds
+        }
         originalPrompted = mayPrompt ? shown : nil
         let response = storeKit ? ReviewResponse.unknown : answer.response
         managerPrompted = harness.prompted(answering: response) { $0.significantEvent(mayPrompt: mayPrompt) }
       case .check(let answer):
         let shown = original.showPromptIfNecessary(now: now)
-        if shown && !storeKit { original.answer(answer, now: now) }
+        if shown && !storeKit {
+          original.answer(answer, now: now)
+          alertShownAt = clock.milliseconds
+        }
         originalPrompted = shown
         let response = storeKit ? ReviewResponse.unknown : answer.response
         managerPrompted = harness.prompted(answering: response) { $0.promptIfAppropriate() }
@@ -400,6 +461,10 @@ struct EquivalenceArmchairTests {
     #expect(stats.mismatches == 0)
     // Not vacuous: the histories reach the thresholds and the original prompts often.
     #expect(stats.originalPrompts > stats.histories / 2)
+    // ... and its alert stays up across later steps: late answers, some after 10 minutes, checks while
+    // it is up, and the app left with it up.
+    #expect(stats.answersAfterTimeout > stats.histories / 20 && stats.checksWhileUp > stats.histories / 20)
+    #expect(stats.leftWithAlertUp > stats.histories / 20)
   }
 
   @Test(
@@ -427,7 +492,7 @@ struct EquivalenceArmchairTests {
     for (old, new) in mutants {
       let policy = EquivPolicies.mutant(Self.policy, replacing: old, with: new)
       let stats = try EquivProperty.check(
-        ArmchairDriver.self, seeds: (20_000..<20_400).map { UInt64($0) }, mode: .asIntended, policy: policy,
+        ArmchairDriver.self, seeds: (20_000..<21_000).map { UInt64($0) }, mode: .asIntended, policy: policy,
         reports: 0, stopAtFirstMismatch: true)
       #expect(stats.mismatches > 0, "mutant `\(old)` → `\(new)` was not caught in \(stats.histories) histories")
     }
@@ -506,6 +571,71 @@ struct EquivalenceArmchairTests {
       history, mode: .asIntended, policy: Self.policy, explain: false, storeKit: false, promptLeftShowing: .dismissed)
     let mismatch = try #require(dismissed.mismatch)
     #expect(!mismatch.original && mismatch.manager)
+  }
+
+  // MARK: The alert on screen across later steps
+
+  /// 21 launches over 30 days, a check whose alert stays up; an hour later another check and an event
+  /// (the alert is still up); two more hours, then the user taps `answer`; two days later a last check.
+  static func answeredThreeHoursLater(_ answer: ArmchairOriginal.Answer) -> [ArmchairStep] {
+    Array(repeating: .launch, count: 21) + [
+      .waitUntil(.firstUse, 30 * EquivTime.day), .check(.hold), .wait(EquivTime.hour), .check(.remind),
+      .event(mayPrompt: true, answer: .remind), .wait(2 * EquivTime.hour), .answer(answer), .wait(2 * EquivTime.day),
+      .check(.remind),
+    ]
+  }
+
+  @Test("a \"No thanks\" 3 hours after the alert appeared is recorded and respected; a late \"remind me later\" too")
+  func lateAnswerIsRecordedAndRespected() throws {
+    let declined = try ArmchairDriver.run(
+      Self.answeredThreeHoursLater(.decline), mode: .asIntended, policy: Self.policy, explain: false)
+    #expect(declined.mismatch == nil)
+    // Asked once; not again while the alert is up; not again after the late "No thanks".
+    #expect(declined.decisions.map(\.original) == [true, false, false, false])
+    #expect(declined.decisions.map(\.manager) == [true, false, false, false])
+    #expect((declined.lateAnswers, declined.answersAfterTimeout, declined.checksWhileUp) == (1, 1, 2))
+    // "Remind me later" at the same moment: both ask again a day after it.
+    let reminded = try ArmchairDriver.run(
+      Self.answeredThreeHoursLater(.remind), mode: .asIntended, policy: Self.policy, explain: false)
+    #expect(reminded.mismatch == nil)
+    #expect(reminded.decisions.map(\.manager) == [true, false, false, true])
+  }
+
+  /// The alert left up for 5 hours, then the app leaves the foreground; two days later, a check.
+  static let leftAfterFiveHours: [ArmchairStep] =
+    Array(repeating: .launch, count: 21) + [
+      .waitUntil(.firstUse, 30 * EquivTime.day), .check(.hold), .wait(5 * EquivTime.hour), .background,
+      .wait(2 * EquivTime.day), .foreground, .check(.remind),
+    ]
+
+  @Test("leaving the app 5 hours after the alert appeared still declines (promptLeftShowing .declined)")
+  func leavingHoursLaterDeclines() throws {
+    let outcome = try ArmchairDriver.run(
+      Self.leftAfterFiveHours, mode: .asIntended, policy: Self.policy, explain: false)
+    #expect(outcome.mismatch == nil)
+    #expect(outcome.decisions.map(\.manager) == [true, false])
+    #expect(outcome.leftWithAlertUp == 1)
+  }
+
+  /// 21 launches over 30 days, a check whose alert stays up, and another check an hour later.
+  static let checkWhileUp: [ArmchairStep] =
+    Array(repeating: .launch, count: 21) + [
+      .waitUntil(.firstUse, 30 * EquivTime.day), .check(.hold), .wait(EquivTime.hour), .check(.decline),
+    ]
+
+  @Test("difference: Armchair shows another alert at a check while its alert is up; the manager does not ask")
+  func differenceAsksWhileAlertUp() throws {
+    let history = Self.checkWhileUp
+    let coded = try ArmchairDriver.run(history, mode: .asCoded, policy: Self.policy, explain: false)
+    let mismatch = try #require(coded.mismatch)
+    #expect(mismatch.step == history.count - 1)
+    #expect(mismatch.original && !mismatch.manager)
+
+    var flipped = ArmchairOriginal.Mode.asCoded
+    flipped.asksWhileAlertUp = false
+    let intended = try ArmchairDriver.run(history, mode: flipped, policy: Self.policy, explain: false)
+    #expect(intended.mismatch == nil)
+    #expect(intended.decisions.map(\.original) == [true, false])
   }
 
   @Test("every focused history agrees in both modes when it avoids the difference")

@@ -16,9 +16,12 @@ struct RateOurAppOriginal: CustomStringConvertible {
     /// sees a change, and "feedback" / "maybe later" silence the helper for good (true). The post's intent,
     /// and the project's: they silence it until the next app version (false).
     var versionNeverStored: Bool
+    /// `trigger` never looks at whether the app's dialog is still on screen, so the app is told to show
+    /// another (true); the project never asks while a prompt is showing (false).
+    var asksWhileDialogUp: Bool
 
-    static let asCoded = Mode(versionNeverStored: true)
-    static let asIntended = Mode(versionNeverStored: false)
+    static let asCoded = Mode(versionNeverStored: true, asksWhileDialogUp: true)
+    static let asIntended = Mode(versionNeverStored: false, asksWhileDialogUp: false)
   }
 
   enum UserSelection: Int, CaseIterable, Sendable {
@@ -27,29 +30,31 @@ struct RateOurAppOriginal: CustomStringConvertible {
   }
 
   /// What the user does with the app's dialog: one of its three choices, or nothing (the app never calls
-  /// `saveUserSelection`).
+  /// `saveUserSelection`), or nothing yet (`hold`: the dialog stays up and is answered at a later step).
   enum Answer: String, CaseIterable, Sendable {
     case writeReview = "review"
     case giveFeedback = "feedback"
     case maybeLater = "later"
     case none
+    case hold
 
     var selection: UserSelection? {
       switch self {
       case .writeReview: .writeReview
       case .giveFeedback: .giveFeedback
       case .maybeLater: .maybeLater
-      case .none: nil
+      case .none, .hold: nil
       }
     }
 
-    /// What the manager's presenter answers for it.
-    var response: ReviewResponse {
+    /// What the manager's presenter answers for it (nothing while the dialog stays up).
+    var response: ReviewResponse? {
       switch self {
       case .writeReview: .rated
       case .giveFeedback: .feedback
       case .maybeLater: .remindLater
       case .none: .dismissed
+      case .hold: nil
       }
     }
   }
@@ -68,6 +73,9 @@ struct RateOurAppOriginal: CustomStringConvertible {
   var storedLastKnownAppVersion: String?
   var storedActionCounter = 0
   var storedUserSelection = 0
+
+  /// Whether the app's dialog is on screen (the app's, not stored).
+  var dialogVisible = false
 
   /// `CFBundleShortVersionString` of the running app.
   var bundleVersion: String
@@ -116,6 +124,7 @@ struct RateOurAppOriginal: CustomStringConvertible {
   /// `trigger(notificationCenter:handler:)`: returns whether the dialog is shown (`shouldAskUser()`).
   mutating func trigger() -> Bool {
     let helper = helper()
+    if dialogVisible && !mode.asksWhileDialogUp { return false }
     return helper.userSelection == .noSelection && helper.actionCounter >= actionThreshold
   }
 
@@ -143,6 +152,8 @@ enum RateOurAppStep: Sendable, CustomStringConvertible {
   case action
   /// `trigger()`, and the user's answer if the dialog shows; the manager's `promptIfAppropriate()`.
   case trigger(RateOurAppOriginal.Answer)
+  /// The user answers the dialog still on screen (nothing if none is up): the manager's held reply.
+  case answer(RateOurAppOriginal.Answer)
   /// The process starts again, running `version`.
   case relaunch(String)
 
@@ -153,6 +164,7 @@ enum RateOurAppStep: Sendable, CustomStringConvertible {
     case .foreground: "F"
     case .action: "A"
     case .trigger(let answer): "T?\(answer.rawValue)"
+    case .answer(let answer): "A:\(answer.rawValue)"
     case .relaunch(let version): "R(\(version))"
     }
   }
@@ -168,7 +180,24 @@ enum RateOurAppDriver: EquivDriver {
     let length = random.int(50...200)
     var version = EquivVersions.initial
     var steps: [RateOurAppStep] = [.launch]
+    func choice(_ random: inout EquivRandom) -> RateOurAppOriginal.Answer {
+      random.pick([.writeReview, .giveFeedback, .giveFeedback, .maybeLater, .maybeLater])
+    }
     while steps.count < length {
+      if case .trigger(.hold) = steps.last {
+        // The dialog stays up (the helper does nothing when the app leaves): time passes, the app goes to the
+        // background and comes back, counts actions and triggers again; then the user chooses.
+        for _ in 0..<random.int(0...3) {
+          switch random.int(0..<4) {
+          case 0: steps.append(.wait(random.lateGap()))
+          case 1: steps.append(.foreground)
+          case 2: steps.append(.action)
+          default: steps.append(.trigger(choice(&random)))
+          }
+        }
+        steps.append(.wait(random.lateGap()))
+        steps.append(.answer(choice(&random)))
+      }
       switch random.int(0..<100) {
       case 0..<8:
         if random.chance(0.75) { version = EquivVersions.upgrade(version, &random) }
@@ -179,7 +208,7 @@ enum RateOurAppDriver: EquivDriver {
       case 20..<55: steps.append(.action)
       default:
         steps.append(
-          .trigger(random.pick([.writeReview, .giveFeedback, .giveFeedback, .maybeLater, .maybeLater, .none])))
+          .trigger(random.pick([.writeReview, .giveFeedback, .giveFeedback, .maybeLater, .maybeLater, .none, .hold])))
       }
     }
     return steps
@@ -194,7 +223,7 @@ enum RateOurAppDriver: EquivDriver {
       case .relaunch(let version): running = version
       case .launch: migrated = running
       case .action, .trigger: if migrated != running { return false }
-      case .wait, .foreground: break
+      case .wait, .foreground, .answer: break
       }
     }
     return true
@@ -205,12 +234,34 @@ enum RateOurAppDriver: EquivDriver {
     var original = RateOurAppOriginal(bundleVersion: EquivVersions.initial, mode: mode)
     let harness = try EquivHarness(policy: policy, appVersion: EquivVersions.initial, clock: clock, explain: explain)
     var outcome = EquivOutcome()
+    var dialogShownAt: Int64?
     for (index, step) in history.enumerated() {
       var originalPrompted: Bool?
       var managerPrompted = false
       switch step {
+      case .launch, .relaunch:
+        // A launch is a new process: a dialog still up is gone, unanswered.
+        if original.dialogVisible {
+          original.dialogVisible = false
+          harness.promptGone()
+        }
+      case .foreground:
+        if original.dialogVisible { outcome.leftWithAlertUp += 1 }
+      case .trigger:
+        if original.dialogVisible { outcome.checksWhileUp += 1 }
+      case .wait, .action, .answer: break
+      }
+      switch step {
       case .wait(let gap):
         clock.advance(gap)
+      case .answer(let answer):
+        if original.dialogVisible, let selection = answer.selection, let response = answer.response {
+          original.dialogVisible = false
+          original.saveUserSelection(selection)
+          let delay = clock.milliseconds - (dialogShownAt ?? clock.milliseconds)
+          outcome.lateAnswer(after: delay)
+          harness.answerLater(response, delay: delay)
+        }
       case .launch:
         original.performMigration()
         managerPrompted = harness.silent { $0.appLaunched() }
@@ -222,6 +273,10 @@ enum RateOurAppDriver: EquivDriver {
       case .trigger(let answer):
         let shown = original.trigger()
         if shown, let selection = answer.selection { original.saveUserSelection(selection) }
+        if shown, answer == .hold {
+          original.dialogVisible = true
+          dialogShownAt = clock.milliseconds
+        }
         originalPrompted = shown
         managerPrompted = harness.prompted(answering: answer.response) { $0.promptIfAppropriate() }
       case .relaunch(let version):
@@ -264,6 +319,9 @@ struct EquivalenceRateOurAppTests {
     print("Equivalence: RateOurAppHelper shard \(shard): \(stats)")
     #expect(stats.mismatches == 0)
     #expect(stats.originalPrompts > stats.histories)
+    // Not vacuous: the dialog stays up across foregrounds and time, is answered late and triggered while up.
+    #expect(stats.answersAfterTimeout > stats.histories / 10 && stats.checksWhileUp > stats.histories / 20)
+    #expect(stats.leftWithAlertUp > stats.histories / 20)
   }
 
   @Test("as coded, random histories run into the documented difference (the didSet bug)")
@@ -295,6 +353,42 @@ struct EquivalenceRateOurAppTests {
         reports: 0, stopAtFirstMismatch: true)
       #expect(stats.mismatches > 0, "mutant `\(old)` → `\(new)` was not caught in \(stats.histories) histories")
     }
+  }
+
+  /// Two actions and a dialog that stays up; the app goes to the background and comes back, counts an
+  /// action and triggers again (the dialog is still up); 3 hours later the user chooses `answer`; an hour
+  /// later two more actions and a trigger.
+  static func dialogLeftUp(_ answer: RateOurAppOriginal.Answer) -> [RateOurAppStep] {
+    [
+      .launch, .action, .action, .trigger(.hold), .wait(EquivTime.hour), .foreground, .action,
+      .trigger(.writeReview), .wait(2 * EquivTime.hour), .answer(answer), .wait(EquivTime.hour), .action, .action,
+      .trigger(.maybeLater),
+    ]
+  }
+
+  @Test("the dialog answered 3 hours later, after a return to the foreground: recorded and respected")
+  func lateChoiceIsRecorded() throws {
+    for answer in [RateOurAppOriginal.Answer.maybeLater, .giveFeedback, .writeReview] {
+      let outcome = try RateOurAppDriver.run(
+        Self.dialogLeftUp(answer), mode: .asIntended, policy: Self.policy, explain: false)
+      #expect(outcome.mismatch == nil)
+      #expect(outcome.decisions.map(\.manager) == [true, false, false])
+      #expect((outcome.lateAnswers, outcome.answersAfterTimeout, outcome.checksWhileUp) == (1, 1, 1))
+    }
+  }
+
+  @Test("difference: the helper tells the app to show its dialog again while it is up; the manager does not ask")
+  func differenceAsksWhileDialogUp() throws {
+    let history = Self.dialogLeftUp(.maybeLater)
+    let coded = try RateOurAppDriver.run(history, mode: .asCoded, policy: Self.policy, explain: false)
+    let mismatch = try #require(coded.mismatch)
+    #expect(mismatch.step == 7)
+    #expect(mismatch.original && !mismatch.manager)
+
+    var flipped = RateOurAppOriginal.Mode.asCoded
+    flipped.asksWhileDialogUp = false
+    let intended = try RateOurAppDriver.run(history, mode: flipped, policy: Self.policy, explain: false)
+    #expect(intended.mismatch == nil)
   }
 
   /// Two actions, "maybe later", an update, two actions and a trigger. As coded, the version was never

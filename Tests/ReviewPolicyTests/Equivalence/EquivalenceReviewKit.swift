@@ -35,11 +35,17 @@ struct ReviewKitOriginal: CustomStringConvertible {
     /// The default session runs version 1.0.0 (`Version.initial`), whatever the app runs (true); the
     /// project's runs the app's version (false). It matters to the version check only.
     var defaultSessionRunsInitialVersion: Bool
+    /// The bad-session timeout's count takes every stored session, the default sessions (actions logged with
+    /// no session started) included (true); the project counts the sessions the app started (false), as
+    /// ReviewKit's own `numberOfSessions` does.
+    var badSessionCountsDefaultSessions: Bool
 
     static let asCoded = Mode(
-      downgradePassesVersionCheck: true, badSessionDifferenceAsCoded: true, defaultSessionRunsInitialVersion: true)
+      downgradePassesVersionCheck: true, badSessionDifferenceAsCoded: true, defaultSessionRunsInitialVersion: true,
+      badSessionCountsDefaultSessions: true)
     static let asIntended = Mode(
-      downgradePassesVersionCheck: false, badSessionDifferenceAsCoded: false, defaultSessionRunsInitialVersion: false)
+      downgradePassesVersionCheck: false, badSessionDifferenceAsCoded: false, defaultSessionRunsInitialVersion: false,
+      badSessionCountsDefaultSessions: false)
   }
 
   struct Version: Equatable, Comparable, CustomStringConvertible, Sendable {
@@ -238,12 +244,17 @@ struct ReviewKitOriginal: CustomStringConvertible {
 
   func timeoutSinceLastBadSessionHasElapsed(for date: Date) -> Bool {
     guard let lastBad = lastBadSession else { return true }
-    let sessionsDiff =
-      mode.badSessionDifferenceAsCoded
-      ? sessions.count - lastBad.offset
-      // Sessions started since the bad one: the ones after it in the list that `startSession` started
-      // (the current one included), not the default sessions.
-      : sessions.filter { !$0.isDefault && $0.date > lastBad.element.date }.count
+    let sessionsDiff: Int
+    if mode.badSessionDifferenceAsCoded && mode.badSessionCountsDefaultSessions {
+      sessionsDiff = sessions.count - lastBad.offset
+    } else {
+      // Sessions since the bad one: the ones after it in the list (the current one included); only those
+      // `startSession` started, unless the default sessions count; as coded, the bad session too.
+      let after = sessions.filter {
+        (mode.badSessionCountsDefaultSessions || !$0.isDefault) && $0.date > lastBad.element.date
+      }.count
+      sessionsDiff = mode.badSessionDifferenceAsCoded ? after + 1 : after
+    }
     let timeSince = date.timeIntervalSince(lastBad.element.date)
     return badSessionTimeout.hasElapsedFor(sessions: sessionsDiff, duration: timeSince)
   }
@@ -614,6 +625,48 @@ struct EquivalenceReviewKitTests {
     let outcome = try ReviewKitDriver.run(exact, mode: flipped, policy: Self.policy, explain: false)
     #expect(outcome.mismatch == nil)
     #expect(outcome.decisions.last.map { !$0.original && !$0.manager } == true)
+  }
+
+  /// Three good sessions over more than 4 days, a bad session, then two relaunches whose actions go into
+  /// default sessions (no session started), and, three hours after the bad session, a started session
+  /// good enough to prompt. ReviewKit's list holds [.., bad, default, default, current]: 4 sessions counted
+  /// from the bad one, more than 2, so it asks; the project counts 1 session started since the bad one.
+  static let badSessionThenDefaultSessions: [ReviewKitStep] = {
+    var steps: [ReviewKitStep] = []
+    for _ in 0..<3 {
+      steps += [.start, .action(score: 150, isBad: false, showReview: false), .wait(2 * EquivTime.day + 1)]
+    }
+    steps += [.start, .action(score: 150, isBad: true, showReview: true)]
+    for _ in 0..<2 {
+      steps += [.wait(EquivTime.hour), .relaunch("1.0.0"), .action(score: 150, isBad: false, showReview: false)]
+    }
+    steps += [.wait(EquivTime.hour), .relaunch("1.0.0"), .start, .action(score: 150, isBad: false, showReview: true)]
+    return steps
+  }()
+
+  @Test(
+    "difference: ReviewKit counts its default sessions in the bad-session timeout; the manager counts started sessions")
+  func differenceBadSessionCountsDefaultSessions() throws {
+    let history = Self.badSessionThenDefaultSessions
+    let coded = try ReviewKitDriver.run(history, mode: .asCoded, policy: Self.policy, explain: false)
+    let mismatch = try #require(coded.mismatch)
+    #expect(mismatch.step == history.count - 1)
+    #expect(mismatch.original && !mismatch.manager)
+
+    // Switched: the count (as coded, the bad session included) over the started sessions only agrees.
+    var flipped = ReviewKitOriginal.Mode.asCoded
+    flipped.badSessionCountsDefaultSessions = false
+    let intended = try ReviewKitDriver.run(history, mode: flipped, policy: Self.policy, explain: false)
+    #expect(intended.mismatch == nil)
+    #expect(intended.decisions.map(\.original) == [false, false])
+    // The same history with started sessions in place of the default ones: both ask.
+    let started = history.map { step -> ReviewKitStep in
+      if case .relaunch = step { return .start }
+      return step
+    }
+    let outcome = try ReviewKitDriver.run(started, mode: .asIntended, policy: Self.policy, explain: false)
+    #expect(outcome.mismatch == nil)
+    #expect(outcome.decisions.last.map { $0.original && $0.manager } == true)
   }
 
   /// Three good sessions, each begun a day after its launch, then a good session more than 4 days after

@@ -127,6 +127,17 @@ struct EquivRandom: RandomNumberGenerator {
     return max(1, Int64(exp(Double.random(in: 0...upper, using: &self))))
   }
 
+  /// How long an alert stays on screen before the user answers (or the next step): seconds to a day,
+  /// often around the manager's 10-minute `promptTimeout` (which no longer closes a presenter's prompt).
+  mutating func lateGap() -> Int64 {
+    switch int(0..<10) {
+    case 0..<3: return pick([10 * EquivTime.minute - 1, 10 * EquivTime.minute, 10 * EquivTime.minute + 1])
+    case 3..<5: return pick([5 * EquivTime.second, 2 * EquivTime.minute, 11 * EquivTime.minute])
+    case 5..<8: return pick([EquivTime.hour, 3 * EquivTime.hour, 9 * EquivTime.hour])
+    default: return pick([EquivTime.day - 1, EquivTime.day, 2 * EquivTime.day])
+    }
+  }
+
   /// One of the thresholds the policies use, exactly, or one millisecond either side.
   mutating func exactGap(_ thresholds: [Int64]) -> Int64 {
     pick(thresholds) + pick([0, 0, 0, -1, 1])
@@ -177,13 +188,16 @@ enum EquivPolicies {
 
 // MARK: - The manager side
 
-/// Records prompt requests and answers each one with the response the history gives the original.
+/// Records prompt requests, reports each one shown (an alert on screen), and answers it with the
+/// response the history gives the original: at once, or later (`answer == nil` holds the reply until
+/// the history's user answers, as an app holds its alert's reply while the alert is up).
 final class EquivPresenter: @unchecked Sendable {
   // @unchecked: the mutable fields are only touched under `lock`.
   private let lock = NSLock()
   private var pendingAnswer: ReviewResponse?
   private var recorded: [PromptRequest] = []
   private var oddities: [String] = []
+  private var heldReply: PromptReply?
 
   var answer: ReviewResponse? {
     get {
@@ -212,16 +226,45 @@ final class EquivPresenter: @unchecked Sendable {
     return oddities
   }
 
+  /// Whether a prompt is on screen, its reply held for a later answer.
+  var isHolding: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return heldReply != nil
+  }
+
+  /// Answers the prompt on screen with `response`; returns false when none is held.
+  func answerHeld(_ response: ReviewResponse) -> Bool {
+    lock.lock()
+    let reply = heldReply
+    heldReply = nil
+    lock.unlock()
+    reply?.answer(response)
+    return reply != nil
+  }
+
+  /// The prompt is gone without an answer (the app hid it, or the process ended).
+  func dropHeld() {
+    lock.lock()
+    heldReply = nil
+    lock.unlock()
+  }
+
   var presenter: ClosurePresenter {
-    ClosurePresenter { [self] request, respond in
+    ClosurePresenter.reporting { [self] request, reply in
       self.lock.lock()
       self.recorded.append(request)
       if request.isForced || request.explanation.decision?.shouldAsk != true {
         self.oddities.append("a request that the policy did not decide: \(request.explanation.summary)")
       }
+      if self.heldReply != nil {
+        self.oddities.append("a request while another prompt is on screen: \(request.explanation.summary)")
+      }
       let response = self.pendingAnswer
+      if response == nil { self.heldReply = reply }
       self.lock.unlock()
-      if let response { respond(response) }
+      reply.shown()
+      if let response { reply.answer(response) }
     }
   }
 }
@@ -335,6 +378,8 @@ final class EquivHarness {
 
   /// A new process, possibly running a new app version (or build), over the same stored state.
   func relaunch(appVersion: String, build: String? = nil) throws {
+    // The process ends: an alert still up is gone, unanswered.
+    presenter.dropHeld()
     self.appVersion = appVersion
     self.build = build
     manager = try make()
@@ -353,6 +398,28 @@ final class EquivHarness {
     inconsistencies += presenter.anomalies.dropFirst(reportedAnomalies)
     reportedAnomalies = presenter.anomalies.count
     return presented
+  }
+
+  /// The user answers the prompt still on screen with `response`, `delay` milliseconds after it
+  /// appeared: the manager must record the answer (however late), not refuse it.
+  func answerLater(_ response: ReviewResponse, delay: Int64) {
+    decisions?.clear()
+    let before = manager.currentState.responses
+    guard presenter.answerHeld(response) else {
+      inconsistencies.append("no prompt on screen to answer with \(response.rawValue)")
+      return
+    }
+    let after = manager.currentState.responses
+    let now = Timestamp(clock.date)
+    if after.last?.response != response || after.last?.date != now || after == before {
+      inconsistencies.append(
+        "the answer \(response.rawValue) \(EquivTime.describe(delay)) after the prompt appeared was not recorded")
+    }
+  }
+
+  /// The prompt on screen is gone without an answer (the app hid it, or the process ended).
+  func promptGone() {
+    presenter.dropHeld()
   }
 
   /// Runs `body`, which must never prompt; returns whether it did. With `vetoingUse`, the configuration's
@@ -406,6 +473,20 @@ struct EquivOutcome {
   var mismatch: EquivMismatch?
   /// The decisions at each check, in order (original, manager).
   var decisions: [(step: Int, original: Bool, manager: Bool)] = []
+  /// Answers given to a prompt still on screen at a later step than the one that showed it.
+  var lateAnswers = 0
+  /// Late answers given more than 10 minutes (the manager's `promptTimeout`) after the prompt appeared.
+  var answersAfterTimeout = 0
+  /// Checks made while the original's alert was on screen.
+  var checksWhileUp = 0
+  /// Times the app left the foreground with the original's alert on screen (declined, hidden or kept).
+  var leftWithAlertUp = 0
+
+  /// Counts an answer given `delay` milliseconds after its prompt appeared.
+  mutating func lateAnswer(after delay: Int64) {
+    lateAnswers += 1
+    if delay > 10 * EquivTime.minute { answersAfterTimeout += 1 }
+  }
 
   /// Records a step; returns false (stop) at the first disagreement.
   mutating func record(
@@ -454,6 +535,10 @@ struct EquivStats: CustomStringConvertible {
   var originalPrompts = 0
   var managerPrompts = 0
   var mismatches = 0
+  var lateAnswers = 0
+  var answersAfterTimeout = 0
+  var checksWhileUp = 0
+  var leftWithAlertUp = 0
   var firstMismatchSeed: UInt64?
 
   mutating func add(_ outcome: EquivOutcome) {
@@ -462,12 +547,18 @@ struct EquivStats: CustomStringConvertible {
     checks += outcome.checks
     originalPrompts += outcome.originalPrompts
     managerPrompts += outcome.managerPrompts
+    lateAnswers += outcome.lateAnswers
+    answersAfterTimeout += outcome.answersAfterTimeout
+    checksWhileUp += outcome.checksWhileUp
+    leftWithAlertUp += outcome.leftWithAlertUp
     if outcome.mismatch != nil { mismatches += 1 }
   }
 
   var description: String {
     "\(histories) histories, \(steps) steps, \(checks) prompt checks, \(originalPrompts) prompts by the original, "
-      + "\(managerPrompts) by the manager, \(mismatches) histories with a mismatch"
+      + "\(managerPrompts) by the manager, \(lateAnswers) late answers (\(answersAfterTimeout) after 10 minutes), "
+      + "\(checksWhileUp) checks while an alert is up, \(leftWithAlertUp) times the app left with it up, "
+      + "\(mismatches) histories with a mismatch"
   }
 }
 
