@@ -88,7 +88,9 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Counts a launch (unless ``Configuration/shouldCountUse`` vetoes it). Never prompts. A prompt
   /// still waiting for its answer (the app was killed with it on screen) is recorded as "asked,
-  /// outcome unknown", and nothing is on screen any more. The session in progress ends: call ``sessionStarted()`` after this, and
+  /// outcome unknown", and nothing is on screen any more: call it once per process, at launch (a
+  /// launch reported later, while the app's own alert is up, makes the manager take that alert as
+  /// gone, so a later check may ask while it is still on screen). The session in progress ends: call ``sessionStarted()`` after this, and
   /// actions logged with no session started go into an uncounted default session, as in ReviewKit.
   public func appLaunched() {
     countUse(.launch)
