@@ -163,6 +163,8 @@ started=$SECONDS
 # The standard library cache is keyed by the compiler and the function that builds it.
 key="$( (swiftc --version 2>&1; declare -f build_stdlib) | sha256sum | cut -c1-12)"
 stdlib_root="$out/stdlib-$key"
+mkdir -p "$out"
+find "$out" -maxdepth 1 -name 'stdlib-*' ! -name "stdlib-$key" -exec rm -rf {} +
 platforms=$(for spec in "${configs[@]}"; do
   words=($spec)
   if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" ${words[0]} "* ]]; then echo "${words[2]}"; fi
