@@ -1,4 +1,5 @@
-// The Apple layer: CI builds this file only where UIKit or AppKit exists (on Linux it compiles to nothing).
+// The Apple layer: built only where UIKit or AppKit exists (on Linux it compiles to nothing). CI compiles it
+// for every Apple platform against interface stubs of the SDKs: Scripts/check-apple-layer.sh.
 #if canImport(UIKit) && (os(iOS) || os(tvOS) || os(visionOS))
   import Foundation
   import UIKit
@@ -9,9 +10,12 @@
     /// `UIApplication.willEnterForegroundNotification` (a return to the foreground) and
     /// `UIApplication.didEnterBackgroundNotification` (the moment to report a prompt still up), both
     /// posted whether or not the app uses scenes. The first foreground counts the launch (see
-    /// ``ScenePhaseTracker``). Keep the returned observation.
-    ///
-    /// Built only where UIKit exists: CI (Linux) does not compile it.
+    /// ``ScenePhaseTracker``). Keep the returned observation. Unavailable in app extensions (it
+    /// needs `UIApplication.shared`).
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(tvOSApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
     @MainActor
     public func observeApplicationLifecycle(center: NotificationCenter = .default) -> LifecycleObservation {
       let state = UIApplication.shared.applicationState
@@ -34,9 +38,8 @@
     /// the app is active now, then `NSApplication.willBecomeActiveNotification` (a return to the
     /// foreground) and `NSApplication.didResignActiveNotification` (the moment to report a prompt
     /// still up). The first activation counts the launch (see ``ScenePhaseTracker``). Keep the
-    /// returned observation.
-    ///
-    /// Built only where AppKit exists: CI (Linux) does not compile it.
+    /// returned observation. Unavailable in app extensions.
+    @available(macOSApplicationExtension, unavailable)
     @MainActor
     public func observeApplicationLifecycle(center: NotificationCenter = .default) -> LifecycleObservation {
       observePhases(
