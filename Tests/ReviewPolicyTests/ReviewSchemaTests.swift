@@ -9,11 +9,11 @@ struct ReviewSchemaTests {
   @Test("the schema is valid: it is the same list as its definitions, not the empty fallback")
   func schemaIsValid() throws {
     let rebuilt = try FactSchema(facts: ReviewSchema.facts, families: ReviewSchema.families)
-      .relating(scopes: ReviewSchema.scopes, bounds: ReviewSchema.bounds)
+      .relating(scopes: ReviewSchema.scopes, relations: ReviewSchema.relations)
     #expect(rebuilt == ReviewSchema.standard)
     #expect(ReviewSchema.standard.facts.count == ReviewSchema.facts.count)
     #expect(ReviewSchema.standard.facts.count > 20)
-    #expect(ReviewSchema.standard.bounds.count == ReviewSchema.bounds.count)
+    #expect(ReviewSchema.standard.relations.count == ReviewSchema.relations.count)
   }
 
   @Test("scopes pair each per-version fact with its lifetime counterpart")
@@ -77,7 +77,7 @@ struct ReviewSchemaTests {
       #expect(declaration.scope == .version, "\(declaration.definition.name)")
       #expect(lifetime.scope == .install, "\(whole)")
       #expect(lifetime.definition.type == declaration.definition.type, "\(whole)")
-      #expect(ReviewSchema.bounds.contains { $0.lower == declaration.definition.name && $0.upper == whole })
+      #expect(ReviewSchema.standard.bounds.contains { $0.lower == declaration.definition.name && $0.upper == whole })
     }
   }
 

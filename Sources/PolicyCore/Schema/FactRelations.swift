@@ -17,7 +17,10 @@ public struct FactScope: Sendable, Hashable {
 ///
 /// For ints, numbers, durations and versions it is `lower <= upper`; for instants, ``lower`` is
 /// not after ``upper``; for bools, ``lower`` implies ``upper``. Both are plain facts, or both
-/// keyed families with keys of one type, bound member by member (`events("x") <= total_events("x")`).
+/// keyed families with keys of one type, bound member by member (`events("x") <= total_events("x")`),
+/// or ``lower`` is a family whose every member is at most the plain fact ``upper``. The bound
+/// applies when both facts are present.
+///
 /// A bound also pairs a fact with its counterpart in another ``FactScope`` (`days` and `total_days`).
 public struct FactBound: Sendable, Hashable {
   /// The fact (or family) that is at most the other.
@@ -37,6 +40,84 @@ public struct FactBound: Sendable, Hashable {
   /// Whether `lower` and `upper`, the values of this bound's facts, break it. Values of
   /// different types, strings and absent values never do.
   package func isBroken(lower: Value, upper: Value) -> Bool {
+    FactRelation.isOrdered(lower, after: upper)
+  }
+}
+
+/// What makes an optional fact present, in a ``FactRelation/Kind/presence(_:when:)`` relation.
+public enum PresenceCondition: Sendable, Hashable {
+  /// Another optional fact is present.
+  case present(String)
+  /// An `int` fact is at least 1.
+  case positive(String)
+  /// A `bool` fact is true.
+  case isTrue(String)
+
+  /// The fact the condition reads.
+  public var fact: String {
+    switch self {
+    case .present(let name), .positive(let name), .isTrue(let name): name
+    }
+  }
+}
+
+/// A relation that every real snapshot of a host's facts satisfies, stated as data so the
+/// language's tools can rule out fact sets no real history produces: the analyzer's witnesses
+/// and counterexamples, facts files, explanations.
+///
+/// Relations name facts and families of the schema; a relation that names facts a policy does
+/// not have constrains nothing.
+public struct FactRelation: Sendable, Hashable {
+  /// The kinds of relations.
+  public enum Kind: Sendable, Hashable {
+    /// `lower <= upper`, see ``FactBound``.
+    case bound(FactBound)
+    /// A plain fact, or every member of a family, is at least the value (of the fact's type).
+    case minimum(String, Value)
+    /// An instant fact, or every member of a family of instants, is not after `now`.
+    case notAfterNow(String)
+    /// The members of a family keyed by an ordered key grow with the key: `f(a) <= f(b)` for `a <= b`.
+    case increasing(String)
+    /// The optional fact is present exactly when the condition holds.
+    case presence(String, when: PresenceCondition)
+    /// The `int` fact `count` is the number of whole `unit`s from the instant fact `since` to `now`.
+    case wholeUnits(count: String, since: String, unit: TimeSpan)
+    /// The family `family`, keyed by a duration, counts occurrences within the window before
+    /// `now`, and the optional instant fact `latest` is the latest occurrence: `family(w) >= 1`
+    /// exactly when `latest` is present and `since(latest) < w`.
+    case window(family: String, latest: String)
+  }
+
+  /// What the relation states.
+  public var kind: Kind
+  /// Why it holds, as a clause: "this version's days are part of all versions' days".
+  public var reason: String
+
+  /// Creates a relation.
+  public init(_ kind: Kind, because reason: String) {
+    self.kind = kind
+    self.reason = reason
+  }
+
+  /// The bound `lower <= upper`.
+  public static func bound(_ lower: String, atMost upper: String, because reason: String) -> FactRelation {
+    FactRelation(.bound(FactBound(lower, atMost: upper, because: reason)), because: reason)
+  }
+
+  /// The facts and families the relation names.
+  public var names: [String] {
+    switch kind {
+    case .bound(let bound): [bound.lower, bound.upper]
+    case .minimum(let name, _), .notAfterNow(let name), .increasing(let name): [name]
+    case .presence(let name, let condition): [name, condition.fact]
+    case .wholeUnits(let count, let since, _): [count, since]
+    case .window(let family, let latest): [family, latest]
+    }
+  }
+
+  /// Whether `lower` is after `upper` in their type's order (`true` after `false` for bools):
+  /// false for values of different types and strings.
+  static func isOrdered(_ lower: Value, after upper: Value) -> Bool {
     switch (lower, upper) {
     case (.bool(let a), .bool(let b)): a && !b
     case (.int(let a), .int(let b)): a > b
@@ -50,29 +131,79 @@ public struct FactBound: Sendable, Hashable {
 }
 
 extension FactSchema {
-  /// The schema with `scopes` and `bounds` added, validated: every name is a fact or a family
-  /// of the schema; a bound joins two plain facts of one ordered type (or `bool`), or two
-  /// families with keys and values of one type.
+  /// The schema with `scopes` and `bounds` added, validated (see ``relating(scopes:relations:)``).
   public func relating(scopes: [FactScope], bounds: [FactBound]) throws(DefinitionError) -> FactSchema {
+    try relating(scopes: scopes, relations: bounds.map { FactRelation(.bound($0), because: $0.reason) })
+  }
+
+  /// The schema with `scopes` and `relations` added, validated: every name is a fact or a
+  /// family of the schema, of the types the relation needs (a bound joins two plain facts of one
+  /// ordered type or `bool`, two families with keys and values of one type, or a family and a
+  /// plain fact of its value type; a presence relation's fact is optional ...).
+  public func relating(scopes: [FactScope], relations: [FactRelation]) throws(DefinitionError) -> FactSchema {
     func exists(_ name: String) -> Bool { fact(named: name) != nil || family(named: name) != nil }
     for scope in scopes {
       for name in scope.facts where !exists(name) { throw .invalidRelation(name) }
     }
-    for bound in bounds {
-      if let lower = fact(named: bound.lower), let upper = fact(named: bound.upper) {
-        guard lower.type == upper.type, lower.type != .string else { throw .invalidRelation(bound.lower) }
-      } else if let lower = family(named: bound.lower), let upper = family(named: bound.upper) {
-        guard lower.type == upper.type, lower.keyType == upper.keyType, lower.type != .string else {
-          throw .invalidRelation(bound.lower)
-        }
-      } else {
-        throw .invalidRelation(bound.lower)
-      }
+    for relation in relations {
+      guard valid(relation) else { throw .invalidRelation(relation.names.first ?? "") }
     }
     var result = self
     result.scopes = scopes
-    result.bounds = bounds
+    result.relations = relations
     return result
+  }
+
+  /// The type of the plain fact or family `name`'s values, nil when it is neither.
+  func valueType(of name: String) -> PolicyType? {
+    fact(named: name)?.type ?? family(named: name)?.type
+  }
+
+  /// Whether `relation` names facts of the types it needs.
+  private func valid(_ relation: FactRelation) -> Bool {
+    switch relation.kind {
+    case .bound(let bound):
+      if let lower = fact(named: bound.lower), let upper = fact(named: bound.upper) {
+        return lower.type == upper.type && lower.type != .string
+      }
+      if let lower = family(named: bound.lower), let upper = family(named: bound.upper) {
+        return lower.type == upper.type && lower.keyType == upper.keyType && lower.type != .string
+      }
+      if let lower = family(named: bound.lower), let upper = fact(named: bound.upper) {
+        return lower.type == upper.type && lower.type != .string
+      }
+      return false
+    case .minimum(let name, let value):
+      return valueType(of: name) == value.type && value.type != .string
+    case .notAfterNow(let name):
+      return valueType(of: name) == .instant
+    case .increasing(let name):
+      guard let family = family(named: name) else { return false }
+      return family.keyType != .string && family.type != .string && !family.isOptional
+    case .presence(let name, let condition):
+      guard let optional = fact(named: name), optional.isOptional else { return false }
+      switch condition {
+      case .present(let other): return fact(named: other)?.isOptional == true && other != name
+      case .positive(let other): return fact(named: other).map { $0.type == .int && !$0.isOptional } ?? false
+      case .isTrue(let other): return fact(named: other).map { $0.type == .bool && !$0.isOptional } ?? false
+      }
+    case .wholeUnits(let count, let since, let unit):
+      guard let count = fact(named: count), let since = fact(named: since) else { return false }
+      return count.type == .int && !count.isOptional && since.type == .instant && !since.isOptional
+        && unit.milliseconds > 0 && !unit.isInfinite
+    case .window(let name, let latest):
+      guard let family = family(named: name), let latest = fact(named: latest) else { return false }
+      return family.keyType == .duration && family.type == .int && !family.isOptional && latest.type == .instant
+        && latest.isOptional
+    }
+  }
+
+  /// The bounds among ``relations``.
+  public var bounds: [FactBound] {
+    relations.compactMap { relation in
+      if case .bound(let bound) = relation.kind { return bound }
+      return nil
+    }
   }
 
   /// The scope that `name` (a plain fact or a family) belongs to, if any.

@@ -84,10 +84,11 @@ public struct FactSchema: Sendable, Hashable {
   /// Once known, an event-name key of a family (``FactFamilyDefinition/keyIsEventName``) that is
   /// not among them is an error, as is a name the policy declares with `event` that the app does not record.
   public private(set) var eventNames: Set<String> = []
-  /// The spans of time the facts describe, such as "this version" (see ``relating(scopes:bounds:)``).
+  /// The spans of time the facts describe, such as "this version" (see ``relating(scopes:relations:)``).
   public internal(set) var scopes: [FactScope] = []
-  /// Bounds between facts that every real snapshot satisfies, such as `days <= total_days`.
-  public internal(set) var bounds: [FactBound] = []
+  /// Relations between facts that every real snapshot satisfies, such as `days <= total_days`
+  /// (see ``FactRelation``).
+  public internal(set) var relations: [FactRelation] = []
 
   /// A problem with a schema definition (a programming error in the host, not a policy error).
   public enum DefinitionError: Error, Sendable, Hashable {

@@ -9,7 +9,7 @@ public enum ReviewSchema {
   /// The standard schema.
   public static let standard: FactSchema = {
     do {
-      return try FactSchema(facts: facts, families: families).relating(scopes: scopes, bounds: bounds)
+      return try FactSchema(facts: facts, families: families).relating(scopes: scopes, relations: relations)
     } catch {
       // The definitions below are constants checked by the tests; an invalid one is a programming error.
       assertionFailure("invalid standard schema: \(error)")
@@ -174,25 +174,6 @@ public enum ReviewSchema {
       "the whole install",
       facts: declarations.filter { $0.scope == .install }.map(\.definition.name) + ["prompts_within"]),
   ]
-
-  /// What every real history satisfies: a count of this version is at most the count of all
-  /// versions (`events` and `total_events` are facts and families, bound member by member too),
-  /// an answer in this version is an answer in any version (both from the declarations' `partOf`),
-  /// and nothing happened before the install.
-  static let bounds: [FactBound] = {
-    let parts = declarations.compactMap { declaration in declaration.partOf.map { (declaration.definition, $0) } }
-    let counts = parts.filter { $0.0.type == .int }.map { fact, whole in
-      FactBound(fact.name, atMost: whole, because: "`\(fact.name)` counts this version, part of all versions")
-    }
-    let answers = parts.filter { $0.0.type == .bool }.map { fact, whole in
-      FactBound(fact.name, atMost: whole, because: "`\(fact.name)` in this version means `\(whole)` too")
-    }
-    let instants = ["first_use", "last_prompt", "last_reminder", "last_decline", "last_rating", "last_bad_session"]
-      .map { name in
-        FactBound("install_date", atMost: name, because: "nothing happens before the install")
-      }
-    return counts + answers + instants
-  }()
 
   /// The keyed fact families.
   static let families: [FactFamilyDefinition] = [

@@ -91,7 +91,7 @@ struct RuntimeStoredFactTests {
 
   @Test("the analyzer learns feedback ⇒ feedback_any from the declaration")
   func bound() {
-    #expect(ReviewSchema.bounds.contains { $0.lower == "feedback" && $0.upper == "feedback_any" })
+    #expect(ReviewSchema.standard.bounds.contains { $0.lower == "feedback" && $0.upper == "feedback_any" })
     #expect(ReviewSchema.scopes.last?.facts.contains("feedback_any") == true)
   }
 }

@@ -1,0 +1,99 @@
+import PolicyCore
+
+extension ReviewSchema {
+  /// What every real history satisfies, as ``FactRelation``s: the analyzer, `diff`, facts files
+  /// and explanations consider only fact sets that satisfy them. `FactRelationTests` derives
+  /// every one from the tracker, over random histories.
+  static let relations: [FactRelation] = bounds + minimums + instants + presences + clocks
+
+  /// The bounds: a count of this version is at most the count of all versions (`events` and
+  /// `total_events` are facts and families, bound member by member too) and an answer in this
+  /// version is an answer in any version (both from the declarations' `partOf`); nothing happens
+  /// before the install; recent prompts are some of all prompts; sessions since something are
+  /// some of all sessions.
+  static let bounds: [FactRelation] = {
+    let parts = declarations.compactMap { declaration in declaration.partOf.map { (declaration.definition, $0) } }
+    let counts = parts.filter { $0.0.type == .int }.map { fact, whole in
+      FactRelation.bound(fact.name, atMost: whole, because: "`\(fact.name)` counts this version, part of all versions")
+    }
+    let answers = parts.filter { $0.0.type == .bool }.map { fact, whole in
+      FactRelation.bound(fact.name, atMost: whole, because: "`\(fact.name)` in this version means `\(whole)` too")
+    }
+    let instants = recordedInstants.filter { $0 != "install_date" }.map { name in
+      FactRelation.bound("install_date", atMost: name, because: "nothing happens before the install")
+    }
+    return counts + answers + instants + [
+      .bound("first_use", atMost: "last_reminder", because: "a reminder of this version comes after its first use"),
+      .bound(
+        "prompts_within", atMost: "total_prompts", because: "prompts within a time window are some of all prompts"),
+      .bound(
+        "sessions_since_prompt", atMost: "total_sessions",
+        because: "sessions since the last prompt are some of all sessions"),
+      .bound(
+        "sessions_since_bad", atMost: "total_sessions",
+        because: "sessions since the last bad session are some of all sessions"),
+    ]
+  }()
+
+  /// The instants the tracker records, none after `now`.
+  static let recordedInstants = [
+    "install_date", "first_use", "first_session", "last_prompt", "last_reminder", "last_decline", "last_rating",
+    "last_bad_session",
+  ]
+
+  /// Counts are never negative.
+  static let minimums: [FactRelation] = {
+    let counts = declarations.filter { declaration in
+      declaration.definition.type == .int
+    }.map(\.definition.name)
+    return (counts + ["events", "total_events", "prompts_within"]).map { name in
+      FactRelation(.minimum(name, .int(0)), because: "`\(name)` counts something, never below 0")
+    }
+  }()
+
+  /// Recorded instants are never after `now`, and a longer window holds at least the prompts of a shorter one.
+  static let instants: [FactRelation] =
+    recordedInstants.map { name in
+      FactRelation(.notAfterNow(name), because: "`\(name)` was recorded at or before now")
+    } + [
+      FactRelation(.increasing("prompts_within"), because: "a longer time window holds the prompts of a shorter one")
+    ]
+
+  /// Which optional facts are present exactly when something has happened.
+  static let presences: [FactRelation] = [
+    FactRelation(
+      .presence("last_prompt", when: .positive("total_prompts")),
+      because: "`last_prompt` is present exactly when a prompt was shown (`total_prompts` >= 1)"),
+    FactRelation(
+      .presence("last_prompt_version", when: .present("last_prompt")),
+      because: "`last_prompt_version` is the version of `last_prompt`"),
+    FactRelation(
+      .presence("sessions_since_prompt", when: .present("last_prompt")),
+      because: "`sessions_since_prompt` counts from `last_prompt`"),
+    FactRelation(
+      .presence("last_decline", when: .isTrue("declined_any")),
+      because: "`last_decline` is present exactly when the user chose \"no thanks\" (`declined_any`)"),
+    FactRelation(
+      .presence("last_rating", when: .isTrue("rated_any")),
+      because: "`last_rating` is present exactly when the user rated (`rated_any`)"),
+    FactRelation(
+      .presence("first_session", when: .positive("total_sessions")),
+      because: "`first_session` is present exactly when a session started (`total_sessions` >= 1)"),
+    FactRelation(
+      .presence("sessions_since_bad", when: .present("last_bad_session")),
+      because: "`sessions_since_bad` counts from `last_bad_session`"),
+  ]
+
+  /// Day counts are whole days of the instants they count from; recent prompts are within their window.
+  static let clocks: [FactRelation] = [
+    FactRelation(
+      .wholeUnits(count: "days", since: "first_use", unit: TimeSpan(milliseconds: 86_400_000)),
+      because: "`days` is the number of whole days since `first_use`"),
+    FactRelation(
+      .wholeUnits(count: "total_days", since: "install_date", unit: TimeSpan(milliseconds: 86_400_000)),
+      because: "`total_days` is the number of whole days since `install_date`"),
+    FactRelation(
+      .window(family: "prompts_within", latest: "last_prompt"),
+      because: "`prompts_within(w)` is at least 1 exactly when `last_prompt` is less than `w` before now"),
+  ]
+}
