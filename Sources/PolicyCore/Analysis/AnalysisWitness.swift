@@ -12,6 +12,23 @@ public struct Witness: Sendable, Hashable {
     public var value: Value?
     /// Whether the analysis constrained this fact (the others hold a neutral value).
     public var isConstrained: Bool
+    /// For a member of a keyed family (`events("export")`), the family's name; nil otherwise.
+    public var family: String? = nil
+    /// For a member of a keyed family, the key.
+    public var key: Value? = nil
+    /// Whether the policy declares the fact itself (`fact plan: string`): an app fact, not the host's.
+    public var isDeclared = false
+  }
+
+  /// The facts as an assignment to check against a schema's relations (``FactSchema/brokenRelations(in:now:)``):
+  /// the host's facts and family members, without the policy's own declared facts.
+  public var assignment: [AssignedFact] {
+    facts.filter { !$0.isDeclared }.map { fact in
+      if let family = fact.family, let key = fact.key {
+        return AssignedFact(fact.name, family: family, key: key, fact.value)
+      }
+      return AssignedFact(fact.name, fact.value)
+    }
   }
 
   /// The evaluation instant.
@@ -106,6 +123,7 @@ struct WitnessSlot: Hashable, Sendable {
   var type: PolicyType
   var isOptional: Bool
   var defaultValue: Value?
+  var origin: FactOrigin = .schema
 }
 
 /// Builds witnesses from the models of a search and checks them.
@@ -125,7 +143,9 @@ struct WitnessBuilder {
     for policy in policies {
       for slot in policy.layout.slots where seen.insert(slot.name).inserted {
         result.append(
-          WitnessSlot(name: slot.name, type: slot.type, isOptional: slot.isOptional, defaultValue: slot.defaultValue))
+          WitnessSlot(
+            name: slot.name, type: slot.type, isOptional: slot.isOptional, defaultValue: slot.defaultValue,
+            origin: slot.origin))
       }
     }
     return result
@@ -237,6 +257,16 @@ struct WitnessBuilder {
     let now = min(max(WitnessBuilder.preferredNow.millisecondsSince1970, lowest), highest)
     for (index, age) in ages {
       facts[index].value = .instant(Timestamp(millisecondsSince1970: now - age))
+    }
+    let origins = Dictionary(slots.map { ($0.name, $0.origin) }, uniquingKeysWith: { first, _ in first })
+    for index in facts.indices {
+      switch origins[facts[index].name] {
+      case .family(let family, let key)?:
+        facts[index].family = family
+        facts[index].key = key
+      case .declaration?: facts[index].isDeclared = true
+      case .schema?, nil: break
+      }
     }
     return Witness(now: Timestamp(millisecondsSince1970: now), facts: facts)
   }
