@@ -123,7 +123,7 @@ public struct AnalysisContext {
     self.outcomes = outcomes
     noNever = Formula.all(nevers.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
     axioms = table.axioms
-    builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [policy]), table: table)
+    builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [policy]), table: table, relations: policy.relations)
   }
 
   /// The policy analysed.
@@ -195,6 +195,7 @@ public struct AnalysisContext {
           witness = builder.repair(witness, state)
         }
         witness = adjust(witness, SolverModel(state: state))
+        guard builder.isReal(witness) else { continue }
         for seed in seeds {
           guard budget.spend(verifyCost) else {
             outOfBudget = true

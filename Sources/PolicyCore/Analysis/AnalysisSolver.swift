@@ -133,6 +133,17 @@ struct TextDomain: Hashable, Sendable {
   }
 }
 
+extension Proposition {
+  /// The fact a literal constrains, nil for opaque atoms.
+  var factName: String? {
+    switch self {
+    case .present(let name, _): name
+    case .constraint(let variable, _): variable.name
+    case .opaqueHolds, .opaqueFaults: nil
+    }
+  }
+}
+
 /// What a search has assumed so far: the domain of every constrained variable, the presence
 /// of facts and the outcomes of opaque atoms.
 struct TheoryState: Hashable, Sendable {
@@ -277,11 +288,16 @@ struct FormulaSolver {
   /// duration): constraining one, like constraining an age, describes a recent history, so
   /// alternatives without them are tried first (see ``windowedFacts(of:)``).
   var windowed: Set<String> = []
+  /// The schema's relations between facts: models are only states that satisfy them.
+  var axioms: RelationAxioms = .none
 
-  init(budget: SearchBudget, stepLimit: Int = 400_000, windowed: Set<String> = []) {
+  init(
+    budget: SearchBudget, stepLimit: Int = 400_000, windowed: Set<String> = [], axioms: RelationAxioms = .none
+  ) {
     self.budget = budget
     self.stepLimit = stepLimit
     self.windowed = windowed
+    self.axioms = axioms
   }
 
   /// The names of the slots of `policies` that are members of a family keyed by a duration.
@@ -298,6 +314,8 @@ struct FormulaSolver {
   private struct Node {
     var goals: [Formula]
     var state: TheoryState
+    /// Whether the state is propagated through the relations already (but for the node's goals).
+    var isPropagated = false
   }
 
   /// Searches models of `formula` starting from `initial`, offering each to `accept` until it
@@ -312,6 +330,8 @@ struct FormulaSolver {
       var state = node.state
       var choices: [[Formula]] = []
       var consistent = true
+      // The facts the node's literals touch, for the relations (nil: every fact, at the root).
+      var touched: Set<String>? = node.isPropagated ? [] : nil
       propagation: while true {
         while let goal = goals.popLast() {
           steps += 1
@@ -319,11 +339,22 @@ struct FormulaSolver {
           switch goal {
           case .constant(true): continue
           case .constant(false): consistent = false
-          case .literal(let literal): consistent = state.assume(literal)
+          case .literal(let literal):
+            consistent = state.assume(literal)
+            if let name = literal.factName { touched?.insert(name) }
           case .and(let operands): goals.append(contentsOf: operands)
           case .or(let operands): choices.append(operands)
           }
           if !consistent { break propagation }
+        }
+        if !axioms.isEmpty && touched != [] {
+          switch axioms.propagate(&state, changed: touched, budget: budget) {
+          case .contradiction:
+            consistent = false
+            break propagation
+          case .outOfBudget: return .unknown
+          case .narrowed: touched = []
+          }
         }
         // Unit propagation: drop alternatives that contradict the state; a choice left with
         // one alternative is no choice; a choice already satisfied is dropped.
@@ -378,7 +409,7 @@ struct FormulaSolver {
       steps += choice.count
       guard steps <= stepLimit, budget.spend(choice.count * (rest.count + 1)) else { return .unknown }
       for alternative in choice.reversed() {
-        stack.append(Node(goals: rest + [alternative], state: state))
+        stack.append(Node(goals: rest + [alternative], state: state, isPropagated: true))
       }
     }
     return .exhausted

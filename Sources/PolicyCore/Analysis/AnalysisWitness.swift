@@ -135,6 +135,22 @@ struct WitnessBuilder {
 
   let slots: [WitnessSlot]
   let table: AtomTable
+  /// The schema's relations between facts: a witness breaking one describes no real user.
+  var relations: [FactRelation] = []
+  /// The relations over ``slots``, as the solver's propagators.
+  var axioms: RelationAxioms = .none
+
+  init(slots: [WitnessSlot], table: AtomTable, relations: [FactRelation] = []) {
+    self.slots = slots
+    self.table = table
+    self.relations = relations
+    self.axioms = relations.isEmpty ? .none : RelationAxioms(relations: relations, slots: slots)
+  }
+
+  /// Whether `witness` satisfies every relation (facts no real history produces are no witness).
+  func isReal(_ witness: Witness) -> Bool {
+    relations.isEmpty || FactSchema.brokenRelations(relations, in: witness.assignment, now: witness.now).isEmpty
+  }
 
   /// The slots of `policies`' layouts, by name, in layout order (first policy first).
   static func slots(of policies: [CompiledPolicy]) -> [WitnessSlot] {
@@ -195,12 +211,31 @@ struct WitnessBuilder {
     return key
   }
 
-  /// A witness for `state`, or nil when its instants cannot all be written in a facts file.
+  /// A witness for `state`, or nil when its instants cannot all be written in a facts file or
+  /// no facts in `state` satisfy the relations.
+  ///
+  /// With relations, every related fact is first settled to one value the relations allow
+  /// (``RelationAxioms/label(_:slots:preferred:)``); a fact counts as constrained when `state` constrains it.
   func build(_ state: TheoryState) -> Witness? {
+    var values = state
+    if !axioms.isEmpty {
+      guard let labeled = axioms.label(state, slots: slots, preferred: { slot, variable, domain in
+        let preferred: AnalysisKey
+        if variable.isAge {
+          let free = state.ordered[variable] == nil && !slot.isOptional
+          preferred = free ? AnalysisKey(word: 0) : WitnessBuilder.preferredKey(.age)
+        } else {
+          preferred = slot.defaultValue.flatMap(PolicyTranslator.key(of:)) ?? WitnessBuilder.preferredKey(variable.kind)
+        }
+        return domain.pick(preferring: preferred).map { WitnessBuilder.rounded($0, variable.kind, in: domain) }
+      })
+      else { return nil }
+      values = labeled
+    }
     var facts: [Witness.Fact] = []
     var ages: [(index: Int, age: Int64)] = []
     for slot in slots {
-      let present = state.presence[slot.name] ?? !slot.isOptional
+      let present = values.presence[slot.name] ?? !slot.isOptional
       guard present else {
         facts.append(Witness.Fact(name: slot.name, value: nil, isConstrained: state.presence[slot.name] != nil))
         continue
@@ -209,7 +244,7 @@ struct WitnessBuilder {
         let variable = AnalysisVariable(name: slot.name, isAge: true, kind: .age)
         let constrained = state.ordered[variable] != nil || state.presence[slot.name] != nil
         var age: Int64 = 0
-        if let domain = state.ordered[variable] {
+        if let domain = values.ordered[variable] {
           guard let key = domain.pick(preferring: WitnessBuilder.preferredKey(.age)) else { return nil }
           age = WitnessBuilder.rounded(key, .age, in: domain).word
         } else if slot.isOptional {
@@ -222,7 +257,7 @@ struct WitnessBuilder {
       guard let kind = VariableKind(valueOf: slot.type) else { continue }
       let variable = AnalysisVariable(name: slot.name, isAge: false, kind: kind)
       if kind == .string {
-        if let domain = state.texts[variable] {
+        if let domain = values.texts[variable] {
           guard let text = domain.pick() else { return nil }
           facts.append(Witness.Fact(name: slot.name, value: .string(text), isConstrained: true))
         } else {
@@ -233,11 +268,14 @@ struct WitnessBuilder {
         }
         continue
       }
-      if let domain = state.ordered[variable] {
+      if let domain = values.ordered[variable] {
         let preferred = slot.defaultValue.flatMap(PolicyTranslator.key(of:)) ?? WitnessBuilder.preferredKey(kind)
         guard let key = domain.pick(preferring: preferred) else { return nil }
         let round = WitnessBuilder.rounded(key, kind, in: domain)
-        facts.append(Witness.Fact(name: slot.name, value: WitnessBuilder.value(round, kind), isConstrained: true))
+        facts.append(
+          Witness.Fact(
+            name: slot.name, value: WitnessBuilder.value(round, kind),
+            isConstrained: state.ordered[variable] != nil || state.presence[slot.name] != nil))
       } else {
         let value = slot.defaultValue ?? Witness.neutralValue(for: slot.type, now: WitnessBuilder.preferredNow)
         facts.append(Witness.Fact(name: slot.name, value: value, isConstrained: state.presence[slot.name] != nil))
@@ -268,7 +306,8 @@ struct WitnessBuilder {
       case .schema?, nil: break
       }
     }
-    return Witness(now: Timestamp(millisecondsSince1970: now), facts: facts)
+    let witness = Witness(now: Timestamp(millisecondsSince1970: now), facts: facts)
+    return isReal(witness) ? witness : nil
   }
 
   // MARK: - Opaque atoms

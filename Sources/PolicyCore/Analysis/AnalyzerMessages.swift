@@ -37,6 +37,30 @@ enum AnalyzerMessages {
       help: ["remove \(redundant)"])
   }
 
+  /// `diagnostic` (a `PC310` or `PC312`) with a first help line naming the relations between facts
+  /// that make it so, by their reasons: without them some facts would satisfy the rule, but no
+  /// real user has such facts.
+  static func dueToRelations(_ diagnostic: Diagnostic, reasons: [String]) -> Diagnostic {
+    guard !reasons.isEmpty else { return diagnostic }
+    var result = diagnostic
+    result.help.insert("it needs facts that no real user has, since " + reasons.joined(separator: "; "), at: 0)
+    return result
+  }
+
+  // MARK: - PC319: the whole policy
+
+  /// `PC319`: no facts a real history can produce make the policy ask; `reasons` say why, rule by
+  /// rule ("ask rule `happy` can never decide: never rule `answered` holds whenever it holds").
+  static func neverAsks(reasons: [String], at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyCoreCode.neverAsks, "the policy never asks anyone: no user a real history can produce is ever asked",
+      at: range,
+      help: reasons + [
+        "a policy that never asks shows no review prompt to anyone; change the rules named above",
+        "to pause prompts on purpose, write `# policyc: allow PC319` on the line above this rule",
+      ])
+  }
+
   // MARK: - PC310, PC311, PC312: whole rules
 
   /// `PC310`: the rule called `title`, of `kind`, holds for no facts.

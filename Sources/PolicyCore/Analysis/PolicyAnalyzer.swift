@@ -99,7 +99,7 @@ public struct AnalysisReport: Sendable {
 public enum PolicyAnalyzer {
   /// The codes of the analyzer's own logic checks, which comments can silence.
   static let logicCodes: [PolicyCoreCode] = [
-    .ruleNeverHolds, .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison,
+    .ruleNeverHolds, .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .neverAsks,
   ]
 
   /// The analysis of `policy`: the logic checks that `options` enables, then `checks`.
@@ -200,6 +200,8 @@ struct Analysis {
   let budget: SearchBudget
   /// See ``FormulaSolver/windowed``.
   let windowed: Set<String>
+  /// The schema's relations over the policy's facts (see ``FormulaSolver/axioms``).
+  let axioms: RelationAxioms
   var findings: [AnalysisFinding] = []
   var notes: [String] = []
   /// Checks skipped because the search budget ran out.
@@ -210,6 +212,12 @@ struct Analysis {
   var currentRule = 0
   /// The first rule that some pass left unchecked because the budget ran out.
   var firstUnchecked: Int?
+  /// Why each `ask` rule found to never decide does not, for `PC319`.
+  var askFates: [Int: String] = [:]
+  /// The `never` rules found to always hold.
+  var alwaysHoldingNevers: [Int] = []
+  /// How many warnings had the relations that cause them named (see ``relationsExplaining(_:)``).
+  var explanations = 0
 
   init(policy: CompiledPolicy, options: AnalysisOptions, checks: [AnalysisCheck] = []) {
     self.policy = policy
@@ -218,6 +226,9 @@ struct Analysis {
     self.size = Analysis.size(of: policy)
     self.budget = SearchBudget(steps: options.workBudget(forConditions: size))
     self.windowed = FormulaSolver.windowedFacts(of: [policy])
+    self.axioms =
+      policy.relations.isEmpty
+      ? .none : RelationAxioms(relations: policy.relations, slots: WitnessBuilder.slots(of: [policy]))
   }
 
   /// Whether the work budget is spent: the analysis stops.
@@ -229,7 +240,7 @@ struct Analysis {
     firstUnchecked = min(firstUnchecked ?? index, index)
   }
 
-  var solver: FormulaSolver { FormulaSolver(budget: budget, windowed: windowed) }
+  var solver: FormulaSolver { FormulaSolver(budget: budget, windowed: windowed, axioms: axioms) }
 
   /// The number of checked-tree nodes in the rules and used `let`s.
   static func size(of policy: CompiledPolicy) -> Int {
@@ -250,6 +261,7 @@ struct Analysis {
     if options.logic {
       contradicted = checkComparisons()
       if isOutOfBudget { stop(atRule: 0) } else { checkRules(skipping: contradicted) }
+      if !isOutOfBudget { checkAsksAnyone() }
     }
     if !checks.isEmpty {
       if isOutOfBudget {
@@ -505,14 +517,22 @@ struct Analysis {
       }
       let holds = satisfiable(axioms && Analysis.counts(rule, outcomes[index]))
       canHold[index] = holds ?? true
+      if holds == false && rule.kind == .ask { askFates[index] = "\(title(index)) can never hold" }
       if holds == false && !contradicted.contains(index) {
-        report(AnalyzerMessages.ruleNeverHolds(title(index), kind: rule.kind, at: rule.range), owner: rule.range)
+        report(
+          AnalyzerMessages.dueToRelations(
+            AnalyzerMessages.ruleNeverHolds(title(index), kind: rule.kind, at: rule.range),
+            reasons: relationsExplaining(axioms && Analysis.counts(rule, outcomes[index]))),
+          owner: rule.range)
         continue
       }
       guard holds == true, satisfiable(axioms && Analysis.doesNotCount(rule, outcomes[index])) == false else {
         continue
       }
-      if rule.kind == .never { alwaysNever = true }
+      if rule.kind == .never {
+        alwaysNever = true
+        alwaysHoldingNevers.append(index)
+      }
       guard !contradicted.contains(index) else { continue }
       if rule.kind == .never {
         report(AnalyzerMessages.neverRuleAlwaysHolds(title(index), at: rule.range), owner: rule.range)
@@ -539,7 +559,13 @@ struct Analysis {
         }
       }
       if let single {
-        report(AnalyzerMessages.askRuleShadowed(title(index), by: title(single), at: rule.range), owner: rule.range)
+        askFates[index] = "\(title(index)) can never decide: whenever it holds, \(title(single)) holds too"
+        report(
+          AnalyzerMessages.dueToRelations(
+            AnalyzerMessages.askRuleShadowed(title(index), by: title(single), at: rule.range),
+            reasons: relationsExplaining(
+              axioms && holds && Analysis.doesNotCount(policy.rules[single], outcomes[single]))),
+          owner: rule.range)
       } else {
         // A smallest set of never rules that still covers the rule: drop each one that is not needed.
         var involved = nevers.filter {
@@ -550,11 +576,84 @@ struct Analysis {
           let cover = Formula.all(rest.map { Analysis.doesNotCount(policy.rules[$0], outcomes[$0]) })
           if satisfiable(axioms && holds && cover) == false { involved = rest }
         }
+        askFates[index] =
+          "\(title(index)) can never decide: whenever it holds, one of \(involved.map(reference).joined(separator: ", ")) holds too"
         report(
           AnalyzerMessages.askRuleShadowed(title(index), byOneOf: involved.map(reference), at: rule.range),
           owner: rule.range)
       }
     }
+  }
+
+  /// The reasons of a smallest set of the schema's relations without which `formula` (found
+  /// unsatisfiable) would be satisfiable; empty when it is unsatisfiable without them, or when
+  /// the relations were already explained for ``maximumExplanations`` rules.
+  mutating func relationsExplaining(_ formula: Formula) -> [String] {
+    guard !axioms.isEmpty, explanations < Analysis.maximumExplanations else { return [] }
+    explanations += 1
+    let free = FormulaSolver(budget: budget, stepLimit: 100_000, windowed: windowed)
+    guard free.isSatisfiable(formula) == true else { return [] }
+    // Drop relations one by one while the formula stays unsatisfiable; bounds are tried last,
+    // so they are what remains when they suffice.
+    let slots = WitnessBuilder.slots(of: [policy])
+    var kept = policy.relations.filter { if case .bound = $0.kind { false } else { true } }
+      + policy.relations.filter { if case .bound = $0.kind { true } else { false } }
+    var index = 0
+    while index < kept.count && !isOutOfBudget {
+      var trial = kept
+      trial.remove(at: index)
+      let solver = FormulaSolver(
+        budget: budget, stepLimit: 100_000, windowed: windowed,
+        axioms: RelationAxioms(relations: trial, slots: slots))
+      if solver.isSatisfiable(formula) == false {
+        kept = trial
+      } else {
+        index += 1
+      }
+    }
+    guard !isOutOfBudget else { return [] }
+    var types: [String: PolicyType] = [:]
+    var plain = Set<String>()
+    for slot in policy.layout.slots {
+      switch slot.origin {
+      case .schema:
+        types[slot.name] = slot.type
+        plain.insert(slot.name)
+      case .family(let family, _): types[family] = slot.type
+      case .declaration: break
+      }
+    }
+    return kept.map {
+      $0.statement(type: { types[$0] }, isFamilyOnly: { !plain.contains($0) }) + " (" + $0.reason + ")"
+    }
+  }
+
+  /// The most rules whose warnings name the relations that cause them (each costs a search per relation).
+  static let maximumExplanations = 8
+
+  // MARK: - PC319: the whole policy
+
+  /// Reports `PC319` when no facts satisfying the relations make the policy ask: constants count
+  /// as written here (a `never` rule `when true` pauses every prompt), unlike in the rule checks.
+  mutating func checkAsksAnyone() {
+    let asks = policy.rules.indices.filter { policy.rules[$0].kind == .ask }
+    guard let first = asks.first else { return }
+    let table = AtomTable()
+    var translator = PolicyTranslator(policy: policy, table: table, freeConstants: false)
+    let outcomes = policy.rules.map { translator.outcome(of: $0.condition) }
+    let noNever = Formula.all(
+      policy.rules.indices.filter { policy.rules[$0].kind == .never }.map {
+        Analysis.doesNotCount(policy.rules[$0], outcomes[$0])
+      })
+    let anyAsk = table.axioms && Formula.any(asks.map { outcomes[$0].holds }) && noNever
+    currentRule = first
+    guard satisfiable(anyAsk) == false else { return }
+    var reasons = alwaysHoldingNevers.map { "\(title($0)) always holds" }
+    if reasons.isEmpty {
+      reasons = asks.map { askFates[$0] ?? "\(title($0)) holds only where a never rule holds, or a constant decides" }
+    }
+    let rule = policy.rules[first]
+    report(AnalyzerMessages.neverAsks(reasons: reasons, at: rule.range), owner: rule.range)
   }
 
   // MARK: - Helpers for checks

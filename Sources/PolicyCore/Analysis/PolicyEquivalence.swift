@@ -67,9 +67,13 @@ public enum PolicyEquivalence {
       required && table.axioms && ((oldAsks.asks && newAsks.doesNotAsk) || (oldAsks.doesNotAsk && newAsks.asks))
 
     let budget = SearchBudget(steps: options.searchSteps)
+    // Both policies are compiled against one schema; the relations of either are those of both.
+    let relations = old.relations.isEmpty ? new.relations : old.relations
+    let slots = WitnessBuilder.slots(of: [old, new])
+    let builder = WitnessBuilder(slots: slots, table: table, relations: relations)
     let solver = FormulaSolver(
-      budget: budget, stepLimit: options.searchSteps, windowed: FormulaSolver.windowedFacts(of: [old, new]))
-    let builder = WitnessBuilder(slots: WitnessBuilder.slots(of: [old, new]), table: table)
+      budget: budget, stepLimit: options.searchSteps, windowed: FormulaSolver.windowedFacts(of: [old, new]),
+      axioms: builder.axioms)
     let seeds = Witness.candidateSeeds(for: [old, new])
     var models = 0
     var found: Counterexample?
@@ -80,6 +84,7 @@ public enum PolicyEquivalence {
       guard var witness = builder.build(state) else { return false }
       for round in 0..<2 {
         if round == 1 { witness = builder.repair(witness, state) }
+        guard builder.isReal(witness) else { continue }
         for seed in seeds {
           witness.seed = seed
           let oldDecision = old.decide(witness.facts(for: old))

@@ -114,6 +114,8 @@ extension DiagnosticCode {
   public static var redundantComparison: DiagnosticCode { PolicyCoreCode.redundantComparison.code }
   /// `PC318` of `PolicyCoreCode`.
   public static var analysisIncomplete: DiagnosticCode { PolicyCoreCode.analysisIncomplete.code }
+  /// `PC319` of `PolicyCoreCode`.
+  public static var neverAsks: DiagnosticCode { PolicyCoreCode.neverAsks.code }
   /// `PC399` of `PolicyCoreCode`.
   public static var tooManyWarnings: DiagnosticCode { PolicyCoreCode.tooManyWarnings.code }
 }

@@ -152,6 +152,11 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
 
   /// The analysis ran out of its work budget: some rules were not checked.
   case analysisIncomplete = "PC318"
+
+  // MARK: - Errors of the policy analyzer
+
+  /// No set of facts a real history can produce makes the policy ask: it never asks anyone.
+  case neverAsks = "PC319"
   /// More warnings than ``Limits/maximumErrors``; the rest were not reported.
   case tooManyWarnings = "PC399"
 
@@ -171,6 +176,9 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
       .unguardedAbsentValue, .duplicateRuleName, .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType,
       .invalidListElement, .misplacedList, .unorderedType, .divisionByZero, .useBeforeDefinition,
       .invalidFactKey, .unknownEvent, .invalidFactDefault:
+      .error
+    // The analyzer's one error: a policy that never asks anyone.
+    case .neverAsks:
       .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
     case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
@@ -244,6 +252,7 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .unknownAllowedCode: "`allow` of a code no comment can silence"
     case .unusedAllow: "`allow` that silences nothing"
     case .analysisIncomplete: "analysis incomplete"
+    case .neverAsks: "policy never asks anyone"
     case .tooManyWarnings: "too many warnings"
     }
   }

@@ -17,6 +17,8 @@ public struct CompiledPolicy: Sendable {
   /// The names of the `bucket("name")` calls of the rules and `let`s, sorted, without duplicates:
   /// empty when decisions do not depend on ``Facts/seed``.
   package let bucketNames: [String]
+  /// The schema's relations between facts: the analyzer considers only facts that satisfy them.
+  package let relations: [FactRelation]
   let storage: ProgramStorage
 
   init(_ checked: CheckedPolicy, program: Program) {
@@ -26,6 +28,7 @@ public struct CompiledPolicy: Sendable {
     self.lets = checked.lets
     self.readSlots = checked.usedSlots.sorted()
     self.declaredEvents = checked.declaredEvents
+    self.relations = checked.relations
     var names = Set<String>()
     for root in checked.rules.map(\.condition) + checked.lets.compactMap(\.value) {
       root.forEachNode { node in

@@ -46,6 +46,13 @@ extension FactSchema {
   /// Linear in the facts for each relation, but for ``FactRelation/Kind/increasing(_:)`` (which
   /// sorts the family's members).
   public func brokenRelations(in facts: [AssignedFact], now: Timestamp) -> [BrokenRelation] {
+    FactSchema.brokenRelations(relations, in: facts, now: now)
+  }
+
+  /// The relations of `relations` that `facts`, values at `now`, break (see ``brokenRelations(in:now:)``).
+  package static func brokenRelations(_ relations: [FactRelation], in facts: [AssignedFact], now: Timestamp)
+    -> [BrokenRelation]
+  {
     var plain: [String: AssignedFact] = [:]
     var members: [String: [AssignedFact]] = [:]
     for fact in facts {
@@ -68,7 +75,7 @@ extension FactSchema {
       case .bound(let bound):
         for lower in each(bound.lower) {
           let upper: AssignedFact?
-          if let key = lower.member?.key, family(named: bound.upper) != nil {
+          if let key = lower.member?.key, members[bound.upper] != nil || plain[bound.upper] == nil {
             upper = members[bound.upper]?.first { $0.member.map { $0.key == key } ?? false }
           } else {
             upper = plain[bound.upper]

@@ -115,6 +115,47 @@ public struct FactRelation: Sendable, Hashable {
     }
   }
 
+  /// The relation in a few words, with its facts in backticks: "`days` <= `total_days`",
+  /// "`rated` implies `rated_any`", "`last_prompt` is present exactly when `total_prompts` >= 1".
+  /// `schema` gives the facts' types (bounds between bools and instants read differently).
+  public func statement(in schema: FactSchema) -> String {
+    statement(
+      type: { schema.valueType(of: $0) }, isFamilyOnly: { schema.family(named: $0) != nil && schema.fact(named: $0) == nil })
+  }
+
+  /// The relation in a few words (see ``statement(in:)``), with `type` giving a fact's (or a
+  /// family's) value type and `isFamilyOnly` whether a name is a family but no plain fact.
+  package func statement(type: (String) -> PolicyType?, isFamilyOnly: (String) -> Bool) -> String {
+    switch kind {
+    case .bound(let bound):
+      let type = type(bound.lower)
+      let members = isFamilyOnly(bound.lower)
+      let lower = members ? "`\(bound.lower)(k)`" : "`\(bound.lower)`"
+      let upper = members && isFamilyOnly(bound.upper) ? "`\(bound.upper)(k)`" : "`\(bound.upper)`"
+      switch type {
+      case .bool?: return "\(lower) implies \(upper)"
+      case .instant?: return "\(lower) is not after \(upper)"
+      default: return "\(lower) <= \(upper)"
+      }
+    case .minimum(let name, let value):
+      return isFamilyOnly(name) ? "`\(name)(k)` >= \(value)" : "`\(name)` >= \(value)"
+    case .notAfterNow(let name): return "`\(name)` is not after now"
+    case .increasing(let name): return "`\(name)(a)` <= `\(name)(b)` when a <= b"
+    case .presence(let name, let condition):
+      let when: String
+      switch condition {
+      case .present(let other): when = "`\(other)` is"
+      case .positive(let other): when = "`\(other)` >= 1"
+      case .isTrue(let other): when = "`\(other)` is true"
+      }
+      return "`\(name)` is present exactly when \(when)"
+    case .wholeUnits(let count, let since, let unit):
+      return "`\(count)` is the number of whole \(unit) since `\(since)`"
+    case .window(let family, let latest):
+      return "`\(family)(w)` >= 1 exactly when `\(latest)` is less than w before now"
+    }
+  }
+
   /// Whether `lower` is after `upper` in their type's order (`true` after `false` for bools):
   /// false for values of different types and strings.
   static func isOrdered(_ lower: Value, after upper: Value) -> Bool {

@@ -16,6 +16,8 @@ struct CheckedPolicy: Sendable {
   var usedSlots: Set<Int>
   /// The event names the policy declares with `event`, sorted; empty when it declares none.
   var declaredEvents: [String]
+  /// The schema's relations between facts (``FactSchema/relations``), for the analyzer.
+  var relations: [FactRelation] = []
 }
 
 /// A rule after checking.

@@ -48,7 +48,7 @@ struct Checker {
     layout.computeFingerprint()
     return CheckedPolicy(
       source: source, layout: layout, lets: lets, rules: rules, usedSlots: usedSlots,
-      declaredEvents: declaredEvents.keys.sorted())
+      declaredEvents: declaredEvents.keys.sorted(), relations: schema.relations)
   }
 
   /// Checks the whole file.

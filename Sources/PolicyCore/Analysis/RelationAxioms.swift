@@ -1,0 +1,387 @@
+/// The schema's relations (``FactRelation``) over the variables of one analysis, as propagators
+/// that narrow a search's ``TheoryState``: the solver then only finds facts that satisfy them.
+///
+/// Each propagator removes values that no fact set satisfying its relation can have, so a search
+/// that runs out of states is still a proof, now over real fact sets. Propagation reaches bounds
+/// consistency for the order relations; whatever it leaves undecided, ``label(_:slots:budget:)``
+/// settles one fact at a time, and ``WitnessBuilder`` checks the finished witness against the
+/// relations themselves.
+struct RelationAxioms: Sendable {
+  /// A propagator: one relation between variables of the analysis.
+  enum Propagator: Sendable {
+    /// `lower <= upper` when both facts are present (instants are stated over their ages, reversed).
+    case order(lower: AnalysisVariable, lowerFact: String, upper: AnalysisVariable, upperFact: String)
+    /// The variable is at least the key when its fact is present.
+    case minimum(AnalysisVariable, fact: String, AnalysisKey)
+    /// The optional fact `fact` is present exactly when `other` is.
+    case samePresence(fact: String, other: String)
+    /// The optional fact `fact` is present exactly when the variable (an int or bool) is at least 1.
+    case presentWhenPositive(fact: String, AnalysisVariable)
+    /// `count` is the number of whole `unit`s in `age` (which is at least 0).
+    case wholeUnits(count: AnalysisVariable, age: AnalysisVariable, unit: Int64)
+    /// `count >= 1` exactly when `latest` is present and its `age` is below `window`.
+    case window(count: AnalysisVariable, latest: String, age: AnalysisVariable, window: Int64)
+
+    /// The facts whose state the propagator reads and narrows.
+    var facts: [String] {
+      switch self {
+      case .order(_, let lower, _, let upper): [lower, upper]
+      case .minimum(_, let fact, _): [fact]
+      case .samePresence(let fact, let other): [fact, other]
+      case .presentWhenPositive(let fact, let variable): [fact, variable.name]
+      case .wholeUnits(let count, let age, _): [count.name, age.name]
+      case .window(let count, let latest, _, _): [count.name, latest]
+      }
+    }
+  }
+
+  /// The propagators.
+  private(set) var propagators: [Propagator] = []
+  /// For each fact, the propagators that read it.
+  private var watchers: [String: [Int]] = [:]
+  /// The facts that can be absent.
+  private var optional: Set<String> = []
+
+  /// No relations.
+  static let none = RelationAxioms()
+
+  private init() {}
+
+  /// The propagators of `relations` over the facts of `slots` (a relation naming a fact the
+  /// slots lack constrains nothing). Facts a policy declares itself are not the schema's.
+  init(relations: [FactRelation], slots: [WitnessSlot]) {
+    var plain: [String: WitnessSlot] = [:]
+    var members: [String: [(key: Value, slot: WitnessSlot)]] = [:]
+    for slot in slots {
+      switch slot.origin {
+      case .schema: plain[slot.name] = slot
+      case .family(let family, let key): members[family, default: []].append((key, slot))
+      case .declaration: continue
+      }
+      if slot.isOptional { optional.insert(slot.name) }
+    }
+    func variable(_ slot: WitnessSlot) -> AnalysisVariable? {
+      if slot.type == .instant { return AnalysisVariable(name: slot.name, isAge: true, kind: .age) }
+      return VariableKind(valueOf: slot.type).map { AnalysisVariable(name: slot.name, isAge: false, kind: $0) }
+    }
+    func each(_ name: String) -> [WitnessSlot] {
+      (plain[name].map { [$0] } ?? []) + (members[name] ?? []).map(\.slot)
+    }
+    func order(_ lower: WitnessSlot, _ upper: WitnessSlot) {
+      guard let low = variable(lower), let high = variable(upper), low.kind == high.kind, low.kind != .string else {
+        return
+      }
+      // An earlier instant has the greater age.
+      if low.isAge {
+        propagators.append(.order(lower: high, lowerFact: upper.name, upper: low, upperFact: lower.name))
+      } else {
+        propagators.append(.order(lower: low, lowerFact: lower.name, upper: high, upperFact: upper.name))
+      }
+    }
+    for relation in relations {
+      switch relation.kind {
+      case .bound(let bound):
+        if let lower = plain[bound.lower], let upper = plain[bound.upper] { order(lower, upper) }
+        for (key, lower) in members[bound.lower] ?? [] {
+          if let upper = members[bound.upper]?.first(where: { $0.key == key })?.slot {
+            order(lower, upper)
+          } else if members[bound.upper] == nil, let upper = plain[bound.upper] {
+            order(lower, upper)
+          }
+        }
+      case .minimum(let name, let value):
+        guard let key = PolicyTranslator.key(of: value) else { continue }
+        for slot in each(name) {
+          if let variable = variable(slot), !variable.isAge { propagators.append(.minimum(variable, fact: slot.name, key)) }
+        }
+      case .notAfterNow(let name):
+        for slot in each(name) {
+          if let variable = variable(slot), variable.isAge {
+            propagators.append(.minimum(variable, fact: slot.name, AnalysisKey(word: 0)))
+          }
+        }
+      case .increasing(let name):
+        let sorted = (members[name] ?? []).sorted { $0.key.ordering(comparedWith: $1.key) < 0 }
+        for (smaller, larger) in zip(sorted, sorted.dropFirst()) { order(smaller.slot, larger.slot) }
+      case .presence(let name, let condition):
+        guard plain[name] != nil, let other = plain[condition.fact] else { continue }
+        switch condition {
+        case .present: propagators.append(.samePresence(fact: name, other: other.name))
+        case .positive, .isTrue:
+          if let variable = variable(other) { propagators.append(.presentWhenPositive(fact: name, variable)) }
+        }
+      case .wholeUnits(let countName, let sinceName, let unit):
+        guard let count = plain[countName].flatMap(variable), let age = plain[sinceName].flatMap(variable),
+          age.isAge, unit.milliseconds > 0
+        else { continue }
+        propagators.append(.wholeUnits(count: count, age: age, unit: unit.milliseconds))
+      case .window(let familyName, let latestName):
+        guard let latest = plain[latestName], let age = variable(latest), age.isAge else { continue }
+        for (key, slot) in members[familyName] ?? [] {
+          guard case .duration(let window) = key, let count = variable(slot) else { continue }
+          propagators.append(.window(count: count, latest: latest.name, age: age, window: window.milliseconds))
+        }
+      }
+    }
+    for (index, propagator) in propagators.enumerated() {
+      for fact in Set(propagator.facts) { watchers[fact, default: []].append(index) }
+    }
+  }
+
+  /// Whether there is nothing to propagate.
+  var isEmpty: Bool { propagators.isEmpty }
+
+  // MARK: - Propagation
+
+  /// What a propagation found.
+  enum Propagation {
+    /// No fact set satisfying the relations is left.
+    case contradiction
+    /// The budget ran out.
+    case outOfBudget
+    /// The state is narrowed as far as the propagators go; whether it changed.
+    case narrowed(changed: Bool)
+  }
+
+  /// Narrows `state` until no propagator changes it (or each has run 32 times). `changed` names
+  /// the facts changed since the state was last propagated; nil means any may have.
+  func propagate(_ state: inout TheoryState, changed: Set<String>? = nil, budget: SearchBudget) -> Propagation {
+    guard !propagators.isEmpty else { return .narrowed(changed: false) }
+    var queue: [Int]
+    var queued: [Bool]
+    if let changed {
+      queued = Array(repeating: false, count: propagators.count)
+      queue = []
+      for fact in changed {
+        for index in watchers[fact] ?? [] where !queued[index] {
+          queued[index] = true
+          queue.append(index)
+        }
+      }
+    } else {
+      queue = Array(propagators.indices)
+      queued = Array(repeating: true, count: propagators.count)
+    }
+    // Each fact's bounds only ever narrow; the cap stops a slow walk of a bound through a huge domain.
+    var applications = 0
+    var changedAny = false
+    let limit = propagators.count * 32
+    while let index = queue.popLast() {
+      queued[index] = false
+      applications += 1
+      guard applications <= limit else { break }
+      guard budget.spend() else { return .outOfBudget }
+      var touched: [String] = []
+      guard apply(propagators[index], to: &state, touched: &touched) else { return .contradiction }
+      changedAny = changedAny || !touched.isEmpty
+      for fact in touched {
+        for other in watchers[fact] ?? [] where other != index && !queued[other] {
+          queued[other] = true
+          queue.append(other)
+        }
+      }
+    }
+    return .narrowed(changed: changedAny)
+  }
+
+  /// Whether fact `name` is known present in `state` (facts that cannot be absent always are).
+  private func isPresent(_ name: String, _ state: TheoryState) -> Bool {
+    !optional.contains(name) || state.presence[name] == true
+  }
+
+  /// Applies one propagator: false on a contradiction; `touched` gets the facts it narrowed.
+  private func apply(_ propagator: Propagator, to state: inout TheoryState, touched: inout [String]) -> Bool {
+    switch propagator {
+    case .order(let lower, let lowerFact, let upper, let upperFact):
+      guard isPresent(lowerFact, state), isPresent(upperFact, state) else { return true }
+      let low = domain(lower, state)
+      let high = domain(upper, state)
+      guard state.ordered[lower] != nil || state.ordered[upper] != nil else { return true }
+      return narrow(upper, atLeast: low.lower, &state, &touched)
+        && narrow(lower, atMost: high.upper, &state, &touched)
+    case .minimum(let variable, let fact, let key):
+      guard isPresent(fact, state), state.ordered[variable] != nil else { return true }
+      return narrow(variable, atLeast: key, &state, &touched)
+    case .samePresence(let fact, let other):
+      switch (state.presence[fact], state.presence[other]) {
+      case (let a?, let b?): return a == b
+      case (let a?, nil): return setPresence(other, a, &state, &touched)
+      case (nil, let b?): return setPresence(fact, b, &state, &touched)
+      case (nil, nil): return true
+      }
+    case .presentWhenPositive(let fact, let variable):
+      let one = AnalysisKey(word: 1)
+      let zero = AnalysisKey(word: 0)
+      switch state.presence[fact] {
+      case true?: return narrow(variable, atLeast: one, &state, &touched)
+      case false?: return narrow(variable, atMost: zero, &state, &touched)
+      case nil:
+        guard let known = state.ordered[variable] else { return true }
+        if known.lower >= one { return setPresence(fact, true, &state, &touched) }
+        if known.upper <= zero { return setPresence(fact, false, &state, &touched) }
+        return true
+      }
+    case .wholeUnits(let count, let age, let unit):
+      guard state.ordered[count] != nil || state.ordered[age] != nil else { return true }
+      guard narrow(age, atLeast: AnalysisKey(word: 0), &state, &touched) else { return false }
+      let counts = domain(count, state)
+      // From the count: whole units, so the age is in [lower * unit, (upper + 1) * unit - 1].
+      let lowestCount = max(counts.lower.word, 0)
+      let (lowestAge, overflow) = lowestCount.multipliedReportingOverflow(by: unit)
+      guard !overflow else { return false }
+      guard narrow(age, atLeast: AnalysisKey(word: lowestAge), &state, &touched) else { return false }
+      if counts.upper.word < 0 { return false }
+      let (next, nextOverflow) = counts.upper.word.addingReportingOverflow(1)
+      if !nextOverflow {
+        let (highestAge, highOverflow) = next.multipliedReportingOverflow(by: unit)
+        if !highOverflow, !narrow(age, atMost: AnalysisKey(word: highestAge - 1), &state, &touched) { return false }
+      }
+      // From the age.
+      let ages = domain(age, state)
+      return narrow(count, atLeast: AnalysisKey(word: max(ages.lower.word, 0) / unit), &state, &touched)
+        && narrow(count, atMost: AnalysisKey(word: max(ages.upper.word, 0) / unit), &state, &touched)
+    case .window(let count, let latest, let age, let window):
+      let one = AnalysisKey(word: 1)
+      let zero = AnalysisKey(word: 0)
+      let counts = domain(count, state)
+      if counts.lower >= one {
+        guard setPresence(latest, true, &state, &touched) else { return false }
+        guard window > Int64.min else { return false }
+        return narrow(age, atMost: AnalysisKey(word: window - 1), &state, &touched)
+      }
+      switch state.presence[latest] {
+      case false?: return narrow(count, atMost: zero, &state, &touched)
+      case true?:
+        let ages = domain(age, state)
+        if ages.lower.word >= window { return narrow(count, atMost: zero, &state, &touched) }
+        if ages.upper.word < window { return narrow(count, atLeast: one, &state, &touched) }
+        if counts.upper <= zero && state.ordered[count] != nil {
+          return narrow(age, atLeast: AnalysisKey(word: window), &state, &touched)
+        }
+        return true
+      case nil: return true
+      }
+    }
+  }
+
+  private func domain(_ variable: AnalysisVariable, _ state: TheoryState) -> OrderedDomain {
+    state.ordered[variable] ?? OrderedDomain(kind: variable.kind)
+  }
+
+  /// Raises the lower bound of `variable` to `key` (no change when it is already there).
+  private func narrow(
+    _ variable: AnalysisVariable, atLeast key: AnalysisKey, _ state: inout TheoryState, _ touched: inout [String]
+  ) -> Bool {
+    var current = domain(variable, state)
+    guard key > current.lower else { return true }
+    current.apply(.atLeast(key))
+    current.normalize()
+    guard current.isSatisfiable else { return false }
+    state.ordered[variable] = current
+    touched.append(variable.name)
+    return true
+  }
+
+  /// Lowers the upper bound of `variable` to `key` (no change when it is already there).
+  private func narrow(
+    _ variable: AnalysisVariable, atMost key: AnalysisKey, _ state: inout TheoryState, _ touched: inout [String]
+  ) -> Bool {
+    var current = domain(variable, state)
+    guard key < current.upper else { return true }
+    current.apply(.atMost(key))
+    current.normalize()
+    guard current.isSatisfiable else { return false }
+    state.ordered[variable] = current
+    touched.append(variable.name)
+    return true
+  }
+
+  /// Sets the presence of `fact`: false when it is known otherwise (or constrained while made absent).
+  private func setPresence(_ fact: String, _ value: Bool, _ state: inout TheoryState, _ touched: inout [String])
+    -> Bool
+  {
+    if let known = state.presence[fact] { return known == value }
+    if !optional.contains(fact) { return value }
+    state.presence[fact] = value
+    touched.append(fact)
+    return true
+  }
+}
+
+extension OrderedDomain {
+  /// Moves the bounds past excluded keys, so both are admissible (or the domain is empty); at
+  /// most as many steps as there are excluded keys.
+  mutating func normalize() {
+    guard !excluded.isEmpty, allowed == nil else { return }
+    for _ in 0...excluded.count where lower <= upper && excluded.contains(lower) {
+      if lower == upper {
+        allowed = []
+        return
+      }
+      lower = lower.successor
+    }
+    for _ in 0...excluded.count where lower <= upper && excluded.contains(upper) {
+      if lower == upper {
+        allowed = []
+        return
+      }
+      upper = upper.predecessor
+    }
+  }
+}
+
+extension RelationAxioms {
+  /// `state` with every fact of `slots` settled to one value (or to absence) that the relations
+  /// allow, preferring what `preferred` names for each (as ``WitnessBuilder`` would pick it);
+  /// nil when some fact has no value left that the propagators accept. Bounded: each fact tries
+  /// at most three values, each propagation at most 32 passes of each propagator.
+  func label(
+    _ state: TheoryState, slots: [WitnessSlot], preferred: (WitnessSlot, AnalysisVariable, OrderedDomain) -> AnalysisKey?
+  ) -> TheoryState? {
+    let budget = SearchBudget(steps: max(10_000, propagators.count * slots.count * 8))
+    var current = state
+    guard case .narrowed = propagate(&current, budget: budget) else { return nil }
+    func settled(_ trial: inout TheoryState, _ fact: String) -> Bool {
+      if case .narrowed = propagate(&trial, changed: [fact], budget: budget) { return true }
+      return false
+    }
+    for slot in slots where watchers[slot.name] != nil {
+      if slot.isOptional && current.presence[slot.name] == nil {
+        var absent = current
+        absent.presence[slot.name] = false
+        if settled(&absent, slot.name) {
+          current = absent
+          continue
+        }
+        current.presence[slot.name] = true
+        guard settled(&current, slot.name) else { return nil }
+      }
+      guard current.presence[slot.name] ?? !slot.isOptional else { continue }
+      let variable: AnalysisVariable
+      if slot.type == .instant {
+        variable = AnalysisVariable(name: slot.name, isAge: true, kind: .age)
+      } else if let kind = VariableKind(valueOf: slot.type), kind != .string {
+        variable = AnalysisVariable(name: slot.name, isAge: false, kind: kind)
+      } else {
+        continue
+      }
+      let domain = current.ordered[variable] ?? OrderedDomain(kind: variable.kind)
+      var candidates: [AnalysisKey] = []
+      if let key = preferred(slot, variable, domain) { candidates.append(key) }
+      candidates += [domain.lower, domain.upper].filter(domain.admits)
+      var done = false
+      for key in candidates {
+        var trial = current
+        trial.ordered[variable] = domain
+        trial.ordered[variable]?.apply(.oneOf([key]))
+        if settled(&trial, slot.name) {
+          current = trial
+          done = true
+          break
+        }
+      }
+      guard done else { return nil }
+    }
+    return current
+  }
+}
