@@ -211,7 +211,11 @@ struct AnalyzeDiffCommandTests {
             {
               "now": "2026-01-01T00:00:00Z",
               "days": 30,
-              "uses": 20
+              "uses": 20,
+              "first_use": "2025-12-02T00:00:00Z",
+              "total_days": 30,
+              "total_uses": 20,
+              "install_date": "2025-12-02T00:00:00Z"
             }
             old.policy: ask: `ask loyal` held
             new.policy: don't ask: no ask rule held

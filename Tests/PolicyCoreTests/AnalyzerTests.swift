@@ -42,7 +42,11 @@ struct AnalyzerRuleTests {
   @Test("PC310: an ask rule no facts satisfy")
   func askNeverHolds() throws {
     let text = polite + "let old = days > 30\nask loyal when old and days < 10\n"
-    #expect(try analyzerWarnings(text) == ["PC310 5:1 ask rule `loyal` can never hold"])
+    #expect(
+      try analyzerWarnings(text) == [
+        "PC310 5:1 ask rule `loyal` can never hold",
+        "PC319 5:1 the policy never asks anyone: no facts a real user can have make it ask",
+      ])
     let (report, _) = try analyzed(text)
     #expect(
       report.warnings[0].help == [
@@ -79,7 +83,8 @@ struct AnalyzerRuleTests {
   func neverAlwaysHolds() throws {
     #expect(
       try analyzerWarnings("never n when declined or not declined\nask a when days > 3\nask b when days > 5\n") == [
-        "PC311 1:1 never rule `n` always holds, so the policy never asks"
+        "PC311 1:1 never rule `n` always holds, so the policy never asks",
+        "PC319 2:1 the policy never asks anyone: no facts a real user can have make it ask",
       ])
   }
 
@@ -99,7 +104,11 @@ struct AnalyzerRuleTests {
       try analyzerWarnings("days >= -9223372036854775808", codes: logicCodes) == [
         "PC311 1:1 the condition always holds"
       ])
-    #expect(try analyzerWarnings("declined and not declined") == ["PC310 1:1 the condition can never hold"])
+    #expect(
+      try analyzerWarnings("declined and not declined") == [
+        "PC310 1:1 the condition can never hold",
+        "PC319 1:1 the policy never asks anyone: no facts a real user can have make it ask",
+      ])
   }
 
   @Test("PC312: an ask rule one never rule always overrides")
@@ -162,9 +171,14 @@ struct AnalyzerComparisonTests {
   @Test("PC313: two comparisons of one fact that no value satisfies, in an `and`; no PC310 besides")
   func contradiction() throws {
     let text = polite + "ask when days > 30 and days < 10\n"
-    #expect(try analyzerWarnings(text) == ["PC313 4:24 `days < 10` contradicts `days > 30`, so this `and` never holds"])
+    #expect(
+      try analyzerWarnings(text) == [
+        "PC319 4:1 the policy never asks anyone: no facts a real user can have make it ask",
+        "PC313 4:24 `days < 10` contradicts `days > 30`, so this `and` never holds",
+      ])
     let (report, _) = try analyzed(text)
-    #expect(report.warnings[0].help == ["no value of `days` satisfies both"])
+    #expect(report.warnings[1].help == ["no value of `days` satisfies both"])
+    #expect(report.warnings[0].help.first == "the ask rule at line 4 can never hold")
   }
 
   @Test("PC313: two comparisons that cover every value, in an `or`")

@@ -275,7 +275,7 @@ struct EtiquetteSilencingTests {
     #expect(report.warnings.map(\.code) == [.analysisIncomplete])
     #expect(report.notes.count == 1)
     #expect(
-      report.notes[0].hasSuffix("too complex to complete within the analysis limits; nothing is reported for them"))
+      report.notes[0].contains("too complex to complete within the analysis limits; nothing is reported for"))
   }
 
   @Test("`check` without the etiquette checks gives no etiquette warning")

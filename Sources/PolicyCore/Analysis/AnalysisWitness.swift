@@ -219,16 +219,20 @@ struct WitnessBuilder {
   func build(_ state: TheoryState) -> Witness? {
     var values = state
     if !axioms.isEmpty {
-      guard let labeled = axioms.label(state, slots: slots, preferred: { slot, variable, domain in
-        let preferred: AnalysisKey
-        if variable.isAge {
-          let free = state.ordered[variable] == nil && !slot.isOptional
-          preferred = free ? AnalysisKey(word: 0) : WitnessBuilder.preferredKey(.age)
-        } else {
-          preferred = slot.defaultValue.flatMap(PolicyTranslator.key(of:)) ?? WitnessBuilder.preferredKey(variable.kind)
-        }
-        return domain.pick(preferring: preferred).map { WitnessBuilder.rounded($0, variable.kind, in: domain) }
-      })
+      guard
+        let labeled = axioms.label(
+          state, slots: slots,
+          preferred: { slot, variable, domain in
+            let preferred: AnalysisKey
+            if variable.isAge {
+              let free = state.ordered[variable] == nil && !slot.isOptional
+              preferred = free ? AnalysisKey(word: 0) : WitnessBuilder.preferredKey(.age)
+            } else {
+              preferred =
+                slot.defaultValue.flatMap(PolicyTranslator.key(of:)) ?? WitnessBuilder.preferredKey(variable.kind)
+            }
+            return domain.pick(preferring: preferred).map { WitnessBuilder.rounded($0, variable.kind, in: domain) }
+          })
       else { return nil }
       values = labeled
     }

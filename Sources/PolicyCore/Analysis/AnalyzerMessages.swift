@@ -49,15 +49,14 @@ enum AnalyzerMessages {
 
   // MARK: - PC319: the whole policy
 
-  /// `PC319`: no facts a real history can produce make the policy ask; `reasons` say why, rule by
-  /// rule ("ask rule `happy` can never decide: never rule `answered` holds whenever it holds").
+  /// `PC319`: no facts satisfying the schema's relations make the policy ask; `reasons` say why,
+  /// rule by rule ("ask rule `happy` can never decide: whenever it holds, never rule `answered` holds too").
   static func neverAsks(reasons: [String], at range: SourceRange) -> Diagnostic {
     Diagnostic(
-      PolicyCoreCode.neverAsks, "the policy never asks anyone: no user a real history can produce is ever asked",
-      at: range,
+      PolicyCoreCode.neverAsks, "the policy never asks anyone: no facts a real user can have make it ask", at: range,
       help: reasons + [
-        "a policy that never asks shows no review prompt to anyone; change the rules named above",
-        "to pause prompts on purpose, write `# policyc: allow PC319` on the line above this rule",
+        "a policy that never asks reaches no one; change the rules named above",
+        "to stop asking on purpose, write `# policyc: allow PC319` on the line above this rule",
       ])
   }
 

@@ -596,7 +596,8 @@ struct Analysis {
     // Drop relations one by one while the formula stays unsatisfiable; bounds are tried last,
     // so they are what remains when they suffice.
     let slots = WitnessBuilder.slots(of: [policy])
-    var kept = policy.relations.filter { if case .bound = $0.kind { false } else { true } }
+    var kept =
+      policy.relations.filter { if case .bound = $0.kind { false } else { true } }
       + policy.relations.filter { if case .bound = $0.kind { true } else { false } }
     var index = 0
     while index < kept.count && !isOutOfBudget {
@@ -634,7 +635,7 @@ struct Analysis {
   // MARK: - PC319: the whole policy
 
   /// Reports `PC319` when no facts satisfying the relations make the policy ask: constants count
-  /// as written here (a `never` rule `when true` pauses every prompt), unlike in the rule checks.
+  /// as written here (a `never` rule `when true` stops every ask), unlike in the rule checks.
   mutating func checkAsksAnyone() {
     let asks = policy.rules.indices.filter { policy.rules[$0].kind == .ask }
     guard let first = asks.first else { return }
@@ -650,7 +651,15 @@ struct Analysis {
     guard satisfiable(anyAsk) == false else { return }
     var reasons = alwaysHoldingNevers.map { "\(title($0)) always holds" }
     if reasons.isEmpty {
-      reasons = asks.map { askFates[$0] ?? "\(title($0)) holds only where a never rule holds, or a constant decides" }
+      for index in asks {
+        if let fate = askFates[index] {
+          reasons.append(fate)
+        } else if satisfiable(table.axioms && outcomes[index].holds) == false {
+          reasons.append("\(title(index)) can never hold")
+        } else {
+          reasons.append("\(title(index)) can never decide: whenever it holds, a never rule holds too")
+        }
+      }
     }
     let rule = policy.rules[first]
     report(AnalyzerMessages.neverAsks(reasons: reasons, at: rule.range), owner: rule.range)

@@ -92,7 +92,9 @@ struct RelationAxioms: Sendable {
       case .minimum(let name, let value):
         guard let key = PolicyTranslator.key(of: value) else { continue }
         for slot in each(name) {
-          if let variable = variable(slot), !variable.isAge { propagators.append(.minimum(variable, fact: slot.name, key)) }
+          if let variable = variable(slot), !variable.isAge {
+            propagators.append(.minimum(variable, fact: slot.name, key))
+          }
         }
       case .notAfterNow(let name):
         for slot in each(name) {
@@ -331,12 +333,51 @@ extension OrderedDomain {
 }
 
 extension RelationAxioms {
+  /// The related facts of `slots`, each after every fact an order relation puts below it (the
+  /// smaller count, the later instant) and every age a count is worked out from, otherwise in the slots' order: each then takes the value
+  /// it prefers within what the facts below it left, so examples stay small and tight.
+  func labelingOrder(_ slots: [WitnessSlot]) -> [WitnessSlot] {
+    let related = slots.filter { watchers[$0.name] != nil }
+    let position = Dictionary(related.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var below = Array(repeating: 0, count: related.count)
+    var above: [[Int]] = Array(repeating: [], count: related.count)
+    for propagator in propagators {
+      // An age comes before the counts it determines.
+      let edge: (String, String)
+      switch propagator {
+      case .order(_, let lower, _, let upper): edge = (lower, upper)
+      case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
+      case .window(let count, let latest, _, _): edge = (latest, count.name)
+      case .minimum, .samePresence, .presentWhenPositive: continue
+      }
+      guard let low = position[edge.0], let high = position[edge.1], low != high else { continue }
+      below[high] += 1
+      above[low].append(high)
+    }
+    // Kahn's algorithm, taking the earliest ready slot each time; what a cycle leaves comes last.
+    var ready = related.indices.filter { below[$0] == 0 }
+    var order: [Int] = []
+    var placed = Array(repeating: false, count: related.count)
+    while let next = ready.min() {
+      ready.removeAll { $0 == next }
+      order.append(next)
+      placed[next] = true
+      for high in above[next] {
+        below[high] -= 1
+        if below[high] == 0 { ready.append(high) }
+      }
+    }
+    order += related.indices.filter { !placed[$0] }
+    return order.map { related[$0] }
+  }
+
   /// `state` with every fact of `slots` settled to one value (or to absence) that the relations
   /// allow, preferring what `preferred` names for each (as ``WitnessBuilder`` would pick it);
   /// nil when some fact has no value left that the propagators accept. Bounded: each fact tries
   /// at most three values, each propagation at most 32 passes of each propagator.
   func label(
-    _ state: TheoryState, slots: [WitnessSlot], preferred: (WitnessSlot, AnalysisVariable, OrderedDomain) -> AnalysisKey?
+    _ state: TheoryState, slots: [WitnessSlot],
+    preferred: (WitnessSlot, AnalysisVariable, OrderedDomain) -> AnalysisKey?
   ) -> TheoryState? {
     let budget = SearchBudget(steps: max(10_000, propagators.count * slots.count * 8))
     var current = state
@@ -345,7 +386,7 @@ extension RelationAxioms {
       if case .narrowed = propagate(&trial, changed: [fact], budget: budget) { return true }
       return false
     }
-    for slot in slots where watchers[slot.name] != nil {
+    for slot in labelingOrder(slots) {
       if slot.isOptional && current.presence[slot.name] == nil {
         var absent = current
         absent.presence[slot.name] = false

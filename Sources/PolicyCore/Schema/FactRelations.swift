@@ -115,12 +115,13 @@ public struct FactRelation: Sendable, Hashable {
     }
   }
 
-  /// The relation in a few words, with its facts in backticks: "`days` <= `total_days`",
-  /// "`rated` implies `rated_any`", "`last_prompt` is present exactly when `total_prompts` >= 1".
+  /// The relation in a few words, with its facts in backticks: "`a` <= `total_a`",
+  /// "`flag` implies `flag_any`", "`last_b` is present exactly when `total_b` >= 1".
   /// `schema` gives the facts' types (bounds between bools and instants read differently).
   public func statement(in schema: FactSchema) -> String {
     statement(
-      type: { schema.valueType(of: $0) }, isFamilyOnly: { schema.family(named: $0) != nil && schema.fact(named: $0) == nil })
+      type: { schema.valueType(of: $0) },
+      isFamilyOnly: { schema.family(named: $0) != nil && schema.fact(named: $0) == nil })
   }
 
   /// The relation in a few words (see ``statement(in:)``), with `type` giving a fact's (or a
