@@ -160,6 +160,7 @@ struct SnapshotSlot {
   var type: PolicyType
   var mayBeAbsent: Bool
   var defaultValue: Value?
+  var origin: FactOrigin = .schema
 }
 
 /// The facts of `policies` by name (the first policy's default wins).
@@ -173,7 +174,9 @@ func snapshotSlots(_ policies: [CompiledPolicy]) -> [SnapshotSlot] {
       } else {
         positions[slot.name] = slots.count
         slots.append(
-          SnapshotSlot(name: slot.name, type: slot.type, mayBeAbsent: slot.isOptional, defaultValue: slot.defaultValue))
+          SnapshotSlot(
+            name: slot.name, type: slot.type, mayBeAbsent: slot.isOptional, defaultValue: slot.defaultValue,
+            origin: slot.origin))
       }
     }
   }
@@ -216,9 +219,72 @@ func makeSnapshots(_ slots: [SnapshotSlot], _ maker: inout ValueMaker, count: In
       }
     }
     let seed = maker.random.chance(50) ? UInt64(maker.random.below(4)) : maker.random.next()
-    snapshots.append(Snapshot(now: Timestamp(millisecondsSince1970: now), seed: seed, values: values))
+    var snapshot = Snapshot(now: Timestamp(millisecondsSince1970: now), seed: seed, values: values)
+    // The analyzer's claims are about real users: a snapshot is moved onto the schema's relations
+    // (`days` raised to at most `total_days`, ...), and dropped when that fails.
+    if snapshot.satisfyRelations(of: slots, maker: &maker) { snapshots.append(snapshot) }
   }
   return snapshots
+}
+
+extension Snapshot {
+  /// The host's facts of the snapshot as an assignment (declared facts left out).
+  func assignment(_ slots: [SnapshotSlot]) -> [AssignedFact] {
+    var origins: [String: FactOrigin] = [:]
+    for slot in slots { origins[slot.name] = slot.origin }
+    return values.compactMap { name, value in
+      switch origins[name] {
+      case .family(let family, let key)?: return AssignedFact(name, family: family, key: key, value)
+      case .schema?: return AssignedFact(name, value)
+      case .declaration?, nil: return nil
+      }
+    }
+  }
+
+  /// Changes values until the snapshot breaks no relation of the standard schema: the larger
+  /// side of a broken bound takes the smaller's value, a count its clock's value, a presence its
+  /// condition's; false when 8 rounds do not suffice.
+  mutating func satisfyRelations(of slots: [SnapshotSlot], maker: inout ValueMaker) -> Bool {
+    let schema = ReviewSchema.standard
+    let types = Dictionary(slots.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+    for _ in 0..<8 {
+      let broken = schema.brokenRelations(in: assignment(slots), now: now)
+      guard !broken.isEmpty else { return true }
+      for first in broken {
+        func value(_ name: String) -> Value? { values.first { $0.name == name }?.value }
+        func set(_ name: String, _ value: Value?) {
+          if let index = values.firstIndex(where: { $0.name == name }) { values[index].value = value }
+        }
+        let names = first.facts
+        switch first.relation.kind {
+        case .bound, .increasing:
+          if names.count == 2 { set(names[1], value(names[0])) }
+        case .minimum(_, let minimum): set(names[0], minimum)
+        case .notAfterNow: set(names[0], .instant(now))
+        case .presence(_, let condition):
+          let holds: Bool
+          switch (condition, value(names[1])) {
+          case (.present, let other): holds = other != nil
+          case (.positive, .int(let count)?): holds = count >= 1
+          case (.isTrue, .bool(let flag)?): holds = flag
+          case (.positive, _), (.isTrue, _): holds = false
+          }
+          if holds, let type = types[names[0]] {
+            set(names[0], maker.value(type, now: now.millisecondsSince1970))
+          } else {
+            set(names[0], nil)
+          }
+        case .wholeUnits(_, _, let unit):
+          if case .instant(let since)? = value(names[1]) {
+            set(names[0], .int(FactSchema.wholeUnits(from: since, to: now, unit: unit)))
+          }
+        case .window:
+          if case .int(let count)? = value(names[0]) { set(names[0], .int(count >= 1 ? 0 : 1)) }
+        }
+      }
+    }
+    return schema.brokenRelations(in: assignment(slots), now: now).isEmpty
+  }
 }
 
 /// The rule traces of `policy` on `facts` (facts are always valid here).
@@ -430,6 +496,9 @@ func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapsho
   let nevers = policy.rules.indices.filter { policy.rules[$0].kind == .never }
   for finding in report.findings + report.silenced {
     if let witness = finding.witness {
+      if !schema.brokenRelations(in: witness.assignment, now: witness.now).isEmpty {
+        fuzzFail("a witness of \(finding.diagnostic.code) breaks a relation: \(witness.summary())")
+      }
       let facts = witness.facts(for: policy)
       if policy.decide(facts) != policy.decide(witness.facts(for: policy)) { fuzzFail("a witness decides twice") }
       _ = traces(policy, facts, "a witness")
@@ -461,6 +530,15 @@ func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapsho
         return outcome == .held && !shadowing.contains { counts(.never, traced[$0]) }
       }
     case .contradictoryComparisons, .redundantComparison: break  // checkComparisons
+    case .neverAsks:
+      // No snapshot (all satisfy the relations) makes the policy ask.
+      for (snapshot, traced) in zip(snapshots, outcomes) {
+        let asks = policy.decide(snapshot.facts(for: policy)).shouldAsk
+        if asks {
+          fuzzFail(
+            "\(message), but it asks at now \(snapshot.now.millisecondsSince1970) on \(snapshot.values) (\(traced))")
+        }
+      }
     case .unknownDirective, .unknownAllowedCode, .unusedAllow, .tooManyWarnings, .analysisIncomplete:
       break  // silencing comments, limits and the analysis budget: no claim about decisions
     case .fileTooLarge, .invalidUTF8, .unexpectedCharacter, .unterminatedString, .invalidEscape, .integerTooLarge,
@@ -500,6 +578,10 @@ func checkEquivalence(_ old: CompiledPolicy, _ new: CompiledPolicy, _ snapshots:
       }
     }
   case .different(let counterexample):
+    let witness = counterexample.witness
+    if !ReviewSchema.standard.brokenRelations(in: witness.assignment, now: witness.now).isEmpty {
+      fuzzFail("a counterexample breaks a relation: \(witness.summary())")
+    }
     let first = old.decide(counterexample.witness.facts(for: old))
     let second = new.decide(counterexample.witness.facts(for: new))
     if first != counterexample.old || second != counterexample.new {
