@@ -288,7 +288,7 @@ public final class ReviewManager: @unchecked Sendable {
       log(ManagerMessages.updateAccepted(active.identity, all, rendered: rendered, date: configuration.clock()))
       return PolicyUpdateResult(
         isAccepted: true, diagnostics: compilation.diagnostics, renderedDiagnostics: rendered,
-        warnings: all.filter { $0.severity == .warning })
+        warnings: all.filter { $0.severity == .warning || $0.code == .neverAsks })
     }
   }
 

@@ -10,7 +10,9 @@ public struct PolicyUpdateResult: Sendable {
   public var renderedDiagnostics: String
   /// Every warning, ordered by position: the compiler's, then (for an update that compiles) the
   /// analyzer's, including the review etiquette (PC320 asks a user who declined or rated, PC321
-  /// asks again within 7 days, PC322 asks after 3 prompts in 365 days). Warnings never reject.
+  /// asks again within 7 days, PC322 asks after 3 prompts in 365 days), and PC319 when no user
+  /// can ever be asked: an error of `policyc check`, which does not reject an update (serving
+  /// one is how a team pauses prompts). Warnings never reject.
   public var warnings: [Diagnostic]
 
   /// The errors that rejected the update (empty when accepted).

@@ -49,6 +49,21 @@ struct RuntimePolicyUpdateTests {
     #expect(result.renderedDiagnostics.contains("[PC302]"))
   }
 
+  @Test("an update under which no user is ever asked (PC319) pauses prompts: accepted, the error reported and logged")
+  func updateThatNeverAsks() throws {
+    let log = RuntimeLogCollector()
+    let manager = try F.manager(policy: "ask when uses >= 1", logger: log.logger)
+    manager.appLaunched()
+    // `rated` implies `rated_any`: the ask rule never decides.
+    let result = manager.updatePolicy("never answered when rated_any\nask happy when uses >= 1 and rated")
+    #expect(result.isAccepted)
+    #expect(result.errors.isEmpty)
+    #expect(result.warnings.map(\.code).contains(.neverAsks))
+    #expect(result.renderedDiagnostics.contains("[PC319]"))
+    #expect(log.entries(.policyUpdated).count == 1)
+    #expect(!manager.promptIfAppropriate())
+  }
+
   static let rejectedUpdates: [(name: String, source: String, code: DiagnosticCode)] = [
     ("an unknown fact", "ask when karma > 3", .unknownName),
     ("a misspelled fact", "ask when dayz >= 3", .unknownName),
