@@ -337,6 +337,80 @@ struct FactsConsistencyTests {
     #expect(result.standardError.contains("help: did you mean `total_events(\"purchase\")`?"))
   }
 
+  @Test("`explain` refuses a given fact that contradicts a defaulted one, naming both and the fix")
+  func contradictsDefault() {
+    let policy = "never answered when declined_any or rated_any\nask happy when uses >= 20 and rated\n"
+    let result = runPolicyc(
+      ["explain", "--no-color", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": policy, "f.json": #"{"rated": true, "uses": 25}"#])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError == """
+        f.json:1:11: error: `rated` is true, but `rated_any`, not given, defaults to false [PC410]
+         1 | {"rated": true, "uses": 25}
+           |           ^~~~
+        help: no real user has these facts: `rated` implies `rated_any`: `rated` in this version means `rated_any` too
+        help: give `rated_any` too: add `"rated_any": true`
+
+        """)
+    #expect(result.standardOutput == "")
+    // With the fix applied, the facts are real and the policy does not ask.
+    let fixed = runPolicyc(
+      ["explain", "--no-color", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": policy, "f.json": #"{"rated": true, "rated_any": true, "uses": 25}"#])
+    #expect(fixed.status == 0)
+    #expect(fixed.standardOutput.hasPrefix("decision: don't ask"))
+  }
+
+  @Test("counts, presences and day counts against defaults: each is PC410 with a value that fixes it")
+  func otherRelationsAgainstDefaults() {
+    let cases: [(policy: String, facts: String, message: String, fix: String)] = [
+      (
+        "ask when total_prompts >= 1 and since(last_prompt) > 1d\n",
+        #"{"now": "2026-03-01T00:00:00Z", "total_prompts": 2}"#,
+        "`total_prompts` is 2, but `last_prompt`, not given, is absent",
+        #"add `"last_prompt": "2026-03-01T00:00:00Z"`"#
+      ),
+      (
+        "ask when days >= 30 and since(first_use) < 1d\n", #"{"now": "2026-03-01T00:00:00Z", "days": 30}"#,
+        "`days` is 30, but `first_use`, not given, defaults to 2026-03-01T00:00:00Z",
+        #"add `"first_use": "2026-01-30T00:00:00Z"`"#
+      ),
+      (
+        "ask when prompts_within(365d) >= 3 and total_prompts < 9\n", #"{"prompts_within(365d)": 3}"#,
+        "`prompts_within(365d)` is 3, but `total_prompts`, not given, defaults to 0", #"add `"total_prompts": 3`"#
+      ),
+    ]
+    for (policy, facts, message, fix) in cases {
+      let result = runPolicyc(
+        ["eval", "--no-color", "p.policy", "--facts", "f.json"], files: ["p.policy": policy, "f.json": facts])
+      #expect(result.status == 1, "\(facts)")
+      #expect(result.standardError.contains("error: \(message) [PC410]"), "\(result.standardError)")
+      #expect(result.standardError.contains(fix), "\(result.standardError)")
+    }
+  }
+
+  @Test("a keyed fact of another scope gets the did-you-mean a plain fact gets (PC409), and the answer follows")
+  func keyedCounterpart() {
+    let result = runPolicyc(
+      ["eval", "--no-color", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": "ask when total_events(\"purchase\") >= 3\n", "f.json": #"{"events(\"purchase\")": 5}"#])
+    #expect(result.status == 0)
+    #expect(
+      result.standardError == """
+        f.json:1:2: warning: the policy never reads `events("purchase")` [PC409]
+         1 | {"events(\\"purchase\\")": 5}
+           |  ^~~~~~~~~~~~~~~~~~~~~~
+        help: did you mean `total_events("purchase")`? the policy reads `total_events("purchase")` (the whole install), not `events("purchase")` (this version)
+
+        """)
+    // A name that is no fact at all still names the listing of facts and keyed families.
+    let unknown = runPolicyc(
+      ["eval", "--no-color", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": "ask when uses >= 3\n", "f.json": #"{"karma": 5}"#])
+    #expect(unknown.standardError.contains("help: `policyc facts` lists the standard facts and keyed families"))
+  }
+
   @Test("keyed members are bound key by key")
   func keyedMembers() {
     let result = runPolicyc(

@@ -105,14 +105,20 @@ package struct FactLayout: Sendable, Hashable {
   /// The canonical member name for text such as `logins_within(8760h)` or `events('x')`
   /// written the way a policy writes it, or nil when `text` is not `family(literal)`.
   package static func canonicalMemberName(_ text: String) -> String? {
+    member(parsing: text).map { memberName(family: $0.family, key: $0.key) }
+  }
+
+  /// The family and key of text such as `events("x")` or `logins_within(8w)`, written the
+  /// way a policy writes a member; nil when `text` is not `family(literal)`.
+  package static func member(parsing text: String) -> (family: String, key: Value)? {
     guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
     let family = String(text[..<open])
     let argument = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
     if argument.hasPrefix("\""), argument.hasSuffix("\""), argument.count >= 2 {
-      return memberName(family: family, key: .string(StringLiteral.unquoted(ArraySlice(argument.utf8))))
+      return (family, .string(StringLiteral.unquoted(ArraySlice(argument.utf8))))
     }
-    if let integer = Int64(argument) { return memberName(family: family, key: .int(integer)) }
-    if let span = TimeSpan(parsing: argument) { return memberName(family: family, key: .duration(span)) }
+    if let integer = Int64(argument) { return (family, .int(integer)) }
+    if let span = TimeSpan(parsing: argument) { return (family, .duration(span)) }
     return nil
   }
 }

@@ -66,6 +66,7 @@ public struct FactsFile: Sendable {
     var facts = policy.makeFacts(now: instant)
     var given = Set<Int>()
     var givenFacts: [FactsConsistency.Given] = []
+    var memberWarnings: [Diagnostic] = []
     let knownNames = policy.layout.slots.map(\.name)
     let seedKeys = FactsFile.seedKeys.filter { policy.layout.slot(named: $0) == nil }
     for member in members where seedKeys.contains(member.key) {
@@ -80,6 +81,10 @@ public struct FactsFile: Sendable {
         policy.layout.slot(named: member.key)
         ?? FactLayout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
       guard let slot else {
+        if let warning = FactsConsistency.unreadMember(member, policy: policy, schema: schema) {
+          memberWarnings.append(warning)
+          continue
+        }
         if FactsFile.isFamilyMember(member.key, of: policy) { continue }  // a keyed fact the policy does not read
         let suggestion =
           FactsFile.keyedMember(spelledLike: member.key, in: policy)
@@ -106,28 +111,35 @@ public struct FactsFile: Sendable {
       }
     }
     var defaulted: [(String, String)] = []
+    var defaultedFacts: [FactsConsistency.Defaulted] = []
     for slot in policy.readSlots where !given.contains(slot) {
       let definition = policy.layout.slots[slot]
       if let value = definition.defaultValue {
         defaulted.append((definition.name, value.description))
+        defaultedFacts.append(FactsConsistency.Defaulted(slot: slot, value: value))
       } else if definition.isOptional {
         defaulted.append((definition.name, "absent"))
+        defaultedFacts.append(FactsConsistency.Defaulted(slot: slot, value: nil))
       } else if definition.type == .instant {
         try? facts.set(slot: slot, to: .instant(instant))
         defaulted.append((definition.name, "now"))
+        defaultedFacts.append(FactsConsistency.Defaulted(slot: slot, value: .instant(instant)))
       } else if definition.type == .version, let version = Version(parsing: "1.0") {
         try? facts.set(slot: slot, to: .version(version))
         defaulted.append((definition.name, "v1.0"))
+        defaultedFacts.append(FactsConsistency.Defaulted(slot: slot, value: .version(version)))
       } else {
         diagnostics.append(FactsFileMessages.missingFact(definition.name, type: definition.type, at: root.range))
       }
     }
-    diagnostics += FactsConsistency.brokenBounds(givenFacts, policy: policy, schema: schema)
+    diagnostics += FactsConsistency.brokenRelations(
+      givenFacts, defaulted: defaultedFacts, policy: policy, schema: schema, now: instant)
     if !diagnostics.isEmpty { return .failure(Problems(diagnostics)) }
     return .success(
       FactsFile(
         facts: facts, defaulted: defaulted,
-        warnings: FactsConsistency.unreadFacts(givenFacts, policy: policy, schema: schema)))
+        warnings: (FactsConsistency.unreadFacts(givenFacts, policy: policy, schema: schema) + memberWarnings)
+          .sorted { $0.range.start < $1.range.start }))
   }
 
   /// The member of a string-keyed fact the policy reads whose key `key` spells, give or take a

@@ -35,7 +35,7 @@ enum FactsFileMessages {
     Diagnostic(
       PolicyToolsCode.unknownFact, "unknown fact `\(key)`", at: range,
       help: suggestion.map { ["did you mean `\($0)`?"] }
-        ?? ["`policyc facts` lists the standard facts; a policy declares its own with `fact`"])
+        ?? ["`policyc facts` lists the standard facts and keyed families; a policy declares its own with `fact`"])
   }
 
   /// `PC405`: the fact `name`, of `type`, has no value in the file and no default; the range is the file's root.
@@ -169,6 +169,34 @@ enum FactsFileMessages {
       PolicyToolsCode.impossibleFacts, message, at: range,
       help: ["\(reason): `\(lower)` cannot be \(relation) `\(upper)`"],
       notes: [DiagnosticNote("`\(upper)` is given here", at: upperRange)])
+  }
+
+  /// `PC410`: the given `given` (`value`) breaks a relation of the schema (`statement`, for
+  /// `reason`) with `defaulted`, which the file does not give and so takes `defaultValue`; `fix`
+  /// is the member to add. The range is the given value.
+  static func contradictsDefault(
+    _ given: String, _ value: Value?, defaulted: String, _ defaultValue: Value?, statement: String, reason: String,
+    fix: String?, at range: SourceRange
+  ) -> Diagnostic {
+    let shown = { (fact: Value?) in fact.map { "\($0)" } ?? "absent" }
+    let taken = defaultValue.map { "defaults to \($0)" } ?? "is absent"
+    return Diagnostic(
+      PolicyToolsCode.impossibleFacts, "`\(given)` is \(shown(value)), but `\(defaulted)`, not given, \(taken)",
+      at: range, help: ["no real user has these facts: \(statement): \(reason)"]
+        + (fix.map { ["give `\(defaulted)` too: add `\($0)`"] } ?? ["give `\(defaulted)` a value that agrees"]))
+  }
+
+  /// `PC410`: the given `facts` (name and value, nil when absent) break a relation of the schema
+  /// (`statement`, for `reason`). The range is the first fact's value; `notes` point at the others.
+  static func brokenRelation(
+    _ facts: [(name: String, value: Value?)], statement: String, reason: String, at range: SourceRange,
+    notes: [(String, SourceRange)]
+  ) -> Diagnostic {
+    let described = facts.map { "`\($0.name)` \($0.value.map { "(\($0))" } ?? "(absent)")" }
+    return Diagnostic(
+      PolicyToolsCode.impossibleFacts, "no real user has " + described.joined(separator: " with "), at: range,
+      help: ["\(statement): \(reason)"],
+      notes: notes.map { DiagnosticNote("`\($0.0)` is given here", at: $0.1) })
   }
 
   /// "`a`, `b` and `c`"; "no facts" for none.
