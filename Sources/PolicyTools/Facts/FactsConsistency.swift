@@ -83,7 +83,8 @@ enum FactsConsistency {
       let definition = policy.layout.slots[slot]
       switch definition.origin {
       case .schema: assignment.append(AssignedFact(definition.name, value))
-      case .family(let family, let key): assignment.append(AssignedFact(definition.name, family: family, key: key, value))
+      case .family(let family, let key):
+        assignment.append(AssignedFact(definition.name, family: family, key: key, value))
       case .declaration: break
       }
     }

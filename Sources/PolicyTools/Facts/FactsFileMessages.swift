@@ -182,7 +182,8 @@ enum FactsFileMessages {
     let taken = defaultValue.map { "defaults to \($0)" } ?? "is absent"
     return Diagnostic(
       PolicyToolsCode.impossibleFacts, "`\(given)` is \(shown(value)), but `\(defaulted)`, not given, \(taken)",
-      at: range, help: ["no real user has these facts: \(statement): \(reason)"]
+      at: range,
+      help: ["no real user has these facts: \(statement): \(reason)"]
         + (fix.map { ["give `\(defaulted)` too: add `\($0)`"] } ?? ["give `\(defaulted)` a value that agrees"]))
   }
 
