@@ -274,23 +274,23 @@ struct RelationAxioms: Sendable {
   private func narrow(
     _ variable: AnalysisVariable, atLeast key: AnalysisKey, _ state: inout TheoryState, _ touched: inout [String]
   ) -> Bool {
-    var current = domain(variable, state)
-    guard key > current.lower else { return true }
-    current.apply(.atLeast(key))
-    current.normalize()
-    guard current.isSatisfiable else { return false }
-    state.ordered[variable] = current
-    touched.append(variable.name)
-    return true
+    key > domain(variable, state).lower ? narrow(variable, .atLeast(key), &state, &touched) : true
   }
 
   /// Lowers the upper bound of `variable` to `key` (no change when it is already there).
   private func narrow(
     _ variable: AnalysisVariable, atMost key: AnalysisKey, _ state: inout TheoryState, _ touched: inout [String]
   ) -> Bool {
+    key < domain(variable, state).upper ? narrow(variable, .atMost(key), &state, &touched) : true
+  }
+
+  /// Applies the bound `relation` to `variable`'s domain, keeping its ends admissible: false
+  /// when no value is left.
+  private func narrow(
+    _ variable: AnalysisVariable, _ relation: Relation, _ state: inout TheoryState, _ touched: inout [String]
+  ) -> Bool {
     var current = domain(variable, state)
-    guard key < current.upper else { return true }
-    current.apply(.atMost(key))
+    current.apply(relation)
     current.normalize()
     guard current.isSatisfiable else { return false }
     state.ordered[variable] = current
