@@ -257,14 +257,15 @@ extension Snapshot {
         }
         let names = first.facts
         switch first.relation.kind {
-        case .bound, .increasing:
-          if names.count == 2 { set(names[1], value(names[0])) }
+        case .bound, .boundWhen, .increasing:
+          if names.count == 2, let source = value(names[0]) { set(names[1], source) }
         case .minimum(_, let minimum): set(names[0], minimum)
         case .notAfterNow: set(names[0], .instant(now))
         case .presence(_, let condition):
           let holds: Bool
           switch (condition, value(names[1])) {
           case (.present, let other): holds = other != nil
+          case (.absent, let other): holds = other == nil
           case (.positive, .int(let count)?): holds = count >= 1
           case (.isTrue, .bool(let flag)?): holds = flag
           case (.positive, _), (.isTrue, _): holds = false

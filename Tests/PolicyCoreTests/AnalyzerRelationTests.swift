@@ -30,6 +30,9 @@ enum RelatedToySchema {
     FactRelation(.wholeUnits(count: "days", since: "first_use", unit: day), because: "whole days"),
     FactRelation(.wholeUnits(count: "total_days", since: "install_date", unit: day), because: "whole days"),
     FactRelation(.window(family: "prompts_within", latest: "last_prompt"), because: "the last one is in it"),
+    FactRelation(
+      .boundWhen(FactBound("total_uses", atMost: "uses", because: ""), when: .absent("previous_version")),
+      because: "on the first version every use is this version's"),
   ]
 
   static let standard: FactSchema = {
@@ -72,6 +75,10 @@ struct AnalyzerRelationTests {
       ("ask when days >= 3 and since(first_use) < 2d", "`days` is the number of whole 1d since `first_use`"),
       ("ask when prompts_within(30d) >= 1 and since(last_prompt) >= 40d", "`prompts_within(w)` >= 1 exactly when"),
       ("ask when prompts_within(30d) == 0 and since(last_prompt) < 10d", "`prompts_within(w)` >= 1 exactly when"),
+      (
+        "ask when not has previous_version and total_uses > 5 and uses < 3",
+        "when `previous_version` is absent, `total_uses` <= `uses`"
+      ),
     ])
   func deadByRelation(text: String, statement: String) throws {
     let related = try logicWarnings(text, schema: RelatedToySchema.standard)

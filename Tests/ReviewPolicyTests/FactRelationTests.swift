@@ -183,6 +183,10 @@ struct FactRelationTests {
     func value(_ name: String) -> Value?? { facts.plain[name] }
     func members(_ family: String) -> [AssignedFact] { facts.members[family] ?? [] }
     switch relation.kind {
+    case .boundWhen(_, let condition):
+      // Seen applying and not applying.
+      guard case .some(let current) = value(condition.fact) else { return nil }
+      return condition.holds(for: current)
     case .bound(let bound):
       guard case .some(let low?) = value(bound.lower), case .some(let high?) = value(bound.upper) else {
         guard let member = members(bound.lower).first(where: { $0.value != nil }),

@@ -144,7 +144,7 @@ struct AnalyzerEtiquetteTests {
       ])
     #expect(
       report.warnings[0].help == [
-        "for example when `days` = 30, 3 prompts were shown in 365 days, the last 8w ago",
+        "for example when `days` = 56, 3 prompts were shown in 365 days, the last 8w ago",
         "no condition of the policy bounds the number of prompts in 365 days",
         "cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does",
       ])

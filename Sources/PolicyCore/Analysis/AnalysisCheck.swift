@@ -185,15 +185,18 @@ public struct AnalysisContext {
         outOfBudget = true
         return true
       }
-      guard var witness = builder.build(state) else { return false }
-      for round in 0..<2 {
-        if round == 1 {
+      let first = builder.build(state)
+      for round in 0..<4 {
+        if round > 0 {
           guard budget.spend(buildCost) else {
             outOfBudget = true
             return true
           }
-          witness = builder.repair(witness, state)
         }
+        // Built as the relations prefer, then repaired; then with optional facts present first.
+        let built = round < 2 ? first : builder.build(state, presentFirst: true)
+        guard var witness = built else { continue }
+        if round % 2 == 1 { witness = builder.repair(witness, state) }
         witness = adjust(witness, SolverModel(state: state))
         guard builder.isReal(witness) else { continue }
         for seed in seeds {

@@ -216,12 +216,16 @@ struct WitnessBuilder {
   ///
   /// With relations, every related fact is first settled to one value the relations allow
   /// (``RelationAxioms/label(_:slots:preferred:)``); a fact counts as constrained when `state` constrains it.
-  func build(_ state: TheoryState) -> Witness? {
+  ///
+  /// With `presentFirst`, optional facts the relations leave open are made present rather than
+  /// absent: a second try, for a witness that the opaque comparisons need (`version >
+  /// previous_version` needs a previous version).
+  func build(_ state: TheoryState, presentFirst: Bool = false) -> Witness? {
     var values = state
     if !axioms.isEmpty {
       guard
         let labeled = axioms.label(
-          state, slots: slots,
+          state, slots: slots, presentFirst: presentFirst,
           preferred: { slot, variable, domain in
             let preferred: AnalysisKey
             if variable.isAge {

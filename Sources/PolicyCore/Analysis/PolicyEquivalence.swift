@@ -75,20 +75,35 @@ public enum PolicyEquivalence {
       budget: budget, stepLimit: options.searchSteps, windowed: FormulaSolver.windowedFacts(of: [old, new]),
       axioms: builder.axioms)
     let seeds = Witness.candidateSeeds(for: [old, new])
+    let verifyCost = old.instructionCount + new.instructionCount + 2
+    var outOfBudget = false
     var models = 0
     var found: Counterexample?
     let maximumModels = 256
     let result = solver.search(differs) { state in
       models += 1
       if models > maximumModels { return true }
-      guard var witness = builder.build(state) else { return false }
-      for round in 0..<2 {
-        if round == 1 { witness = builder.repair(witness, state) }
+      let first = builder.build(state)
+      for round in 0..<4 {
+        // Built as the relations prefer, then repaired; then with optional facts present first.
+        let built = round < 2 ? first : builder.build(state, presentFirst: true)
+        guard var witness = built else { continue }
+        if round % 2 == 1 { witness = builder.repair(witness, state) }
         guard builder.isReal(witness) else { continue }
+        // The facts are made once; only the seed changes from one try to the next.
+        var oldFacts = witness.facts(for: old)
+        var newFacts = witness.facts(for: new)
         for seed in seeds {
+          // A decision of each policy is work too: the shared budget bounds the whole comparison.
+          guard budget.spend(verifyCost) else {
+            outOfBudget = true
+            return true
+          }
           witness.seed = seed
-          let oldDecision = old.decide(witness.facts(for: old))
-          let newDecision = new.decide(witness.facts(for: new))
+          oldFacts.seed = seed
+          newFacts.seed = seed
+          let oldDecision = old.decide(oldFacts)
+          let newDecision = new.decide(newFacts)
           guard oldDecision.shouldAsk != newDecision.shouldAsk else { continue }
           let candidate = Counterexample(witness: witness, old: oldDecision, new: newDecision)
           if accept(candidate) {
@@ -100,6 +115,7 @@ public enum PolicyEquivalence {
       return false
     }
     if let found { return .different(found) }
+    if outOfBudget { return .unknown("the policies are too complex to compare within the analysis limits") }
     switch result {
     case .unknown:
       return .unknown("the policies are too complex to compare within the analysis limits")

@@ -9,8 +9,10 @@
 struct RelationAxioms: Sendable {
   /// A propagator: one relation between variables of the analysis.
   enum Propagator: Sendable {
-    /// `lower <= upper` when both facts are present (instants are stated over their ages, reversed).
-    case order(lower: AnalysisVariable, lowerFact: String, upper: AnalysisVariable, upperFact: String)
+    /// `lower <= upper` when both facts are present and the guard (if any) holds (instants are
+    /// stated over their ages, reversed).
+    case order(
+      lower: AnalysisVariable, lowerFact: String, upper: AnalysisVariable, upperFact: String, guard: Guard?)
     /// The variable is at least the key when its fact is present.
     case minimum(AnalysisVariable, fact: String, AnalysisKey)
     /// The optional fact `fact` is present exactly when `other` is.
@@ -25,12 +27,28 @@ struct RelationAxioms: Sendable {
     /// The facts whose state the propagator reads and narrows.
     var facts: [String] {
       switch self {
-      case .order(_, let lower, _, let upper): [lower, upper]
+      case .order(_, let lower, _, let upper, let condition): [lower, upper] + (condition.map { [$0.fact] } ?? [])
       case .minimum(_, let fact, _): [fact]
       case .samePresence(let fact, let other): [fact, other]
       case .presentWhenPositive(let fact, let variable): [fact, variable.name]
       case .wholeUnits(let count, let age, _): [count.name, age.name]
       case .window(let count, let latest, _, _): [count.name, latest]
+      }
+    }
+  }
+
+  /// When a conditional order applies: a fact present or absent, or a variable (an int or a
+  /// bool) at least 1.
+  enum Guard: Sendable {
+    case present(String)
+    case absent(String)
+    case atLeastOne(AnalysisVariable)
+
+    /// The fact the guard reads.
+    var fact: String {
+      switch self {
+      case .present(let name), .absent(let name): name
+      case .atLeastOne(let variable): variable.name
       }
     }
   }
@@ -67,27 +85,39 @@ struct RelationAxioms: Sendable {
     func each(_ name: String) -> [WitnessSlot] {
       (plain[name].map { [$0] } ?? []) + (members[name] ?? []).map(\.slot)
     }
-    func order(_ lower: WitnessSlot, _ upper: WitnessSlot) {
+    func order(_ lower: WitnessSlot, _ upper: WitnessSlot, guard condition: Guard? = nil) {
       guard let low = variable(lower), let high = variable(upper), low.kind == high.kind, low.kind != .string else {
         return
       }
       // An earlier instant has the greater age.
       if low.isAge {
-        propagators.append(.order(lower: high, lowerFact: upper.name, upper: low, upperFact: lower.name))
+        propagators.append(
+          .order(lower: high, lowerFact: upper.name, upper: low, upperFact: lower.name, guard: condition))
       } else {
-        propagators.append(.order(lower: low, lowerFact: lower.name, upper: high, upperFact: upper.name))
+        propagators.append(
+          .order(lower: low, lowerFact: lower.name, upper: high, upperFact: upper.name, guard: condition))
+      }
+    }
+    func bound(_ bound: FactBound, guard condition: Guard?) {
+      if let lower = plain[bound.lower], let upper = plain[bound.upper] { order(lower, upper, guard: condition) }
+      for (key, lower) in members[bound.lower] ?? [] {
+        if let upper = members[bound.upper]?.first(where: { $0.key == key })?.slot {
+          order(lower, upper, guard: condition)
+        } else if members[bound.upper] == nil, let upper = plain[bound.upper] {
+          order(lower, upper, guard: condition)
+        }
       }
     }
     for relation in relations {
       switch relation.kind {
-      case .bound(let bound):
-        if let lower = plain[bound.lower], let upper = plain[bound.upper] { order(lower, upper) }
-        for (key, lower) in members[bound.lower] ?? [] {
-          if let upper = members[bound.upper]?.first(where: { $0.key == key })?.slot {
-            order(lower, upper)
-          } else if members[bound.upper] == nil, let upper = plain[bound.upper] {
-            order(lower, upper)
-          }
+      case .bound(let relation): bound(relation, guard: nil)
+      case .boundWhen(let relation, let condition):
+        guard let fact = plain[condition.fact] else { continue }
+        switch condition {
+        case .present: bound(relation, guard: .present(fact.name))
+        case .absent: bound(relation, guard: .absent(fact.name))
+        case .positive, .isTrue:
+          if let variable = variable(fact) { bound(relation, guard: .atLeastOne(variable)) }
         }
       case .minimum(let name, let value):
         guard let key = PolicyTranslator.key(of: value) else { continue }
@@ -109,6 +139,7 @@ struct RelationAxioms: Sendable {
         guard plain[name] != nil, let other = plain[condition.fact] else { continue }
         switch condition {
         case .present: propagators.append(.samePresence(fact: name, other: other.name))
+        case .absent: continue
         case .positive, .isTrue:
           if let variable = variable(other) { propagators.append(.presentWhenPositive(fact: name, variable)) }
         }
@@ -186,6 +217,19 @@ struct RelationAxioms: Sendable {
     return .narrowed(changed: changedAny)
   }
 
+  /// Whether `condition` holds in `state`: nil when that is not known yet.
+  private func holds(_ condition: Guard, _ state: TheoryState) -> Bool? {
+    switch condition {
+    case .present(let fact): return state.presence[fact]
+    case .absent(let fact): return state.presence[fact].map { !$0 }
+    case .atLeastOne(let variable):
+      guard let known = state.ordered[variable] else { return nil }
+      if known.lower >= AnalysisKey(word: 1) { return true }
+      if known.upper <= AnalysisKey(word: 0) { return false }
+      return nil
+    }
+  }
+
   /// Whether fact `name` is known present in `state` (facts that cannot be absent always are).
   private func isPresent(_ name: String, _ state: TheoryState) -> Bool {
     !optional.contains(name) || state.presence[name] == true
@@ -194,11 +238,25 @@ struct RelationAxioms: Sendable {
   /// Applies one propagator: false on a contradiction; `touched` gets the facts it narrowed.
   private func apply(_ propagator: Propagator, to state: inout TheoryState, touched: inout [String]) -> Bool {
     switch propagator {
-    case .order(let lower, let lowerFact, let upper, let upperFact):
+    case .order(let lower, let lowerFact, let upper, let upperFact, let condition):
       guard isPresent(lowerFact, state), isPresent(upperFact, state) else { return true }
       let low = domain(lower, state)
       let high = domain(upper, state)
       guard state.ordered[lower] != nil || state.ordered[upper] != nil else { return true }
+      if let condition {
+        switch holds(condition, state) {
+        case false?: return true
+        case true?: break
+        case nil:
+          // Unknown: only when the order cannot hold must the guard fail.
+          guard low.lower > high.upper else { return true }
+          switch condition {
+          case .present(let fact): return setPresence(fact, false, &state, &touched)
+          case .absent(let fact): return setPresence(fact, true, &state, &touched)
+          case .atLeastOne(let variable): return narrow(variable, atMost: AnalysisKey(word: 0), &state, &touched)
+          }
+        }
+      }
       return narrow(upper, atLeast: low.lower, &state, &touched)
         && narrow(lower, atMost: high.upper, &state, &touched)
     case .minimum(let variable, let fact, let key):
@@ -345,7 +403,7 @@ extension RelationAxioms {
       // An age comes before the counts it determines.
       let edge: (String, String)
       switch propagator {
-      case .order(_, let lower, _, let upper): edge = (lower, upper)
+      case .order(_, let lower, _, let upper, _): edge = (lower, upper)
       case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
       case .window(let count, let latest, _, _): edge = (latest, count.name)
       case .minimum, .samePresence, .presentWhenPositive: continue
@@ -374,9 +432,10 @@ extension RelationAxioms {
   /// `state` with every fact of `slots` settled to one value (or to absence) that the relations
   /// allow, preferring what `preferred` names for each (as ``WitnessBuilder`` would pick it);
   /// nil when some fact has no value left that the propagators accept. Bounded: each fact tries
-  /// at most three values, each propagation at most 32 passes of each propagator.
+  /// at most three values, each propagation at most 32 passes of each propagator. With
+  /// `presentFirst`, an optional fact left open is tried present before absent.
   func label(
-    _ state: TheoryState, slots: [WitnessSlot],
+    _ state: TheoryState, slots: [WitnessSlot], presentFirst: Bool = false,
     preferred: (WitnessSlot, AnalysisVariable, OrderedDomain) -> AnalysisKey?
   ) -> TheoryState? {
     let budget = SearchBudget(steps: max(10_000, propagators.count * slots.count * 8))
@@ -388,14 +447,14 @@ extension RelationAxioms {
     }
     for slot in labelingOrder(slots) {
       if slot.isOptional && current.presence[slot.name] == nil {
-        var absent = current
-        absent.presence[slot.name] = false
-        if settled(&absent, slot.name) {
-          current = absent
-          continue
+        var first = current
+        first.presence[slot.name] = presentFirst
+        if settled(&first, slot.name) {
+          current = first
+        } else {
+          current.presence[slot.name] = !presentFirst
+          guard settled(&current, slot.name) else { return nil }
         }
-        current.presence[slot.name] = true
-        guard settled(&current, slot.name) else { return nil }
       }
       guard current.presence[slot.name] ?? !slot.isOptional else { continue }
       let variable: AnalysisVariable

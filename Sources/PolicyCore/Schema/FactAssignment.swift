@@ -70,21 +70,28 @@ extension FactSchema {
     func report(_ relation: FactRelation, _ names: String...) {
       broken.append(BrokenRelation(relation: relation, facts: names))
     }
+    func checkBound(_ bound: FactBound, _ relation: FactRelation) {
+      for lower in each(bound.lower) {
+        let upper: AssignedFact?
+        if let key = lower.member?.key, members[bound.upper] != nil || plain[bound.upper] == nil {
+          upper = members[bound.upper]?.first { $0.member.map { $0.key == key } ?? false }
+        } else {
+          upper = plain[bound.upper]
+        }
+        guard let upper, let low = lower.value, let high = upper.value, bound.isBroken(lower: low, upper: high) else {
+          continue
+        }
+        report(relation, lower.name, upper.name)
+      }
+    }
+
     for relation in relations {
       switch relation.kind {
       case .bound(let bound):
-        for lower in each(bound.lower) {
-          let upper: AssignedFact?
-          if let key = lower.member?.key, members[bound.upper] != nil || plain[bound.upper] == nil {
-            upper = members[bound.upper]?.first { $0.member.map { $0.key == key } ?? false }
-          } else {
-            upper = plain[bound.upper]
-          }
-          guard let upper, let low = lower.value, let high = upper.value, bound.isBroken(lower: low, upper: high) else {
-            continue
-          }
-          report(relation, lower.name, upper.name)
-        }
+        checkBound(bound, relation)
+      case .boundWhen(let bound, let condition):
+        guard let fact = plain[condition.fact], condition.holds(for: fact.value) == true else { continue }
+        checkBound(bound, relation)
       case .minimum(let name, let minimum):
         for fact in each(name) {
           if let value = fact.value, value.type == minimum.type, value.ordering(comparedWith: minimum) < 0 {
@@ -111,14 +118,9 @@ extension FactSchema {
         }
       case .presence(let name, let condition):
         guard let fact = plain[name], let other = plain[condition.fact] else { continue }
-        let holds: Bool?
-        switch (condition, other.value) {
-        case (.present, let value): holds = value != nil
-        case (.positive, .int(let count)?): holds = count >= 1
-        case (.isTrue, .bool(let flag)?): holds = flag
-        case (.positive, _), (.isTrue, _): holds = nil
+        if let holds = condition.holds(for: other.value), holds != (fact.value != nil) {
+          report(relation, fact.name, other.name)
         }
-        if let holds, holds != (fact.value != nil) { report(relation, fact.name, other.name) }
       case .wholeUnits(let countName, let sinceName, let unit):
         guard case .int(let count)? = plain[countName]?.value, case .instant(let since)? = plain[sinceName]?.value
         else { continue }

@@ -44,10 +44,14 @@ public struct FactBound: Sendable, Hashable {
   }
 }
 
-/// What makes an optional fact present, in a ``FactRelation/Kind/presence(_:when:)`` relation.
+/// A condition on one fact: what makes an optional fact present, in a
+/// ``FactRelation/Kind/presence(_:when:)`` relation, or when a ``FactRelation/Kind/boundWhen(_:when:)``
+/// bound applies.
 public enum PresenceCondition: Sendable, Hashable {
-  /// Another optional fact is present.
+  /// An optional fact is present.
   case present(String)
+  /// An optional fact is absent (for a conditional bound only).
+  case absent(String)
   /// An `int` fact is at least 1.
   case positive(String)
   /// A `bool` fact is true.
@@ -56,7 +60,29 @@ public enum PresenceCondition: Sendable, Hashable {
   /// The fact the condition reads.
   public var fact: String {
     switch self {
-    case .present(let name), .positive(let name), .isTrue(let name): name
+    case .present(let name), .absent(let name), .positive(let name), .isTrue(let name): name
+    }
+  }
+
+  /// Whether the condition holds for `value`, the value of its fact (nil: absent); nil when the
+  /// value is of another type.
+  public func holds(for value: Value?) -> Bool? {
+    switch (self, value) {
+    case (.present, let value): value != nil
+    case (.absent, let value): value == nil
+    case (.positive, .int(let count)?): count >= 1
+    case (.isTrue, .bool(let flag)?): flag
+    case (.positive, _), (.isTrue, _): nil
+    }
+  }
+
+  /// The condition in a few words: "`a` is present", "`b` >= 1".
+  var statement: String {
+    switch self {
+    case .present(let other): "`\(other)` is present"
+    case .absent(let other): "`\(other)` is absent"
+    case .positive(let other): "`\(other)` >= 1"
+    case .isTrue(let other): "`\(other)` is true"
     }
   }
 }
@@ -72,6 +98,8 @@ public struct FactRelation: Sendable, Hashable {
   public enum Kind: Sendable, Hashable {
     /// `lower <= upper`, see ``FactBound``.
     case bound(FactBound)
+    /// `lower <= upper` wherever the condition holds (see ``FactBound``).
+    case boundWhen(FactBound, when: PresenceCondition)
     /// A plain fact, or every member of a family, is at least the value (of the fact's type).
     case minimum(String, Value)
     /// An instant fact, or every member of a family of instants, is not after `now`.
@@ -108,6 +136,7 @@ public struct FactRelation: Sendable, Hashable {
   public var names: [String] {
     switch kind {
     case .bound(let bound): [bound.lower, bound.upper]
+    case .boundWhen(let bound, let condition): [bound.lower, bound.upper, condition.fact]
     case .minimum(let name, _), .notAfterNow(let name), .increasing(let name): [name]
     case .presence(let name, let condition): [name, condition.fact]
     case .wholeUnits(let count, let since, _): [count, since]
@@ -128,6 +157,9 @@ public struct FactRelation: Sendable, Hashable {
   /// family's) value type and `isFamilyOnly` whether a name is a family but no plain fact.
   package func statement(type: (String) -> PolicyType?, isFamilyOnly: (String) -> Bool) -> String {
     switch kind {
+    case .boundWhen(let bound, let condition):
+      let inner = FactRelation(.bound(bound), because: reason).statement(type: type, isFamilyOnly: isFamilyOnly)
+      return "when \(condition.statement), \(inner)"
     case .bound(let bound):
       let type = type(bound.lower)
       let members = isFamilyOnly(bound.lower)
@@ -143,13 +175,7 @@ public struct FactRelation: Sendable, Hashable {
     case .notAfterNow(let name): return "`\(name)` is not after now"
     case .increasing(let name): return "`\(name)(a)` <= `\(name)(b)` when a <= b"
     case .presence(let name, let condition):
-      let when: String
-      switch condition {
-      case .present(let other): when = "`\(other)` is"
-      case .positive(let other): when = "`\(other)` >= 1"
-      case .isTrue(let other): when = "`\(other)` is true"
-      }
-      return "`\(name)` is present exactly when \(when)"
+      return "`\(name)` is present exactly when \(condition.statement)"
     case .wholeUnits(let count, let since, let unit):
       return "`\(count)` is the number of whole \(unit) since `\(since)`"
     case .window(let family, let latest):
@@ -204,6 +230,15 @@ extension FactSchema {
   /// Whether `relation` names facts of the types it needs.
   private func valid(_ relation: FactRelation) -> Bool {
     switch relation.kind {
+    case .boundWhen(let bound, let condition):
+      guard valid(FactRelation(.bound(bound), because: "")), let fact = fact(named: condition.fact) else {
+        return false
+      }
+      switch condition {
+      case .present, .absent: return fact.isOptional
+      case .positive: return fact.type == .int && !fact.isOptional
+      case .isTrue: return fact.type == .bool && !fact.isOptional
+      }
     case .bound(let bound):
       if let lower = fact(named: bound.lower), let upper = fact(named: bound.upper) {
         return lower.type == upper.type && lower.type != .string
@@ -225,6 +260,7 @@ extension FactSchema {
     case .presence(let name, let condition):
       guard let optional = fact(named: name), optional.isOptional else { return false }
       switch condition {
+      case .absent: return false
       case .present(let other): return fact(named: other)?.isOptional == true && other != name
       case .positive(let other): return fact(named: other).map { $0.type == .int && !$0.isOptional } ?? false
       case .isTrue(let other): return fact(named: other).map { $0.type == .bool && !$0.isOptional } ?? false

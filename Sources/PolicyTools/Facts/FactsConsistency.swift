@@ -143,7 +143,7 @@ enum FactsConsistency {
       return type == .instant ? line(.instant(now)) : "\(JSONWriter.quoted(defaulted)): \(FactsFile.example(for: type))"
     }
     switch relation.kind {
-    case .bound, .increasing: return value.map { line($0) }
+    case .bound, .boundWhen, .increasing: return value.map { line($0) }
     case .minimum(_, let minimum): return line(minimum)
     case .notAfterNow: return line(.instant(now))
     case .presence(let optional, let condition):
@@ -151,6 +151,7 @@ enum FactsConsistency {
       if defaulted == optional { return example() }
       switch condition {
       case .present: return value == nil ? line(nil) : example()
+      case .absent: return nil
       case .positive: return line(.int(value == nil ? 0 : 1))
       case .isTrue: return line(.bool(value != nil))
       }

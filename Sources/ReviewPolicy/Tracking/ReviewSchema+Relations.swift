@@ -4,7 +4,7 @@ extension ReviewSchema {
   /// What every real history satisfies, as ``FactRelation``s: the analyzer, `diff`, facts files
   /// and explanations consider only fact sets that satisfy them. `FactRelationTests` derives
   /// every one from the tracker, over random histories.
-  static let relations: [FactRelation] = bounds + minimums + instants + presences + clocks
+  static let relations: [FactRelation] = bounds + minimums + instants + presences + clocks + conditional
 
   /// The bounds: a count of this version is at most the count of all versions (`events` and
   /// `total_events` are facts and families, bound member by member too) and an answer in this
@@ -33,6 +33,43 @@ extension ReviewSchema {
         "sessions_since_bad", atMost: "total_sessions",
         because: "sessions since the last bad session are some of all sessions"),
     ]
+  }()
+
+  /// Bounds that hold in some histories only: on the first version every lifetime fact is its
+  /// version's; an answer or prompt of this version comes after its first use, and the last
+  /// prompt is of this version once this version showed one.
+  static let conditional: [FactRelation] = {
+    let firstVersion = declarations.compactMap { declaration in
+      declaration.partOf.map { whole in
+        FactRelation(
+          .boundWhen(
+            FactBound(whole, atMost: declaration.definition.name, because: ""), when: .absent("previous_version")),
+          because: "before any other version, `\(whole)` is `\(declaration.definition.name)`")
+      }
+    }
+    let sinceFirstUse = [("declined", "last_decline"), ("rated", "last_rating")].map { flag, instant in
+      FactRelation(
+        .boundWhen(FactBound("first_use", atMost: instant, because: ""), when: .isTrue(flag)),
+        because: "`\(flag)` is an answer of this version, so `\(instant)` is not before `first_use`")
+    }
+    let prompted: [FactRelation] = [
+      FactRelation(
+        .boundWhen(FactBound("first_use", atMost: "last_prompt", because: ""), when: .positive("prompts")),
+        because: "a prompt of this version comes after `first_use`"),
+      FactRelation(
+        .boundWhen(FactBound("version", atMost: "last_prompt_version", because: ""), when: .positive("prompts")),
+        because: "once this version showed a prompt, the last prompt is of this version"),
+      FactRelation(
+        .boundWhen(FactBound("last_prompt_version", atMost: "version", because: ""), when: .positive("prompts")),
+        because: "once this version showed a prompt, the last prompt is of this version"),
+      FactRelation(
+        .boundWhen(FactBound("install_date", atMost: "first_use", because: ""), when: .absent("previous_version")),
+        because: "before any other version, `first_use` is `install_date`"),
+      FactRelation(
+        .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
+        because: "before any other version, `first_use` is `install_date`"),
+    ]
+    return firstVersion + sinceFirstUse + prompted
   }()
 
   /// The instants the tracker records, none after `now`.
