@@ -72,7 +72,7 @@ struct AnalyzerRelationTests {
         "`last_decline` is present exactly when `declined_any` is true"
       ),
       ("ask when has last_prompt and not has last_prompt_version", "`last_prompt_version` is present exactly when"),
-      ("ask when days >= 3 and since(first_use) < 2d", "`days` is the number of whole 1d since `first_use`"),
+      ("ask when days >= 3 and since(first_use) < 2d", "`days` is the number of whole 1d periods since `first_use`"),
       ("ask when prompts_within(30d) >= 1 and since(last_prompt) >= 40d", "`prompts_within(w)` >= 1 exactly when"),
       ("ask when prompts_within(30d) == 0 and since(last_prompt) < 10d", "`prompts_within(w)` >= 1 exactly when"),
       (

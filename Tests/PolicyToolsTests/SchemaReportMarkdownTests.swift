@@ -28,10 +28,11 @@ struct SchemaReportMarkdownTests {
       scopes: [
         FactScope("this run", facts: ["score", "hits"]), FactScope("all runs", facts: ["total_score", "total_hits"]),
       ],
-      bounds: [
-        FactBound("score", atMost: "total_score", because: "a run is part of all runs"),
-        FactBound("hits", atMost: "total_hits", because: "a run's hits are hits"),
-        FactBound("started", atMost: "seen", because: "nothing is seen before the start"),
+      relations: [
+        .bound("score", atMost: "total_score", because: "a run is part of all runs"),
+        .bound("hits", atMost: "total_hits", because: "a run's hits are hits"),
+        .bound("started", atMost: "seen", because: "nothing is seen before the start"),
+        FactRelation(.minimum("score", .int(0)), because: "points are never negative"),
       ])
   }
 
@@ -79,10 +80,14 @@ struct SchemaReportMarkdownTests {
 
       ## Relations
 
-      The schema states how its facts relate. `policyc eval`, `explain` and `test` check facts
-      files against it: a given fact that the policy never reads is a warning that names the
-      fact it reads instead, its counterpart in the other scope (PC409), and given facts that
-      break a bound are an error (PC410).
+      The schema states how its facts relate in every real history. The analyzer and `policyc
+      diff` search only fact sets that satisfy every relation, so each warning, example and
+      counterexample describes a user who can exist, and a rule that needs facts breaking one is
+      reported as never holding (PC310, PC312; PC319 when no one is ever asked). `policyc eval`,
+      `explain` and `test` check facts files against the relations: a given fact that the policy
+      never reads is a warning that names the fact it reads instead, its counterpart in the other
+      scope (PC409), and given facts that break a relation, with each other or with the default
+      of a fact the policy reads, are an error (PC410).
 
       ### Scopes
 
@@ -102,6 +107,14 @@ struct SchemaReportMarkdownTests {
       | `score` ≤ `total_score` | a run is part of all runs |
       | `hits(k)` ≤ `total_hits(k)` for every key | a run's hits are hits |
       | `started` is not after `seen` | nothing is seen before the start |
+
+      ### Other relations
+
+      Every real history satisfies each of these too.
+
+      | relation | because |
+      |---|---|
+      | `score` >= 0 | points are never negative |
 
       ## Notes
 

@@ -177,7 +177,7 @@ public struct FactRelation: Sendable, Hashable {
     case .presence(let name, let condition):
       return "`\(name)` is present exactly when \(condition.statement)"
     case .wholeUnits(let count, let since, let unit):
-      return "`\(count)` is the number of whole \(unit) since `\(since)`"
+      return "`\(count)` is the number of whole \(unit) periods since `\(since)`"
     case .window(let family, let latest):
       return "`\(family)(w)` >= 1 exactly when `\(latest)` is less than w before now"
     }

@@ -136,17 +136,21 @@ extension SchemaReport {
     return output + "\n"
   }
 
-  /// The scopes and the bounds, as a section.
+  /// The scopes, the bounds and the other relations, as a section.
   private static func relations(of schema: FactSchema) -> String {
     guard !schema.scopes.isEmpty || !schema.bounds.isEmpty else { return "" }
     var output = block(
       """
       ## Relations
 
-      The schema states how its facts relate. `policyc eval`, `explain` and `test` check facts
-      files against it: a given fact that the policy never reads is a warning that names the
-      fact it reads instead, its counterpart in the other scope (PC409), and given facts that
-      break a bound are an error (PC410).
+      The schema states how its facts relate in every real history. The analyzer and `policyc
+      diff` search only fact sets that satisfy every relation, so each warning, example and
+      counterexample describes a user who can exist, and a rule that needs facts breaking one is
+      reported as never holding (PC310, PC312; PC319 when no one is ever asked). `policyc eval`,
+      `explain` and `test` check facts files against the relations: a given fact that the policy
+      never reads is a warning that names the fact it reads instead, its counterpart in the other
+      scope (PC409), and given facts that break a relation, with each other or with the default
+      of a fact the policy reads, are an error (PC410).
       """)
     if !schema.scopes.isEmpty {
       output += "### Scopes\n\nA scope holds the facts that describe one span of time.\n\n"
@@ -160,6 +164,18 @@ extension SchemaReport {
       output += "### Bounds\n\nEvery real history satisfies each bound.\n\n| bound | because |\n|---|---|\n"
       for bound in schema.bounds {
         output += "| \(escaped(boundText(bound, in: schema))) | \(escaped(bound.reason)) |\n"
+      }
+      output += "\n"
+    }
+    let others = schema.relations.filter { relation in
+      if case .bound = relation.kind { return false }
+      return true
+    }
+    if !others.isEmpty {
+      output +=
+        "### Other relations\n\nEvery real history satisfies each of these too.\n\n| relation | because |\n|---|---|\n"
+      for relation in others {
+        output += "| \(escaped(relation.statement(in: schema))) | \(escaped(relation.reason)) |\n"
       }
       output += "\n"
     }

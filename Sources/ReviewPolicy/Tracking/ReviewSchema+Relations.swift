@@ -83,7 +83,8 @@ extension ReviewSchema {
     let counts = declarations.filter { declaration in
       declaration.definition.type == .int
     }.map(\.definition.name)
-    return (counts + ["events", "total_events", "prompts_within"]).map { name in
+    // `events` and `total_events` are facts and families: one minimum each covers both.
+    return (counts + ["prompts_within"]).map { name in
       FactRelation(.minimum(name, .int(0)), because: "`\(name)` counts something, never below 0")
     }
   }()
