@@ -76,6 +76,9 @@ public enum PolicyEquivalence {
       axioms: builder.axioms)
     let seeds = Witness.candidateSeeds(for: [old, new])
     let verifyCost = old.instructionCount + new.instructionCount + 2
+    // About a unit per related fact and propagator a label visits.
+    let buildCost = slots.count * 4 + builder.axioms.propagators.count
+    let maximumRetriedModels = 32
     var outOfBudget = false
     var models = 0
     var found: Counterexample?
@@ -83,9 +86,21 @@ public enum PolicyEquivalence {
     let result = solver.search(differs) { state in
       models += 1
       if models > maximumModels { return true }
+      // Building a witness is work: the shared budget bounds it too.
+      guard budget.spend(buildCost) else {
+        outOfBudget = true
+        return true
+      }
       let first = builder.build(state)
-      for round in 0..<4 {
-        // Built as the relations prefer, then repaired; then with optional facts present first.
+      // Built as the relations prefer, then repaired; for the first models also with optional
+      // facts present first (each build labels every related fact).
+      for round in 0..<(models <= maximumRetriedModels ? 4 : 2) {
+        if round == 2 {
+          guard budget.spend(buildCost) else {
+            outOfBudget = true
+            return true
+          }
+        }
         let built = round < 2 ? first : builder.build(state, presentFirst: true)
         guard var witness = built else { continue }
         if round % 2 == 1 { witness = builder.repair(witness, state) }
