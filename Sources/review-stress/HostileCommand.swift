@@ -255,7 +255,10 @@ enum ProcessMemory {
     // A /proc file has no size: read it to its end rather than by its length.
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
-    let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+    // `readToEnd()` throws where `readDataToEndOfFile()` traps: a child that exits between the
+    // open and the read makes the read fail with ESRCH.
+    guard let data = try? handle.readToEnd() else { return nil }
+    let text = String(decoding: data, as: UTF8.self)
     for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
       return Int(line.dropFirst(key.count + 1).split { $0 == " " || $0 == "\t" }.first ?? "")
     }
