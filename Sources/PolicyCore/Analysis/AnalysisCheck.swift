@@ -185,19 +185,17 @@ public struct AnalysisContext {
         outOfBudget = true
         return true
       }
-      let first = builder.build(state)
-      for round in 0..<4 {
+      var candidates = WitnessBuilder.Candidates(builder, state)
+      for round in 0..<WitnessBuilder.Candidates.count {
         if round > 0 {
           guard budget.spend(buildCost) else {
             outOfBudget = true
             return true
           }
         }
-        // Built as the relations prefer, then repaired; then with optional facts present first.
-        let built = round < 2 ? first : builder.build(state, presentFirst: true)
-        guard var witness = built else { continue }
-        if round % 2 == 1 { witness = builder.repair(witness, state) }
+        guard var witness = candidates.witness(round) else { continue }
         witness = adjust(witness, SolverModel(state: state))
+        // Repairing and adjusting may break a relation that the build kept.
         guard builder.isReal(witness) else { continue }
         for seed in seeds {
           guard budget.spend(verifyCost) else {

@@ -318,6 +318,31 @@ struct WitnessBuilder {
     return isReal(witness) ? witness : nil
   }
 
+  /// The witnesses tried for one model, in order and each built once: as the relations prefer,
+  /// that one repaired (``repair(_:_:)``), then with optional facts present first
+  /// (``build(_:presentFirst:)``), and that one repaired.
+  struct Candidates {
+    let builder: WitnessBuilder
+    let state: TheoryState
+    private var built: [Int: Witness?] = [:]
+
+    /// The number of candidates.
+    static let count = 4
+
+    init(_ builder: WitnessBuilder, _ state: TheoryState) {
+      self.builder = builder
+      self.state = state
+    }
+
+    /// Candidate `index` (0 to 3); nil when it cannot be built.
+    mutating func witness(_ index: Int) -> Witness? {
+      let base = index < 2 ? 0 : 1
+      if built[base] == nil { built[base] = .some(builder.build(state, presentFirst: base == 1)) }
+      guard let witness = built[base] ?? nil else { return nil }
+      return index % 2 == 1 ? builder.repair(witness, state) : witness
+    }
+  }
+
   // MARK: - Opaque atoms
 
   /// Changes values within their domains so more opaque atoms come out as `state` assumed

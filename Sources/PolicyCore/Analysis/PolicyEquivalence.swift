@@ -91,19 +91,18 @@ public enum PolicyEquivalence {
         outOfBudget = true
         return true
       }
-      let first = builder.build(state)
-      // Built as the relations prefer, then repaired; for the first models also with optional
-      // facts present first (each build labels every related fact).
-      for round in 0..<(models <= maximumRetriedModels ? 4 : 2) {
+      var candidates = WitnessBuilder.Candidates(builder, state)
+      // For the first models also the candidates with optional facts present first (each build
+      // labels every related fact).
+      for round in 0..<(models <= maximumRetriedModels ? WitnessBuilder.Candidates.count : 2) {
         if round == 2 {
           guard budget.spend(buildCost) else {
             outOfBudget = true
             return true
           }
         }
-        let built = round < 2 ? first : builder.build(state, presentFirst: true)
-        guard var witness = built else { continue }
-        if round % 2 == 1 { witness = builder.repair(witness, state) }
+        guard var witness = candidates.witness(round) else { continue }
+        // Repairing may break a relation that the build kept.
         guard builder.isReal(witness) else { continue }
         // The facts are made once; only the seed changes from one try to the next.
         var oldFacts = witness.facts(for: old)
