@@ -1,0 +1,332 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+
+/// The phases of the steps at one instant, in order.
+enum WitnessPhase {
+  static let install = 0.0
+  static let earlierBulk = 1.0
+  static let earlierTimed = 2.0
+  static let secondVersion = 2.5
+  static let currentVersion = 4.0
+  static let currentBulk = 5.0
+  static let currentTimed = 6.0
+  static let badSession = 7.0
+  static let tail = 8.0
+  static let current = 9.0
+}
+
+extension WitnessHistoryBuilder {
+  /// The history, or why there is none.
+  mutating func build() throws(Refusal) -> WitnessHistory {
+    let Phase = WitnessPhase.self
+    // Versions: the current one, the previous one (made up when not given, so that earlier
+    // counts have a version), and a first one when the last prompt's version is neither.
+    guard let one = Version(parsing: "1.0") else { throw Messages.unknownFact("version") }
+    let current: Version
+    switch try version("version") {
+    case .none: current = one
+    case .some(nil): throw Messages.absent("version")
+    case .some(let value?): current = value
+    }
+    let givenPrevious = try version("previous_version")
+    let promptVersion = try version("last_prompt_version")
+    let hasPrevious = givenPrevious != .some(nil)
+    var previous: Version?
+    if case .some(let value?) = givenPrevious {
+      previous = value
+    } else if hasPrevious {
+      if case .some(let value?) = promptVersion, value != current {
+        previous = value
+      } else {
+        previous = [Version(parsing: "0.9"), Version(parsing: "0.8")].compactMap { $0 }.first { $0 != current }
+      }
+    }
+    if let previous, previous == current { throw Messages.sameVersion(["version", "previous_version"]) }
+    var first: Version?
+    if case .some(let value?) = promptVersion, value != current, value != previous {
+      guard hasPrevious else {
+        throw Messages.needsEarlierVersion(["last_prompt_version"], "the last prompt (`last_prompt_version` \(value))")
+      }
+      first = value
+    }
+
+    // Counts of this version and of all versions.
+    func pair(_ part: String, _ whole: String) throws(Refusal) -> (part: Int64, earlier: Int64) {
+      let partValue = try count(part)
+      let wholeValue = try count(whole)
+      let resolvedPart = partValue ?? wholeValue ?? 0
+      let resolvedWhole = wholeValue ?? resolvedPart
+      guard resolvedPart <= resolvedWhole else {
+        throw Messages.partAboveWhole(part, resolvedPart, whole, resolvedWhole)
+      }
+      if !hasPrevious && resolvedPart != resolvedWhole {
+        throw Messages.needsEarlierVersion([part, whole], "part of `\(whole)`")
+      }
+      return (resolvedPart, resolvedWhole - resolvedPart)
+    }
+
+    // When this version and the install started.
+    var currentRange = Int64.min...now
+    var installRange = Int64.min...now
+    if case .some(let value) = try instant("first_use") {
+      guard let value else { throw Messages.absent("first_use") }
+      currentRange = value...value
+    }
+    if let days = try count("days") {
+      currentRange = try clamp(currentRange, dayRange(days, "days"), ["days", "first_use"])
+    }
+    if case .some(let value) = try instant("install_date") {
+      guard let value else { throw Messages.absent("install_date") }
+      installRange = value...value
+    }
+    if let days = try count("total_days") {
+      installRange = try clamp(installRange, dayRange(days, "total_days"), ["total_days", "install_date"])
+    }
+
+    // Answers: each flag of this version and of all versions, with the instant of the last one.
+    struct Answer {
+      var inCurrent: Bool?
+      var any: Bool
+      var last: Int64?
+    }
+    func answer(_ part: String, _ whole: String, last: String?) throws(Refusal) -> Answer {
+      let partFlag = try flag(part)
+      var anyFlag = try flag(whole)
+      var lastInstant: Int64?
+      if let last {
+        switch try instant(last) {
+        case .none: break
+        case .some(nil):
+          if anyFlag == true { throw Messages.presence(last, whole, "is absent, but `\(whole)` is true") }
+          anyFlag = anyFlag ?? false
+        case .some(let value?):
+          if anyFlag == false { throw Messages.presence(last, whole, "is present, but `\(whole)` is false") }
+          anyFlag = true
+          lastInstant = value
+        }
+      }
+      if partFlag == true && anyFlag == false { throw Messages.flagWithoutAny(part, whole) }
+      let any = anyFlag ?? (partFlag ?? false)
+      return Answer(inCurrent: any ? partFlag : false, any: any, last: lastInstant)
+    }
+    var rating = try answer("rated", "rated_any", last: "last_rating")
+    var decline = try answer("declined", "declined_any", last: "last_decline")
+    var feedback = try answer("feedback", "feedback_any", last: nil)
+    let reminder = try instant("last_reminder") ?? nil
+
+    // Prompts.
+    let promptsGiven = try count("prompts")
+    let totalGiven = try count("total_prompts")
+    let lastPromptGiven = try instant("last_prompt")
+    var windowCounts: [(window: Int64, count: Int64, name: String)] = []
+    for (window, value) in windows {
+      let name = "prompts_within(\(window))"
+      guard let value else { throw Messages.absent(name) }
+      let count = try Self.count(name, value)
+      if window.milliseconds <= 0 || window.isInfinite {
+        // An empty window counts nothing; an infinite one counts every prompt kept.
+        if window.milliseconds <= 0 && count != 0 {
+          throw Messages.prompts([name], "an empty time window holds no prompt")
+        }
+        if window.isInfinite { windowCounts.append((.max, count, name)) }
+        continue
+      }
+      windowCounts.append((window.milliseconds, count, name))
+    }
+    windowCounts.sort { $0.window < $1.window }
+    let widest = windowCounts.last?.count ?? 0
+    var total = totalGiven ?? max(promptsGiven ?? 0, widest, lastPromptGiven.flatMap { $0 } != nil ? 1 : 0)
+    if case .some(nil) = lastPromptGiven, totalGiven == nil { total = 0 }
+    if let promptsGiven, promptsGiven > total {
+      throw Messages.partAboveWhole("prompts", promptsGiven, "total_prompts", total)
+    }
+    switch lastPromptGiven {
+    case .some(nil) where total > 0:
+      throw Messages.presence("last_prompt", "total_prompts", "is absent, but `total_prompts` = \(total)")
+    case .some(_?) where total == 0:
+      throw Messages.presence("last_prompt", "total_prompts", "is present, but `total_prompts` = 0")
+    default: break
+    }
+    for name in ["last_prompt_version", "sessions_since_prompt"] {
+      let present: Bool? =
+        switch given(name) {
+        case .unknown: nil
+        case .absent: false
+        case .value: true
+        }
+      if let present, present != (total > 0) {
+        throw Messages.presence(
+          name, "total_prompts", present ? "is present, but no prompt was shown" : "is absent, but a prompt was shown")
+      }
+    }
+    var previousWindow: (window: Int64, count: Int64, name: String)?
+    for window in windowCounts {
+      if window.count > total {
+        throw Messages.partAboveWhole(window.name, window.count, "total_prompts", total)
+      }
+      if window.count > Int64(ReviewLimitsView.promptHistory) {
+        throw Messages.prompts(
+          [window.name], "the tracker keeps the last \(ReviewLimitsView.promptHistory) prompts, so no window counts more")
+      }
+      if let previousWindow, previousWindow.count > window.count {
+        throw Messages.prompts(
+          [previousWindow.name, window.name], "a longer window holds at least the prompts of a shorter one")
+      }
+      previousWindow = window
+    }
+
+    // Choose the start of this version: as late as the facts of this version allow.
+    var currentTimes: [(Int64, String)] = []
+    var earlierTimes: [(Int64, String)] = []
+    if let reminder { currentTimes.append((reminder, "last_reminder")) }
+    for (answer, name, flag) in [(rating, "last_rating", "rated"), (decline, "last_decline", "declined")] {
+      guard let last = answer.last else { continue }
+      if answer.inCurrent == true { currentTimes.append((last, name)) }
+      if answer.inCurrent == false && answer.any { earlierTimes.append((last, name + "` with `" + flag)) }
+    }
+    let lastPromptKnown = lastPromptGiven.flatMap { $0 }
+    var promptInCurrent: Bool?
+    if case .some(let value?) = promptVersion {
+      promptInCurrent = value == current
+    } else if let promptsGiven, total > 0 {
+      promptInCurrent = promptsGiven > 0
+    }
+    if promptInCurrent == true, promptsGiven == 0 {
+      throw Messages.presence("last_prompt_version", "prompts", "is this version, but `prompts` = 0")
+    }
+    if let lastPromptKnown, let promptInCurrent {
+      if promptInCurrent { currentTimes.append((lastPromptKnown, "last_prompt")) }
+      else { earlierTimes.append((lastPromptKnown, "last_prompt")) }
+    }
+    var start = currentRange.upperBound
+    if let earliest = currentTimes.min(by: { $0.0 < $1.0 }), earliest.0 < start {
+      guard earliest.0 >= currentRange.lowerBound else {
+        throw Messages.timing([earliest.1, "first_use", "days"], "it is before this version's first use")
+      }
+      start = earliest.0
+    }
+    if !hasPrevious {
+      // One version: this version started at the install.
+      let both = try clamp(currentRange, installRange, ["first_use", "days", "install_date", "total_days"])
+      start = min(start, both.upperBound)
+      guard start >= both.lowerBound else {
+        throw Messages.timing(["first_use", "install_date"], "with one version, the install is this version's first use")
+      }
+    }
+    if let latest = earlierTimes.max(by: { $0.0 < $1.0 }) {
+      guard hasPrevious else { throw Messages.needsEarlierVersion([latest.1], "`\(latest.1)`") }
+      guard latest.0 <= start else {
+        throw Messages.timing([latest.1, "first_use"], "it happened in an earlier version but after this version's first use")
+      }
+    }
+    // The floor of every instant: the install's earliest.
+    let floor = hasPrevious ? installRange.lowerBound : start
+
+    // Answers on the timeline.
+    for (index, name) in [(0, "rated"), (1, "declined"), (2, "feedback")] {
+      var answer = [rating, decline, feedback][index]
+      guard answer.any else { continue }
+      let word = ["rate", "decline", "feedback"][index]
+      let inCurrent = answer.inCurrent ?? (answer.last.map { $0 >= start } ?? true)
+      answer.inCurrent = inCurrent
+      let step = "unprompted -> \(word)"
+      let facts = [name, name + "_any"]
+      if inCurrent {
+        add(answer.last ?? start, answer.last == nil ? Phase.currentBulk : Phase.currentTimed, [step], .current, facts: facts)
+      } else {
+        guard hasPrevious else { throw Messages.needsEarlierVersion(facts, "`\(name + "_any")`") }
+        add(answer.last ?? floor, answer.last == nil ? Phase.earlierBulk : Phase.earlierTimed, [step], .earlier, facts: facts)
+      }
+      switch index {
+      case 0: rating = answer
+      case 1: decline = answer
+      default: feedback = answer
+      }
+    }
+    if let reminder {
+      add(reminder, Phase.currentTimed, ["unprompted -> remind"], .current, facts: ["last_reminder"])
+    }
+
+    // Uses and events.
+    let uses = try pair("uses", "total_uses")
+    add(floor, Phase.earlierBulk, [try repeated("foreground", uses.earlier, "total_uses")], .earlier, facts: ["total_uses"])
+    add(start, Phase.currentBulk, [try repeated("foreground", uses.part, "uses")], .current, facts: ["uses"])
+    var namedCurrent: Int64 = 0
+    var namedEarlier: Int64 = 0
+    for name in Set(events.keys).union(totalEvents.keys).sorted() {
+      let partName = "events(\"\(name)\")"
+      let wholeName = "total_events(\"\(name)\")"
+      let part = try events[name].map { value throws(Refusal) in
+        guard let value else { throw Messages.absent(partName) }
+        return try Self.count(partName, value)
+      }
+      let whole = try totalEvents[name].map { value throws(Refusal) in
+        guard let value else { throw Messages.absent(wholeName) }
+        return try Self.count(wholeName, value)
+      }
+      let resolvedPart = part ?? whole ?? 0
+      let resolvedWhole = whole ?? resolvedPart
+      guard resolvedPart <= resolvedWhole else {
+        throw Messages.partAboveWhole(partName, resolvedPart, wholeName, resolvedWhole)
+      }
+      if !hasPrevious && resolvedPart != resolvedWhole {
+        throw Messages.needsEarlierVersion([partName, wholeName], "part of `\(wholeName)`")
+      }
+      guard resolvedWhole > 0 else { continue }
+      let step = try Self.eventStep(name)
+      add(start, Phase.currentBulk, [try repeated(step, resolvedPart, partName)], .current, facts: [partName])
+      add(
+        floor, Phase.earlierBulk, [try repeated(step, resolvedWhole - resolvedPart, wholeName)], .earlier,
+        facts: [wholeName])
+      namedCurrent = namedCurrent.addingReportingOverflow(resolvedPart).partialValue
+      namedEarlier = namedEarlier.addingReportingOverflow(resolvedWhole - resolvedPart).partialValue
+    }
+    let eventsGiven = try count("events")
+    let totalEventsGiven = try count("total_events")
+    let eventsPart = eventsGiven ?? (totalEventsGiven.map { hasPrevious ? max(namedCurrent, $0 - namedEarlier) : $0 } ?? namedCurrent)
+    let eventsWhole = totalEventsGiven ?? (eventsPart + namedEarlier)
+    guard eventsPart >= namedCurrent else {
+      throw Messages.partAboveWhole("events(…)", namedCurrent, "events", eventsPart)
+    }
+    guard eventsPart <= eventsWhole else { throw Messages.partAboveWhole("events", eventsPart, "total_events", eventsWhole) }
+    let earlierEvents = eventsWhole - eventsPart
+    guard earlierEvents >= namedEarlier else {
+      throw Messages.partAboveWhole("total_events(…)", namedEarlier + eventsPart, "total_events", eventsWhole)
+    }
+    if !hasPrevious && earlierEvents != 0 { throw Messages.needsEarlierVersion(["events", "total_events"], "part of `total_events`") }
+    add(start, Phase.currentBulk, [try repeated("silent event", eventsPart - namedCurrent, "events")], .current, facts: ["events"])
+    add(
+      floor, Phase.earlierBulk, [try repeated("silent event", earlierEvents - namedEarlier, "total_events")], .earlier,
+      facts: ["total_events"])
+
+    // Prompts: groups at instants inside their windows, the last one at `last_prompt`.
+    let lastPrompt = try placePrompts(
+      total: total, inCurrentGiven: promptsGiven, lastGiven: lastPromptKnown, inCurrent: promptInCurrent,
+      windows: windowCounts, start: start, floor: floor, first: first != nil)
+
+    // Sessions.
+    try placeSessions(start: start, floor: floor, hasPrevious: hasPrevious, lastPrompt: lastPrompt)
+
+    // The install, the version changes and the steps in order.
+    return try assemble(
+      start: start, installRange: installRange, current: current, previous: hasPrevious ? previous : nil, first: first)
+  }
+
+  func clamp(_ range: ClosedRange<Int64>, _ other: ClosedRange<Int64>, _ facts: [String]) throws(Refusal)
+    -> ClosedRange<Int64>
+  {
+    let low = max(range.lowerBound, other.lowerBound)
+    let high = min(range.upperBound, other.upperBound)
+    guard low <= high else { throw Messages.timing(facts, "the day count and the instant disagree") }
+    return low...high
+  }
+}
+
+/// The tracker's limits that a history must respect, as PolicyTools sees them.
+enum ReviewLimitsView {
+  /// The most prompts the tracker keeps.
+  static let promptHistory = ReviewLimits.promptHistory
+  /// The most finished sessions the tracker keeps.
+  static let sessionHistory = ReviewLimits.sessionHistory
+}
