@@ -68,7 +68,9 @@ extension WitnessHistoryBuilder {
           throw Messages.prompts(
             [windows[windows.count - 1].name, "total_prompts"], "an infinite window counts every prompt kept")
         }
-        let high = min(last, edge(windows[windows.count - 1].window))
+        // Older than the widest window, or pruned: the tracker keeps prompts for 730 days before the last.
+        let pruned = last.subtractingReportingOverflow(ReviewLimitsView.promptRetention + 1)
+        let high = max(min(last, edge(windows[windows.count - 1].window)), pruned.overflow ? Int64.min : pruned.partialValue)
         groups.insert(PromptGroup(time: high, low: floor, high: high, count: rest, isLast: false), at: 0)
       }
       let bandCount = windows[band].count - (band == 0 ? 0 : windows[band - 1].count)

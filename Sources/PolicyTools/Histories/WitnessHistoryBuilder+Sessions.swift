@@ -63,7 +63,8 @@ extension WitnessHistoryBuilder {
       if !earlier && firstKnown < start {
         throw Messages.timing(["first_session", "sessions"], "every session was in this version")
       }
-      let phase = earlier ? Phase.earlierTimed : Phase.currentTimed
+      // Before the last prompt of its version at that instant (no step stands for it).
+      let phase = earlier ? Phase.earlierTimed - 0.5 : Phase.currentTimed - 0.5
       markers.append(Marker(time: firstKnown, phase: phase, after: total, facts: ["first_session"]))
     }
     if let lastPrompt, let sincePrompt {
@@ -92,7 +93,7 @@ extension WitnessHistoryBuilder {
     }
     if let first = markers.first {
       add(
-        first.time, first.phase - 0.01, [try repeated("session", total - first.after, "total_sessions")],
+        first.time, first.phase - 0.001, [try repeated("session", total - first.after, "total_sessions")],
         sessions: total - first.after)
     } else {
       add(start, Phase.currentBulk + 0.1, [try repeated("session", total, "total_sessions")], sessions: total)
@@ -100,7 +101,7 @@ extension WitnessHistoryBuilder {
     for (index, marker) in markers.enumerated() {
       let next = index + 1 < markers.count ? markers[index + 1].after : 0
       add(
-        marker.time, marker.phase + 0.1, [try repeated("session", marker.after - next, "total_sessions")],
+        marker.time, marker.phase + 0.001, [try repeated("session", marker.after - next, "total_sessions")],
         sessions: marker.after - next)
     }
     if let firstKnown {
@@ -125,7 +126,7 @@ extension WitnessHistoryBuilder {
     for index in order {
       let group = items[index]
       if counted == before {
-        add(group.time, group.phase - 0.005, steps, facts: ["sessions_since_bad"])
+        add(group.time, group.phase - 0.0005, steps, facts: ["sessions_since_bad"])
         return
       }
       if counted + group.sessions > before {
@@ -134,8 +135,8 @@ extension WitnessHistoryBuilder {
         items[index].sessions = first
         items[index].steps = [try repeated("session", first, "total_sessions")].compactMap { $0 }
         repetitions -= rest
-        add(group.time, group.phase + 0.001, steps, facts: ["sessions_since_bad"])
-        add(group.time, group.phase + 0.002, [try repeated("session", rest, "total_sessions")], sessions: rest)
+        add(group.time, group.phase + 0.0001, steps, facts: ["sessions_since_bad"])
+        add(group.time, group.phase + 0.0002, [try repeated("session", rest, "total_sessions")], sessions: rest)
         return
       }
       counted += group.sessions

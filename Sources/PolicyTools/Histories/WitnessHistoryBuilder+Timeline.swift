@@ -43,8 +43,22 @@ extension WitnessHistoryBuilder {
       }
     }
     if let previous, previous == current { throw Messages.sameVersion(["version", "previous_version"]) }
+    // The last prompt is this version's when this version showed prompts; its version names it
+    // otherwise (a prompt of an earlier version with this version's number: the app went back and forth).
+    let promptsGiven = try count("prompts")
+    var promptInCurrent: Bool?
+    if let promptsGiven, promptsGiven > 0 {
+      promptInCurrent = true
+    } else if promptsGiven == 0 {
+      promptInCurrent = false
+    } else if case .some(let value?) = promptVersion {
+      promptInCurrent = value == current
+    }
+    if promptInCurrent == true, case .some(let value?) = promptVersion, value != current {
+      throw Messages.presence("last_prompt_version", "prompts", "is not this version, but this version showed prompts")
+    }
     var first: Version?
-    if case .some(let value?) = promptVersion, value != current, value != previous {
+    if promptInCurrent == false, case .some(let value?) = promptVersion, value != previous {
       guard hasPrevious else {
         throw Messages.needsEarlierVersion(["last_prompt_version"], "the last prompt (`last_prompt_version` \(value))")
       }
@@ -116,7 +130,6 @@ extension WitnessHistoryBuilder {
     let reminder = try instant("last_reminder") ?? nil
 
     // Prompts.
-    let promptsGiven = try count("prompts")
     let totalGiven = try count("total_prompts")
     let lastPromptGiven = try instant("last_prompt")
     var windowCounts: [(window: Int64, count: Int64, name: String)] = []
@@ -186,15 +199,7 @@ extension WitnessHistoryBuilder {
       if answer.inCurrent == false && answer.any { earlierTimes.append((last, name + "` with `" + flag)) }
     }
     let lastPromptKnown = lastPromptGiven.flatMap { $0 }
-    var promptInCurrent: Bool?
-    if case .some(let value?) = promptVersion {
-      promptInCurrent = value == current
-    } else if let promptsGiven, total > 0 {
-      promptInCurrent = promptsGiven > 0
-    }
-    if promptInCurrent == true, promptsGiven == 0 {
-      throw Messages.presence("last_prompt_version", "prompts", "is this version, but `prompts` = 0")
-    }
+    if total == 0 { promptInCurrent = nil }
     if let lastPromptKnown, let promptInCurrent {
       if promptInCurrent { currentTimes.append((lastPromptKnown, "last_prompt")) }
       else { earlierTimes.append((lastPromptKnown, "last_prompt")) }
@@ -252,8 +257,11 @@ extension WitnessHistoryBuilder {
     let uses = try pair("uses", "total_uses")
     add(floor, Phase.earlierBulk, [try repeated("foreground", uses.earlier, "total_uses")], .earlier, facts: ["total_uses"])
     add(start, Phase.currentBulk, [try repeated("foreground", uses.part, "uses")], .current, facts: ["uses"])
+    // Named events: a member of this version not given takes what `events` leaves, or all of its total.
+    let eventsGiven = try count("events")
     var namedCurrent: Int64 = 0
     var namedEarlier: Int64 = 0
+    var named: [(name: String, part: Int64?, whole: Int64?)] = []
     for name in Set(events.keys).union(totalEvents.keys).sorted() {
       let partName = "events(\"\(name)\")"
       let wholeName = "total_events(\"\(name)\")"
@@ -265,7 +273,17 @@ extension WitnessHistoryBuilder {
         guard let value else { throw Messages.absent(wholeName) }
         return try Self.count(wholeName, value)
       }
-      let resolvedPart = part ?? whole ?? 0
+      named.append((name, part, whole))
+    }
+    var room = (eventsGiven ?? Int64.max) - named.reduce(0) { $0 + ($1.part ?? 0) }
+    for (name, part, whole) in named.sorted(by: { ($0.part == nil ? 1 : 0, $0.name) < ($1.part == nil ? 1 : 0, $1.name) }) {
+      let partName = "events(\"\(name)\")"
+      let wholeName = "total_events(\"\(name)\")"
+      var resolvedPart = part ?? whole ?? 0
+      if part == nil, hasPrevious {
+        resolvedPart = min(resolvedPart, max(room, 0))
+        room -= resolvedPart
+      }
       let resolvedWhole = whole ?? resolvedPart
       guard resolvedPart <= resolvedWhole else {
         throw Messages.partAboveWhole(partName, resolvedPart, wholeName, resolvedWhole)
@@ -282,7 +300,6 @@ extension WitnessHistoryBuilder {
       namedCurrent = namedCurrent.addingReportingOverflow(resolvedPart).partialValue
       namedEarlier = namedEarlier.addingReportingOverflow(resolvedWhole - resolvedPart).partialValue
     }
-    let eventsGiven = try count("events")
     let totalEventsGiven = try count("total_events")
     let eventsPart = eventsGiven ?? (totalEventsGiven.map { hasPrevious ? max(namedCurrent, $0 - namedEarlier) : $0 } ?? namedCurrent)
     let eventsWhole = totalEventsGiven ?? (eventsPart + namedEarlier)
@@ -327,6 +344,8 @@ extension WitnessHistoryBuilder {
 enum ReviewLimitsView {
   /// The most prompts the tracker keeps.
   static let promptHistory = ReviewLimits.promptHistory
+  /// How long the tracker keeps prompts before the last one, in milliseconds.
+  static let promptRetention: Int64 = 730 * 86_400_000
   /// The most finished sessions the tracker keeps.
   static let sessionHistory = ReviewLimits.sessionHistory
 }
