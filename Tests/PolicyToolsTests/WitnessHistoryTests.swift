@@ -132,7 +132,7 @@ struct WitnessHistoryTests {
 
 @Suite("WitnessHistory debug")
 struct WitnessHistoryDebug {
-  @Test("debug", arguments: [5, 14])
+  @Test("debug", arguments: [20, 83])
   func debug(_ target: Int) throws {
     let policy = try #require(compiled)
     var generator = SeededGenerator(seed: 25)

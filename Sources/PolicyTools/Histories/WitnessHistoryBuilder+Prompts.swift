@@ -73,12 +73,17 @@ extension WitnessHistoryBuilder {
         let high = max(min(last, edge(windows[windows.count - 1].window)), pruned.overflow ? Int64.min : pruned.partialValue)
         groups.insert(PromptGroup(time: high, low: floor, high: high, count: rest, isLast: false), at: 0)
       }
+      // The last prompt, and the other prompts of its window anywhere in the window before it.
       let bandCount = windows[band].count - (band == 0 ? 0 : windows[band - 1].count)
-      let low = lastGiven ?? (edge(windows[band].window) &+ 1)
-      groups.append(PromptGroup(time: last, low: low, high: lastGiven ?? last, count: bandCount, isLast: true))
+      let low = edge(windows[band].window) &+ 1
+      if bandCount > 1 {
+        groups.append(PromptGroup(time: last, low: low, high: last, count: bandCount - 1, isLast: false))
+      }
+      groups.append(PromptGroup(time: last, low: lastGiven ?? low, high: lastGiven ?? last, count: 1, isLast: true))
     } else {
       let high = lastGiven ?? min(now, windows.last.map { edge($0.window) } ?? now)
-      groups.append(PromptGroup(time: last, low: lastGiven ?? floor, high: high, count: rest, isLast: true))
+      if rest > 1 { groups.append(PromptGroup(time: last, low: floor, high: last, count: rest - 1, isLast: false)) }
+      groups.append(PromptGroup(time: last, low: lastGiven ?? floor, high: high, count: 1, isLast: true))
     }
     groups.sort { ($0.isLast ? 1 : 0, $0.time) < ($1.isLast ? 1 : 0, $1.time) }
     // The newest prompts are this version's.
