@@ -22,6 +22,14 @@ extension WitnessHistoryBuilder {
       totalGiven
       ?? max(sessionsGiven ?? 0, sincePrompt ?? 0, sinceBad.flatMap { $0 } ?? 0, firstKnown != nil ? 1 : 0)
     if case .some(nil) = firstSession, totalGiven == nil { total = 0 }
+    // Not given: the first session starts before the instants it precedes.
+    if totalGiven == nil, let firstKnown {
+      var afters: [(Int64, Int64)] = []
+      if let sessionsGiven, hasPrevious { afters.append((start, sessionsGiven)) }
+      if let lastPrompt, let sincePrompt { afters.append((lastPrompt.time, sincePrompt)) }
+      if case .some(let bad?) = lastBad, case .some(let since?) = sinceBad { afters.append((bad, since)) }
+      for (time, after) in afters where firstKnown < time { total = max(total, after + 1) }
+    }
     switch firstSession {
     case .some(nil) where total > 0:
       throw Messages.presence("first_session", "total_sessions", "is absent, but `total_sessions` = \(total)")
@@ -36,14 +44,8 @@ extension WitnessHistoryBuilder {
       throw Messages.presence("sessions_since_bad", "last_bad_session", "is absent, but `last_bad_session` is present")
     default: break
     }
-    var current = sessionsGiven ?? total
-    if sessionsGiven == nil && hasPrevious {
-      if let firstKnown, firstKnown < start { current = total - 1 }
-      if let lastPrompt, let sincePrompt, lastPrompt.time <= start, lastPrompt.phase < Phase.currentVersion {
-        current = min(current, sincePrompt)
-      }
-      current = max(current, 0)
-    }
+    // This version's sessions: free when not given (its first use is then no marker).
+    let current = sessionsGiven ?? total
     guard current <= total else { throw Messages.partAboveWhole("sessions", current, "total_sessions", total) }
     if !hasPrevious && current != total {
       throw Messages.needsEarlierVersion(["sessions", "total_sessions"], "part of `total_sessions`")
@@ -54,9 +56,11 @@ extension WitnessHistoryBuilder {
 
     // The markers, each with the sessions that start after it.
     var markers: [Marker] = []
-    if hasPrevious { markers.append(Marker(time: start, phase: Phase.currentVersion, after: current, facts: ["sessions"])) }
+    if hasPrevious && sessionsGiven != nil {
+      markers.append(Marker(time: start, phase: Phase.currentVersion, after: current, facts: ["sessions"]))
+    }
     if let firstKnown {
-      let earlier = total > current
+      let earlier = sessionsGiven == nil ? firstKnown < start : total > current
       if earlier && firstKnown > start {
         throw Messages.timing(["first_session", "sessions"], "the first session was in an earlier version")
       }

@@ -2,6 +2,13 @@ import Foundation
 import PolicyCore
 import ReviewPolicy
 
+/// An answer's flags and the instant of the last one.
+struct WitnessAnswer {
+  var inCurrent: Bool?
+  var any: Bool
+  var last: Int64?
+}
+
 /// The phases of the steps at one instant, in order.
 enum WitnessPhase {
   static let install = 0.0
@@ -19,18 +26,24 @@ enum WitnessPhase {
 extension WitnessHistoryBuilder {
   /// The history, or why there is none.
   mutating func build() throws(Refusal) -> WitnessHistory {
-    let Phase = WitnessPhase.self
     // Versions: the current one, the previous one (made up when not given, so that earlier
     // counts have a version), and a first one when the last prompt's version is neither.
     guard let one = Version(parsing: "1.0") else { throw Messages.unknownFact("version") }
+    let givenPrevious = try version("previous_version")
+    let promptVersion = try version("last_prompt_version")
     let current: Version
     switch try version("version") {
-    case .none: current = one
+    case .none:
+      // Not given: the last prompt's version when it can be this one, else one the previous is not.
+      let previousValue = givenPrevious.flatMap { $0 }
+      if case .some(let value?) = promptVersion, value != previousValue {
+        current = value
+      } else {
+        current = [one, Version(parsing: "2.0")].compactMap { $0 }.first { $0 != previousValue } ?? one
+      }
     case .some(nil): throw Messages.absent("version")
     case .some(let value?): current = value
     }
-    let givenPrevious = try version("previous_version")
-    let promptVersion = try version("last_prompt_version")
     let hasPrevious = givenPrevious != .some(nil)
     var previous: Version?
     if case .some(let value?) = givenPrevious {
@@ -65,21 +78,6 @@ extension WitnessHistoryBuilder {
       first = value
     }
 
-    // Counts of this version and of all versions.
-    func pair(_ part: String, _ whole: String) throws(Refusal) -> (part: Int64, earlier: Int64) {
-      let partValue = try count(part)
-      let wholeValue = try count(whole)
-      let resolvedPart = partValue ?? wholeValue ?? 0
-      let resolvedWhole = wholeValue ?? resolvedPart
-      guard resolvedPart <= resolvedWhole else {
-        throw Messages.partAboveWhole(part, resolvedPart, whole, resolvedWhole)
-      }
-      if !hasPrevious && resolvedPart != resolvedWhole {
-        throw Messages.needsEarlierVersion([part, whole], "part of `\(whole)`")
-      }
-      return (resolvedPart, resolvedWhole - resolvedPart)
-    }
-
     // When this version and the install started.
     var currentRange = Int64.min...now
     var installRange = Int64.min...now
@@ -99,12 +97,7 @@ extension WitnessHistoryBuilder {
     }
 
     // Answers: each flag of this version and of all versions, with the instant of the last one.
-    struct Answer {
-      var inCurrent: Bool?
-      var any: Bool
-      var last: Int64?
-    }
-    func answer(_ part: String, _ whole: String, last: String?) throws(Refusal) -> Answer {
+    func answer(_ part: String, _ whole: String, last: String?) throws(Refusal) -> WitnessAnswer {
       let partFlag = try flag(part)
       var anyFlag = try flag(whole)
       var lastInstant: Int64?
@@ -122,11 +115,11 @@ extension WitnessHistoryBuilder {
       }
       if partFlag == true && anyFlag == false { throw Messages.flagWithoutAny(part, whole) }
       let any = anyFlag ?? (partFlag ?? false)
-      return Answer(inCurrent: any ? partFlag : false, any: any, last: lastInstant)
+      return WitnessAnswer(inCurrent: any ? partFlag : false, any: any, last: lastInstant)
     }
-    var rating = try answer("rated", "rated_any", last: "last_rating")
-    var decline = try answer("declined", "declined_any", last: "last_decline")
-    var feedback = try answer("feedback", "feedback_any", last: nil)
+    let rating = try answer("rated", "rated_any", last: "last_rating")
+    let decline = try answer("declined", "declined_any", last: "last_decline")
+    let feedback = try answer("feedback", "feedback_any", last: nil)
     let reminder = try instant("last_reminder") ?? nil
 
     // Prompts.
@@ -149,7 +142,10 @@ extension WitnessHistoryBuilder {
     }
     windowCounts.sort { $0.window < $1.window }
     let widest = windowCounts.last?.count ?? 0
-    var total = totalGiven ?? max(promptsGiven ?? 0, widest, lastPromptGiven.flatMap { $0 } != nil ? 1 : 0)
+    let sincePrompt = try optionalCount("sessions_since_prompt")
+    let anyPrompt =
+      lastPromptGiven.flatMap { $0 } != nil || promptVersion.flatMap { $0 } != nil || sincePrompt.flatMap { $0 } != nil
+    var total = totalGiven ?? max(promptsGiven ?? 0, widest, anyPrompt ? 1 : 0)
     if case .some(nil) = lastPromptGiven, totalGiven == nil { total = 0 }
     if let promptsGiven, promptsGiven > total {
       throw Messages.partAboveWhole("prompts", promptsGiven, "total_prompts", total)
@@ -204,37 +200,88 @@ extension WitnessHistoryBuilder {
       if promptInCurrent { currentTimes.append((lastPromptKnown, "last_prompt")) }
       else { earlierTimes.append((lastPromptKnown, "last_prompt")) }
     }
-    var start = currentRange.upperBound
-    if let earliest = currentTimes.min(by: { $0.0 < $1.0 }), earliest.0 < start {
+    // Sessions after an instant, against this version's sessions, tell on which side of its first use the instant is.
+    if let sessions = try count("sessions") {
+      if case .some(let first?) = try instant("first_session"), let total = try count("total_sessions") {
+        if total > sessions { earlierTimes.append((first, "first_session")) }
+        if total == sessions && sessions > 0 { currentTimes.append((first, "first_session")) }
+      }
+      let sinceBad = try optionalCount("sessions_since_bad") ?? nil
+      if case .some(let bad?) = try instant("last_bad_session"), let sinceBad {
+        if sinceBad > sessions { earlierTimes.append((bad, "last_bad_session")) }
+        if sinceBad < sessions { currentTimes.append((bad, "last_bad_session")) }
+      }
+      if let lastPrompt = lastPromptGiven.flatMap({ $0 }), let since = sincePrompt.flatMap({ $0 }) {
+        if since > sessions { earlierTimes.append((lastPrompt, "last_prompt")) }
+        if since < sessions { currentTimes.append((lastPrompt, "last_prompt")) }
+      }
+    }
+    let latestEarlier = earlierTimes.max { $0.0 < $1.0 }
+    if let latestEarlier, !hasPrevious { throw Messages.needsEarlierVersion([latestEarlier.1], "`\(latestEarlier.1)`") }
+    var high = currentRange.upperBound
+    var low = max(currentRange.lowerBound, latestEarlier?.0 ?? Int64.min)
+    if let earliest = currentTimes.min(by: { $0.0 < $1.0 }), earliest.0 < high {
       guard earliest.0 >= currentRange.lowerBound else {
         throw Messages.timing([earliest.1, "first_use", "days"], "it is before this version's first use")
       }
-      start = earliest.0
+      high = earliest.0
     }
     if !hasPrevious {
       // One version: this version started at the install.
       let both = try clamp(currentRange, installRange, ["first_use", "days", "install_date", "total_days"])
-      start = min(start, both.upperBound)
-      guard start >= both.lowerBound else {
-        throw Messages.timing(["first_use", "install_date"], "with one version, the install is this version's first use")
+      high = min(high, both.upperBound)
+      low = max(low, both.lowerBound)
+    }
+    if let latestEarlier, latestEarlier.0 > high {
+      throw Messages.timing([latestEarlier.1, "first_use"], "it happened in an earlier version but after this version's first use")
+    }
+    guard low <= high else {
+      throw Messages.timing(["first_use", "install_date"], "with one version, the install is this version's first use")
+    }
+    // Candidates for this version's first use, tried in order: the latest, the earliest, the
+    // earliest instant given, and the edges of the prompt windows.
+    var given: [Int64] = []
+    for (name, value) in plain { if case .instant(let instant)? = value, name != "first_use" { given.append(instant.millisecondsSince1970) } }
+    var candidates = [high]
+    if low > Int64.min { candidates.append(low) }
+    if let earliest = given.min() { candidates.append(earliest) }
+    for window in windowCounts { candidates += [now &- window.window, now &- window.window &+ 1] }
+    var seen = Set<Int64>()
+    candidates = candidates.filter { $0 >= low && $0 <= high && seen.insert($0).inserted }
+    var firstRefusal: Refusal?
+    let saved = self
+    for candidate in candidates {
+      self = saved
+      do throws(Refusal) {
+        return try place(
+          start: candidate, hasPrevious: hasPrevious, installRange: installRange, given: given, rating: rating,
+          decline: decline, feedback: feedback, reminder: reminder, total: total, promptsGiven: promptsGiven,
+          lastPromptKnown: lastPromptGiven.flatMap { $0 }, promptInCurrent: promptInCurrent, windowCounts: windowCounts,
+          current: current, previous: previous, first: first)
+      } catch {
+        firstRefusal = firstRefusal ?? error
       }
     }
-    if let latest = earlierTimes.max(by: { $0.0 < $1.0 }) {
-      guard hasPrevious else { throw Messages.needsEarlierVersion([latest.1], "`\(latest.1)`") }
-      guard latest.0 <= start else {
-        throw Messages.timing([latest.1, "first_use"], "it happened in an earlier version but after this version's first use")
-      }
-    }
+    throw firstRefusal ?? Messages.timing(["first_use"], "no instant fits")
+  }
+
+  /// The rest of ``build()`` for this version's first use at `start`.
+  private mutating func place(
+    start: Int64, hasPrevious: Bool, installRange: ClosedRange<Int64>, given: [Int64], rating: WitnessAnswer,
+    decline: WitnessAnswer, feedback: WitnessAnswer, reminder: Int64?, total: Int64, promptsGiven: Int64?, lastPromptKnown: Int64?,
+    promptInCurrent: Bool?, windowCounts: [(window: Int64, count: Int64, name: String)], current: Version,
+    previous: Version?, first: Version?
+  ) throws(Refusal) -> WitnessHistory {
+    let Phase = WitnessPhase.self
     // The floor of every instant: the install's earliest.
-    let floor = hasPrevious ? installRange.lowerBound : start
+    let floor = hasPrevious ? max(installRange.lowerBound, min(installRange.upperBound, start, given.min() ?? start)) : start
 
     // Answers on the timeline.
     for (index, name) in [(0, "rated"), (1, "declined"), (2, "feedback")] {
-      var answer = [rating, decline, feedback][index]
+      let answer = [rating, decline, feedback][index]
       guard answer.any else { continue }
       let word = ["rate", "decline", "feedback"][index]
-      let inCurrent = answer.inCurrent ?? (answer.last.map { $0 >= start } ?? true)
-      answer.inCurrent = inCurrent
+      let inCurrent = answer.inCurrent ?? (!hasPrevious || (answer.last.map { $0 >= start } ?? true))
       let step = "unprompted -> \(word)"
       let facts = [name, name + "_any"]
       if inCurrent {
@@ -243,18 +290,13 @@ extension WitnessHistoryBuilder {
         guard hasPrevious else { throw Messages.needsEarlierVersion(facts, "`\(name + "_any")`") }
         add(answer.last ?? floor, answer.last == nil ? Phase.earlierBulk : Phase.earlierTimed, [step], .earlier, facts: facts)
       }
-      switch index {
-      case 0: rating = answer
-      case 1: decline = answer
-      default: feedback = answer
-      }
     }
     if let reminder {
       add(reminder, Phase.currentTimed, ["unprompted -> remind"], .current, facts: ["last_reminder"])
     }
 
     // Uses and events.
-    let uses = try pair("uses", "total_uses")
+    let uses = try pair("uses", "total_uses", hasPrevious: hasPrevious)
     add(floor, Phase.earlierBulk, [try repeated("foreground", uses.earlier, "total_uses")], .earlier, facts: ["total_uses"])
     add(start, Phase.currentBulk, [try repeated("foreground", uses.part, "uses")], .current, facts: ["uses"])
     // Named events: a member of this version not given takes what `events` leaves, or all of its total.
@@ -328,6 +370,21 @@ extension WitnessHistoryBuilder {
     // The install, the version changes and the steps in order.
     return try assemble(
       start: start, installRange: installRange, current: current, previous: hasPrevious ? previous : nil, first: first)
+  }
+
+  /// A count of this version and of all versions: a missing one equals the other.
+  func pair(_ part: String, _ whole: String, hasPrevious: Bool) throws(Refusal) -> (part: Int64, earlier: Int64) {
+    let partValue = try count(part)
+    let wholeValue = try count(whole)
+    let resolvedPart = partValue ?? wholeValue ?? 0
+    let resolvedWhole = wholeValue ?? resolvedPart
+    guard resolvedPart <= resolvedWhole else {
+      throw Messages.partAboveWhole(part, resolvedPart, whole, resolvedWhole)
+    }
+    if !hasPrevious && resolvedPart != resolvedWhole {
+      throw Messages.needsEarlierVersion([part, whole], "part of `\(whole)`")
+    }
+    return (resolvedPart, resolvedWhole - resolvedPart)
   }
 
   func clamp(_ range: ClosedRange<Int64>, _ other: ClosedRange<Int64>, _ facts: [String]) throws(Refusal)
