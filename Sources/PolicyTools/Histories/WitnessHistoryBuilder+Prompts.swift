@@ -17,11 +17,13 @@ extension WitnessHistoryBuilder {
   }
 
   /// Places `total` prompts, `inCurrentGiven` of them in this version when given, the last at
-  /// `lastGiven` when given, so that each window counts its prompts. Returns the last prompt's
+  /// `lastGiven` when given, so that each window counts its prompts (`sessionsSince`, the sessions
+  /// since the last prompt when given, else 0, moves an unknown last prompt early). Returns the last prompt's
   /// instant and phase (nil with no prompt), for the sessions since it.
   mutating func placePrompts(
     total: Int64, inCurrentGiven: Int64?, lastGiven: Int64?, inCurrent: Bool?,
-    windows: [(window: Int64, count: Int64, name: String)], start: Int64, floor: Int64, first: Bool
+    windows: [(window: Int64, count: Int64, name: String)], start: Int64, floor: Int64, first: Bool,
+    sessionsSince: Int64
   ) throws(Refusal) -> (time: Int64, phase: Double)? {
     guard total > 0 else { return nil }
     // The last prompt: given, or in the smallest window that counts one.
@@ -29,11 +31,15 @@ extension WitnessHistoryBuilder {
     if let lastGiven {
       last = lastGiven
     } else if let index = windows.firstIndex(where: { $0.count >= 1 }) {
+      // As late as its window allows; as early with sessions since it (they need room after it).
+      let low = max(edge(windows[index].window) &+ 1, floor)
       last = index == 0 ? now : edge(windows[index - 1].window)
-      if inCurrent == false { last = max(min(last, start), edge(windows[index].window) &+ 1) }
+      if inCurrent == false { last = max(min(last, start), low) }
+      if sessionsSince > 0 { last = max(low, inCurrent == true ? start : low) }
     } else {
       last = windows.last.map { edge($0.window) } ?? now
       if inCurrent == false { last = min(last, start) }
+      if sessionsSince > 0 { last = min(last, inCurrent == true ? start : floor) }
     }
     if inCurrent == true && last < start { last = lastGiven ?? start }
     guard last >= floor else { throw Messages.timing(["last_prompt"], "it is before the install") }

@@ -36,10 +36,20 @@ extension WitnessHistoryBuilder {
     case .none:
       // Not given: the last prompt's version when it can be this one, else one the previous is not.
       let previousValue = givenPrevious.flatMap { $0 }
-      if case .some(let value?) = promptVersion, value != previousValue {
+      let promptBeforeUse: Bool
+      if case .some(let prompt?) = try instant("last_prompt"), case .some(let use?) = try instant("first_use") {
+        promptBeforeUse = prompt < use
+      } else {
+        promptBeforeUse = false
+      }
+      if case .some(let value?) = promptVersion, value != previousValue, !promptBeforeUse {
         current = value
       } else {
-        current = [one, Version(parsing: "2.0")].compactMap { $0 }.first { $0 != previousValue } ?? one
+        let avoided = promptBeforeUse ? promptVersion.flatMap { $0 } : nil
+        current =
+          [one, Version(parsing: "2.0"), Version(parsing: "3.0")].compactMap { $0 }.first {
+            $0 != previousValue && $0 != avoided
+          } ?? one
       }
     case .some(nil): throw Messages.absent("version")
     case .some(let value?): current = value
@@ -66,6 +76,11 @@ extension WitnessHistoryBuilder {
       promptInCurrent = false
     } else if case .some(let value?) = promptVersion {
       promptInCurrent = value == current
+    }
+    if promptInCurrent == nil, let sessions = try count("sessions"), let since = try optionalCount("sessions_since_prompt") ?? nil,
+      since > sessions
+    {
+      promptInCurrent = false
     }
     if promptInCurrent == true, case .some(let value?) = promptVersion, value != current {
       throw Messages.presence("last_prompt_version", "prompts", "is not this version, but this version showed prompts")
@@ -362,7 +377,8 @@ extension WitnessHistoryBuilder {
     // Prompts: groups at instants inside their windows, the last one at `last_prompt`.
     let lastPrompt = try placePrompts(
       total: total, inCurrentGiven: promptsGiven, lastGiven: lastPromptKnown, inCurrent: promptInCurrent,
-      windows: windowCounts, start: start, floor: floor, first: first != nil)
+      windows: windowCounts, start: start, floor: floor, first: first != nil,
+      sessionsSince: (try optionalCount("sessions_since_prompt") ?? nil) ?? 0)
 
     // Sessions.
     try placeSessions(start: start, floor: floor, hasPrevious: hasPrevious, lastPrompt: lastPrompt)
