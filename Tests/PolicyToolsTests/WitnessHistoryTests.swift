@@ -1,5 +1,5 @@
 import Foundation
-import PolicyCore
+@testable import PolicyCore
 import ReviewPolicy
 import Testing
 
@@ -141,5 +141,186 @@ struct WitnessHistoryTests {
     }
     #expect(failures.isEmpty, "\(failures.count) failed; first: \(failures.prefix(3).joined(separator: "\n"))")
     #expect(refusedParts.count + wrongParts.count <= 20, "refused: \(refusedParts.prefix(5)), \(wrongParts.prefix(5))")
+  }
+}
+
+/// Builds `facts` at `march`, replays the history and returns the replayed value of each fact given.
+private func replayedValues(_ facts: [AssignedFact]) throws -> (history: WitnessHistory, values: [String: Value?]) {
+  let (history, replayed) = try replayBuilt(facts).get()
+  var values: [String: Value?] = [:]
+  for fact in facts { values[fact.name] = replayed.value(of: fact.name) }
+  return (history, values)
+}
+
+private func member(_ family: String, _ key: Value, _ value: Value?) -> AssignedFact {
+  let written: String =
+    switch key {
+    case .string(let name): "\(family)(\"\(name)\")"
+    default: "\(family)(\(key))"
+    }
+  return AssignedFact(written, family: family, key: key, value)
+}
+
+@Suite("WitnessHistory cases")
+struct WitnessHistoryCaseTests {
+  @Test("days 30 with total_days 45: an earlier version 15 days before this one")
+  func days() throws {
+    let facts = [AssignedFact("days", .int(30)), AssignedFact("total_days", .int(45))]
+    let (history, values) = try replayedValues(facts)
+    #expect(values["days"] == .int(30))
+    #expect(values["total_days"] == .int(45))
+    #expect(history.steps.contains { $0.hasPrefix("update ") })
+  }
+
+  @Test("prompts 2 with total_prompts 3 and prompts_within(365d) 2")
+  func prompts() throws {
+    let facts = [
+      AssignedFact("prompts", .int(2)), AssignedFact("total_prompts", .int(3)),
+      AssignedFact("prompts_within(365d)", family: "prompts_within", key: .duration(day(365)), .int(2)),
+    ]
+    let (history, values) = try replayedValues(facts)
+    #expect(values["prompts"] == .int(2))
+    #expect(values["total_prompts"] == .int(3))
+    #expect(values["prompts_within(365d)"] == .int(2))
+    #expect(history.promptsShown == 3)
+  }
+
+  @Test("rated with rated_any, and the last rating at a given instant")
+  func rated() throws {
+    let facts = [
+      AssignedFact("rated", .bool(true)), AssignedFact("rated_any", .bool(true)),
+      AssignedFact("last_rating", before(day(2))),
+    ]
+    let (history, values) = try replayedValues(facts)
+    #expect(values["rated"] == .bool(true))
+    #expect(values["rated_any"] == .bool(true))
+    #expect(values["last_rating"] == before(day(2)))
+    #expect(history.steps.contains("unprompted -> rate"))
+  }
+
+  @Test("the last prompt 3 weeks before now with 4 sessions since")
+  func lastPrompt() throws {
+    let facts = [
+      AssignedFact("last_prompt", before(day(21))), AssignedFact("sessions_since_prompt", .int(4)),
+      AssignedFact("total_sessions", .int(6)),
+    ]
+    let (_, values) = try replayedValues(facts)
+    #expect(values["last_prompt"] == before(day(21)))
+    #expect(values["sessions_since_prompt"] == .int(4))
+    #expect(values["total_sessions"] == .int(6))
+  }
+
+  @Test("declined in an earlier version only: declined false, declined_any true, the decline before this version")
+  func declinedEarlier() throws {
+    let facts = [
+      AssignedFact("declined", .bool(false)), AssignedFact("declined_any", .bool(true)),
+      AssignedFact("last_decline", before(day(100))), AssignedFact("days", .int(10)),
+      AssignedFact("version", .version(try #require(Version(parsing: "3.1")))),
+      AssignedFact("previous_version", .version(try #require(Version(parsing: "3.0")))),
+    ]
+    let (history, values) = try replayedValues(facts)
+    for fact in facts { #expect(values[fact.name] == fact.value, "\(fact.name)") }
+    #expect(history.version == "3.0")
+  }
+
+  @Test("events by name, sessions, bad sessions, scores and averages")
+  func sessionsAndEvents() throws {
+    let facts = [
+      member("events", .string("a"), .int(3)), member("total_events", .string("a"), .int(5)),
+      member("events", .string("b b"), .int(1)), AssignedFact("events", .int(6)),
+      AssignedFact("sessions", .int(3)), AssignedFact("total_sessions", .int(5)),
+      AssignedFact("first_session", before(day(40))), AssignedFact("last_bad_session", before(day(1))),
+      AssignedFact("sessions_since_bad", .int(1)), AssignedFact("session_score", .number(Number(scaled: 12_500_000))),
+      AssignedFact("session_bad", .bool(true)), member("average_score", .int(1), .number(Number(scaled: 150_000_000))),
+      member("average_score", .int(3), .number(Number(scaled: -7_333_333))), AssignedFact("days", .int(20)),
+    ]
+    let (_, values) = try replayedValues(facts)
+    for fact in facts { #expect(values[fact.name] == fact.value, "\(fact.name)") }
+  }
+
+  @Test("three versions: the last prompt in a version before the previous one")
+  func threeVersions() throws {
+    let facts = [
+      AssignedFact("version", .version(try #require(Version(parsing: "3.0")))),
+      AssignedFact("previous_version", .version(try #require(Version(parsing: "2.0")))),
+      AssignedFact("last_prompt_version", .version(try #require(Version(parsing: "1.0")))),
+      AssignedFact("prompts", .int(0)), AssignedFact("last_prompt", before(day(90))), AssignedFact("days", .int(5)),
+    ]
+    let (history, values) = try replayedValues(facts)
+    for fact in facts { #expect(values[fact.name] == fact.value, "\(fact.name)") }
+    #expect(history.version == "1.0")
+  }
+
+  @Test("refusals name the facts and the reason, and huge counts are refused before any step is made")
+  func refusals() {
+    func refusal(_ facts: [AssignedFact]) -> WitnessHistoryRefusal? {
+      if case .failure(let refusal) = WitnessHistory.build(facts: facts, now: march) { return refusal }
+      return nil
+    }
+    let huge = refusal([AssignedFact("uses", .int(9_000_000_000_000_000_000))])
+    #expect(huge?.facts == ["uses"])
+    #expect(huge?.reason.contains("at most 100000") == true)
+    let days = refusal([AssignedFact("days", .int(30)), AssignedFact("total_days", .int(10))])
+    #expect(days?.facts == ["days", "total_days"])
+    let rated = refusal([AssignedFact("rated", .bool(true)), AssignedFact("rated_any", .bool(false))])
+    #expect(rated?.facts == ["rated", "rated_any"])
+    let oneVersion = refusal([
+      AssignedFact("previous_version", nil), AssignedFact("uses", .int(3)), AssignedFact("total_uses", .int(5)),
+    ])
+    #expect(oneVersion?.facts == ["uses", "total_uses", "previous_version"])
+    let lastPrompt = refusal([AssignedFact("total_prompts", .int(0)), AssignedFact("last_prompt", before(day(1)))])
+    #expect(lastPrompt?.facts == ["last_prompt", "total_prompts"])
+    let future = refusal([AssignedFact("last_rating", .instant(Timestamp(millisecondsSince1970: march.millisecondsSince1970 + 1)))])
+    #expect(future?.facts == ["last_rating"])
+    let average = refusal([member("average_score", .int(2), .number(Number(scaled: 300_000_000)))])
+    #expect(average?.facts == ["average_score(2)"])
+    let unknown = refusal([AssignedFact("plan", .string("pro"))])
+    #expect(unknown?.facts == ["plan"])
+    let tooMany = refusal([
+      AssignedFact("uses", .int(100_000)), AssignedFact("events", .int(100_000)), AssignedFact("sessions", .int(100_000)),
+      AssignedFact("total_prompts", .int(100_000)),
+    ])
+    #expect(tooMany?.reason.contains("300000") == true)
+  }
+
+  @Test("a witness becomes a test case that policyc test runs and passes, its app facts given")
+  func renderedTestCase() throws {
+    let text = """
+      fact plan: string
+      ask loyal when plan == "pro" and days >= 30 and total_days >= 45 and prompts_within(365d) < 3
+      never too_soon when has last_prompt and since(last_prompt) < 2w
+      """
+    let policy = try #require(environment.compile(text).policy)
+    func witness(lastPrompt: TimeSpan) throws -> Witness {
+      Witness(
+        now: march,
+        facts: [
+          Witness.Fact(name: "plan", value: .string("pro"), isConstrained: true, isDeclared: true),
+          Witness.Fact(name: "days", value: .int(30), isConstrained: true),
+          Witness.Fact(name: "total_days", value: .int(45), isConstrained: true),
+          Witness.Fact(
+            name: "prompts_within(365d)", value: .int(2), isConstrained: true, family: "prompts_within",
+            key: .duration(day(365))),
+          Witness.Fact(name: "last_prompt", value: before(lastPrompt), isConstrained: true),
+        ])
+    }
+    let asks = try WitnessHistory.replayed(
+      for: try witness(lastPrompt: day(21)), policy: policy, policyText: text, environment: environment
+    ).get()
+    let blocked = try WitnessHistory.replayed(
+      for: try witness(lastPrompt: day(3)), policy: policy, policyText: text, environment: environment
+    ).get()
+    #expect(asks.appFacts == [WitnessHistory.AppFact(name: "plan", value: .string("pro"))])
+    let file = WitnessHistory.testFile(
+      policy: "witness.policy",
+      cases: [
+        asks.testCase(name: "the loyal rule can ask", expectsAsk: true, deciding: ["loyal"]),
+        blocked.testCase(name: "too soon after a prompt", expectsAsk: false, deciding: ["too_soon"]),
+      ])
+    let report = try PolicyTestSuite.run(
+      SourceFile(path: "witness.test.json", text: file), at: "witness.test.json",
+      environment: { _ in .success(environment) }, readFile: { _ in Array(text.utf8) }
+    ).get()
+    #expect(report.results.map(\.passed) == [true, true], "\(report.results.map(\.line))\n\(file)")
   }
 }

@@ -111,6 +111,11 @@ extension WitnessHistoryBuilder {
       installRange = try clamp(installRange, dayRange(days, "total_days"), ["total_days", "install_date"])
     }
 
+    if currentRange.upperBound < installRange.lowerBound {
+      let names = ["first_use", "days", "install_date", "total_days"].filter { plain[$0] != nil }
+      throw Messages.timing(names, "this version would start before the install (its days are part of all days)")
+    }
+
     // Answers: each flag of this version and of all versions, with the instant of the last one.
     func answer(_ part: String, _ whole: String, last: String?) throws(Refusal) -> WitnessAnswer {
       let partFlag = try flag(part)
