@@ -1,8 +1,8 @@
 import Foundation
-@testable import PolicyCore
 import ReviewPolicy
 import Testing
 
+@testable import PolicyCore
 @testable import PolicyTools
 
 /// A policy whose layout has every standard fact and members of every family: its facts at the
@@ -35,7 +35,8 @@ private func assignment(_ facts: Facts, policy: CompiledPolicy) -> [AssignedFact
   policy.layout.slots.compactMap { slot in
     switch slot.origin {
     case .declaration: return nil
-    case .family(let family, let key): return AssignedFact(slot.name, family: family, key: key, facts.value(of: slot.name))
+    case .family(let family, let key):
+      return AssignedFact(slot.name, family: family, key: key, facts.value(of: slot.name))
     default: return AssignedFact(slot.name, facts.value(of: slot.name))
     }
   }
@@ -86,7 +87,8 @@ struct WitnessHistoryTests {
         let score = Double(Int.random(in: -3000...3000, using: &generator)) / 10
         steps.append("action \(score)" + (Bool.random(using: &generator) ? " bad" : "") + count)
       case 12, 13:
-        let wait = Int64.random(in: 0...(Bool.random(using: &generator) ? 3_600_000 : 40 * 86_400_000), using: &generator)
+        let wait = Int64.random(
+          in: 0...(Bool.random(using: &generator) ? 3_600_000 : 40 * 86_400_000), using: &generator)
         span += wait
         steps.append("wait \(TimeSpan(milliseconds: wait))")
       case 14: steps.append("update " + versions.randomElement(using: &generator)!)
@@ -270,14 +272,17 @@ struct WitnessHistoryCaseTests {
     #expect(oneVersion?.facts == ["uses", "total_uses", "previous_version"])
     let lastPrompt = refusal([AssignedFact("total_prompts", .int(0)), AssignedFact("last_prompt", before(day(1)))])
     #expect(lastPrompt?.facts == ["last_prompt", "total_prompts"])
-    let future = refusal([AssignedFact("last_rating", .instant(Timestamp(millisecondsSince1970: march.millisecondsSince1970 + 1)))])
+    let future = refusal([
+      AssignedFact("last_rating", .instant(Timestamp(millisecondsSince1970: march.millisecondsSince1970 + 1)))
+    ])
     #expect(future?.facts == ["last_rating"])
     let average = refusal([member("average_score", .int(2), .number(Number(scaled: 300_000_000)))])
     #expect(average?.facts == ["average_score(2)"])
     let unknown = refusal([AssignedFact("plan", .string("pro"))])
     #expect(unknown?.facts == ["plan"])
     let tooMany = refusal([
-      AssignedFact("uses", .int(100_000)), AssignedFact("events", .int(100_000)), AssignedFact("sessions", .int(100_000)),
+      AssignedFact("uses", .int(100_000)), AssignedFact("events", .int(100_000)),
+      AssignedFact("sessions", .int(100_000)),
       AssignedFact("total_prompts", .int(100_000)),
     ])
     #expect(tooMany?.reason.contains("300000") == true)
@@ -322,5 +327,41 @@ struct WitnessHistoryCaseTests {
       environment: { _ in .success(environment) }, readFile: { _ in Array(text.utf8) }
     ).get()
     #expect(report.results.map(\.passed) == [true, true], "\(report.results.map(\.line))\n\(file)")
+  }
+}
+
+@Suite("History steps for replays")
+struct ReplayStepTests {
+  @Test("`shown`, `unprompted -> <answer>` and `silent event` parse; `unprompted` needs one answer")
+  func parse() {
+    let range = SourceRange(start: 0, end: 0)
+    func action(_ text: String) -> HistoryStep.Action? { try? HistoryStep.parse(text, range: range).get().action }
+    guard case .shown? = action("shown -> decline") else { Issue.record("shown"); return }
+    guard case .unprompted? = action("unprompted -> rate") else { Issue.record("unprompted"); return }
+    guard case .silentEvent("b b")? = action("silent event \"b b\" x 3") else { Issue.record("silent"); return }
+    guard case .silentEvent(nil)? = action("silent event") else { Issue.record("silent unnamed"); return }
+    for wrong in ["unprompted", "unprompted x 2 -> rate", "shown now"] {
+      guard case .failure(let problems) = HistoryStep.parse(wrong, range: range) else {
+        Issue.record("`\(wrong)` parsed")
+        continue
+      }
+      #expect(problems.diagnostics.map(\.code.rawValue) == ["PC406"], "\(wrong)")
+    }
+  }
+
+  @Test("`shown -> decline` records a prompt whatever the policy says; `silent event` never lets it ask")
+  func replay() throws {
+    let text = "ask always when uses >= 0\nnever answered when declined_any"
+    let policy = try #require(environment.compile(text).policy)
+    let history = WitnessHistory(
+      start: march, version: "1.0",
+      steps: ["launch", "silent event a x 3", "shown -> decline", "unprompted -> feedback"],
+      now: march)
+    let facts = try history.replay(policy: policy, policyText: text, environment: environment).get()
+    #expect(facts.value(of: "prompts") == .int(1))
+    #expect(facts.value(of: "declined") == .bool(true))
+    #expect(facts.value(of: "feedback") == .bool(true))
+    #expect(facts.value(of: "events") == .int(3))
+    #expect(history.promptsShown == 1)
   }
 }

@@ -99,7 +99,9 @@ public struct WitnessHistory: Sendable, Hashable {
     replay(policy: policy, policyText: policyText, environment: environment).flatMap { replayed in
       for fact in facts {
         let got = replayed.value(of: fact.name)
-        if got != fact.value { return .failure(WitnessHistoryMessages.replayMismatch(fact.name, got: got, expected: fact.value)) }
+        if got != fact.value {
+          return .failure(WitnessHistoryMessages.replayMismatch(fact.name, got: got, expected: fact.value))
+        }
       }
       return .success(())
     }

@@ -5,7 +5,6 @@ extension WitnessHistoryBuilder {
   mutating func assemble(
     start: Int64, installRange: ClosedRange<Int64>, current: Version, previous: Version?, first: Version?
   ) throws(Refusal) -> WitnessHistory {
-    let Phase = WitnessPhase.self
     var install = min(installRange.upperBound, start)
     for item in items { install = min(install, item.time) }
     guard install >= installRange.lowerBound else {
@@ -18,22 +17,23 @@ extension WitnessHistoryBuilder {
     }
     guard Timestamp(iso8601: Timestamp(millisecondsSince1970: install).description)?.millisecondsSince1970 == install
     else { throw Messages.outOfRange(["install_date", "total_days"]) }
-    add(Item(time: install, phase: Phase.install, steps: ["end session"], facts: ["install_date"]))
+    add(Item(time: install, phase: WitnessPhase.install, steps: ["end session"], facts: ["install_date"]))
     var segment: Segment = previous == nil ? .current : (first == nil ? .earlier : .first)
     if let first, let previous {
       guard let lastPrompt else { throw Messages.needsEarlierVersion(["last_prompt_version"], "\(first)") }
       add(
         Item(
-          time: lastPrompt, phase: Phase.secondVersion, steps: ["update \(previous)", "end session"],
+          time: lastPrompt, phase: WitnessPhase.secondVersion, steps: ["update \(previous)", "end session"],
           facts: ["previous_version"], starts: .earlier))
     }
     if previous != nil {
       add(
         Item(
-          time: start, phase: Phase.currentVersion, steps: ["update \(current)", "end session"],
+          time: start, phase: WitnessPhase.currentVersion, steps: ["update \(current)", "end session"],
           facts: ["first_use", "version"], starts: .current))
     }
-    for version in [current, previous, first].compactMap({ $0 }) where Version(parsing: version.description) != version {
+    for version in [current, previous, first].compactMap({ $0 }) where Version(parsing: version.description) != version
+    {
       throw Messages.sameVersion(["version"])
     }
     let ordered = items.sorted { ($0.time, $0.phase, $0.sequence) < ($1.time, $1.phase, $1.sequence) }

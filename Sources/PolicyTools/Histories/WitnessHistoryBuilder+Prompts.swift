@@ -52,7 +52,8 @@ extension WitnessHistoryBuilder {
         throw Messages.prompts(
           [window.name, "last_prompt"],
           within
-            ? "the last prompt is within the window, which counts none" : "the window counts prompts, but the last prompt is older")
+            ? "the last prompt is within the window, which counts none"
+            : "the window counts prompts, but the last prompt is older")
       }
       if let band, index < band, window.count != 0 {
         throw Messages.prompts([window.name, "last_prompt"], "the window counts prompts, but the last prompt is older")
@@ -76,7 +77,8 @@ extension WitnessHistoryBuilder {
         }
         // Older than the widest window, or pruned: the tracker keeps prompts for 730 days before the last.
         let pruned = last.subtractingReportingOverflow(ReviewLimitsView.promptRetention + 1)
-        let high = max(min(last, edge(windows[windows.count - 1].window)), pruned.overflow ? Int64.min : pruned.partialValue)
+        let high = max(
+          min(last, edge(windows[windows.count - 1].window)), pruned.overflow ? Int64.min : pruned.partialValue)
         groups.insert(PromptGroup(time: high, low: floor, high: high, count: rest, isLast: false), at: 0)
       }
       // The last prompt, and the other prompts of its window anywhere in the window before it.
@@ -93,7 +95,8 @@ extension WitnessHistoryBuilder {
     }
     groups.sort { ($0.isLast ? 1 : 0, $0.time) < ($1.isLast ? 1 : 0, $1.time) }
     // The newest prompts are this version's.
-    var remaining = inCurrentGiven ?? (inCurrent == false ? 0 : groups.filter { $0.time >= start }.reduce(0) { $0 + $1.count })
+    var remaining =
+      inCurrentGiven ?? (inCurrent == false ? 0 : groups.filter { $0.time >= start }.reduce(0) { $0 + $1.count })
     if inCurrentGiven == nil, inCurrent == true, remaining == 0 { remaining = groups.last?.count ?? 0 }
     var placed: [(group: PromptGroup, current: Int64, earlier: Int64)] = []
     for group in groups.reversed() {

@@ -10,7 +10,6 @@ extension WitnessHistoryBuilder {
   mutating func placeSessions(
     start: Int64, floor: Int64, hasPrevious: Bool, lastPrompt: (time: Int64, phase: Double)?
   ) throws(Refusal) {
-    let Phase = WitnessPhase.self
     let firstSession = try instant("first_session")
     let sinceBad = try optionalCount("sessions_since_bad")
     let lastBad = try instant("last_bad_session")
@@ -57,7 +56,7 @@ extension WitnessHistoryBuilder {
     // The markers, each with the sessions that start after it.
     var markers: [Marker] = []
     if hasPrevious && sessionsGiven != nil {
-      markers.append(Marker(time: start, phase: Phase.currentVersion, after: current, facts: ["sessions"]))
+      markers.append(Marker(time: start, phase: WitnessPhase.currentVersion, after: current, facts: ["sessions"]))
     }
     if let firstKnown {
       let earlier = sessionsGiven == nil ? firstKnown < start : total > current
@@ -68,7 +67,7 @@ extension WitnessHistoryBuilder {
         throw Messages.timing(["first_session", "sessions"], "every session was in this version")
       }
       // Before the last prompt of its version at that instant (no step stands for it).
-      let phase = earlier ? Phase.earlierTimed - 0.5 : Phase.currentTimed - 0.5
+      let phase = earlier ? WitnessPhase.earlierTimed - 0.5 : WitnessPhase.currentTimed - 0.5
       markers.append(Marker(time: firstKnown, phase: phase, after: total, facts: ["first_session"]))
     }
     if let lastPrompt, let sincePrompt {
@@ -78,12 +77,15 @@ extension WitnessHistoryBuilder {
     var badPlaced = false
     if case .some(let badTime?) = lastBad {
       if case .some(let since?) = sinceBad {
-        var phase = Phase.badSession
-        for marker in markers where marker.time == badTime && marker.after < since { phase = min(phase, marker.phase - 0.05) }
+        var phase = WitnessPhase.badSession
+        for marker in markers where marker.time == badTime && marker.after < since {
+          phase = min(phase, marker.phase - 0.05)
+        }
         markers.append(Marker(time: badTime, phase: phase, after: since, facts: ["sessions_since_bad"]))
         add(badTime, phase, ["end session", "action 0 bad", "end session"], facts: ["last_bad_session"])
       } else {
-        add(badTime, Phase.badSession, ["end session", "action 0 bad", "end session"], facts: ["last_bad_session"])
+        add(
+          badTime, WitnessPhase.badSession, ["end session", "action 0 bad", "end session"], facts: ["last_bad_session"])
       }
       badPlaced = true
     }
@@ -100,7 +102,7 @@ extension WitnessHistoryBuilder {
         first.time, first.phase - 0.001, [try repeated("session", total - first.after, "total_sessions")],
         sessions: total - first.after)
     } else {
-      add(start, Phase.currentBulk + 0.1, [try repeated("session", total, "total_sessions")], sessions: total)
+      add(start, WitnessPhase.currentBulk + 0.1, [try repeated("session", total, "total_sessions")], sessions: total)
     }
     for (index, marker) in markers.enumerated() {
       let next = index + 1 < markers.count ? markers[index + 1].after : 0
@@ -163,7 +165,9 @@ extension WitnessHistoryBuilder {
       guard key >= 1 else { throw Messages.scores([name], "it averages no session, so it is always absent") }
       present.append((min(key, Int64(ReviewLimitsView.sessionHistory)), average, name))
     }
-    let meaningfulAbsent = absent.filter { name in !averages.contains { "average_score(\($0.key))" == name && $0.key < 1 } }
+    let meaningfulAbsent = absent.filter { name in
+      !averages.contains { "average_score(\($0.key))" == name && $0.key < 1 }
+    }
     if !present.isEmpty && !meaningfulAbsent.isEmpty {
       throw Messages.scores(
         [present[0].name, meaningfulAbsent[0]], "an average is absent only when no session has finished")
@@ -223,6 +227,7 @@ extension WitnessHistoryBuilder {
       throw Messages.scores(["session_score"], "a session's score stays within -200 to 200")
     }
     guard score.scaled != 0 || isBad else { return }
-    add(now, WitnessPhase.current, ["action \(score)" + (isBad ? " bad" : "")], facts: ["session_score", "session_bad"])
+    add(
+      now, WitnessPhase.current, ["action \(score)" + (isBad ? " bad" : "")], facts: ["session_score", "session_bad"])
   }
 }

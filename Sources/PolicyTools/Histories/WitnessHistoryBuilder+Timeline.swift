@@ -77,7 +77,8 @@ extension WitnessHistoryBuilder {
     } else if case .some(let value?) = promptVersion {
       promptInCurrent = value == current
     }
-    if promptInCurrent == nil, let sessions = try count("sessions"), let since = try optionalCount("sessions_since_prompt") ?? nil,
+    if promptInCurrent == nil, let sessions = try count("sessions"),
+      let since = try optionalCount("sessions_since_prompt") ?? nil,
       since > sessions
     {
       promptInCurrent = false
@@ -196,7 +197,8 @@ extension WitnessHistoryBuilder {
       }
       if window.count > Int64(ReviewLimitsView.promptHistory) {
         throw Messages.prompts(
-          [window.name], "the tracker keeps the last \(ReviewLimitsView.promptHistory) prompts, so no window counts more")
+          [window.name],
+          "the tracker keeps the last \(ReviewLimitsView.promptHistory) prompts, so no window counts more")
       }
       if let previousWindow, previousWindow.count > window.count {
         throw Messages.prompts(
@@ -217,8 +219,11 @@ extension WitnessHistoryBuilder {
     let lastPromptKnown = lastPromptGiven.flatMap { $0 }
     if total == 0 { promptInCurrent = nil }
     if let lastPromptKnown, let promptInCurrent {
-      if promptInCurrent { currentTimes.append((lastPromptKnown, "last_prompt")) }
-      else { earlierTimes.append((lastPromptKnown, "last_prompt")) }
+      if promptInCurrent {
+        currentTimes.append((lastPromptKnown, "last_prompt"))
+      } else {
+        earlierTimes.append((lastPromptKnown, "last_prompt"))
+      }
     }
     // Sessions after an instant, against this version's sessions, tell on which side of its first use the instant is.
     if let sessions = try count("sessions") {
@@ -253,7 +258,8 @@ extension WitnessHistoryBuilder {
       low = max(low, both.lowerBound)
     }
     if let latestEarlier, latestEarlier.0 > high {
-      throw Messages.timing([latestEarlier.1, "first_use"], "it happened in an earlier version but after this version's first use")
+      throw Messages.timing(
+        [latestEarlier.1, "first_use"], "it happened in an earlier version but after this version's first use")
     }
     guard low <= high else {
       throw Messages.timing(["first_use", "install_date"], "with one version, the install is this version's first use")
@@ -261,7 +267,9 @@ extension WitnessHistoryBuilder {
     // Candidates for this version's first use, tried in order: the latest, the earliest, the
     // earliest instant given, and the edges of the prompt windows.
     var given: [Int64] = []
-    for (name, value) in plain { if case .instant(let instant)? = value, name != "first_use" { given.append(instant.millisecondsSince1970) } }
+    for (name, value) in plain {
+      if case .instant(let instant)? = value, name != "first_use" { given.append(instant.millisecondsSince1970) }
+    }
     var candidates = [high]
     if low > Int64.min { candidates.append(low) }
     if let earliest = given.min() { candidates.append(earliest) }
@@ -288,13 +296,14 @@ extension WitnessHistoryBuilder {
   /// The rest of ``build()`` for this version's first use at `start`.
   private mutating func place(
     start: Int64, hasPrevious: Bool, installRange: ClosedRange<Int64>, given: [Int64], rating: WitnessAnswer,
-    decline: WitnessAnswer, feedback: WitnessAnswer, reminder: Int64?, total: Int64, promptsGiven: Int64?, lastPromptKnown: Int64?,
+    decline: WitnessAnswer, feedback: WitnessAnswer, reminder: Int64?, total: Int64, promptsGiven: Int64?,
+    lastPromptKnown: Int64?,
     promptInCurrent: Bool?, windowCounts: [(window: Int64, count: Int64, name: String)], current: Version,
     previous: Version?, first: Version?
   ) throws(Refusal) -> WitnessHistory {
-    let Phase = WitnessPhase.self
     // The floor of every instant: the install's earliest.
-    let floor = hasPrevious ? max(installRange.lowerBound, min(installRange.upperBound, start, given.min() ?? start)) : start
+    let floor =
+      hasPrevious ? max(installRange.lowerBound, min(installRange.upperBound, start, given.min() ?? start)) : start
 
     // Answers on the timeline.
     for (index, name) in [(0, "rated"), (1, "declined"), (2, "feedback")] {
@@ -305,20 +314,28 @@ extension WitnessHistoryBuilder {
       let step = "unprompted -> \(word)"
       let facts = [name, name + "_any"]
       if inCurrent {
-        add(answer.last ?? start, answer.last == nil ? Phase.currentBulk : Phase.currentTimed, [step], .current, facts: facts)
+        add(
+          answer.last ?? start, answer.last == nil ? WitnessPhase.currentBulk : WitnessPhase.currentTimed, [step],
+          .current,
+          facts: facts)
       } else {
         guard hasPrevious else { throw Messages.needsEarlierVersion(facts, "`\(name + "_any")`") }
-        add(answer.last ?? floor, answer.last == nil ? Phase.earlierBulk : Phase.earlierTimed, [step], .earlier, facts: facts)
+        add(
+          answer.last ?? floor, answer.last == nil ? WitnessPhase.earlierBulk : WitnessPhase.earlierTimed, [step],
+          .earlier,
+          facts: facts)
       }
     }
     if let reminder {
-      add(reminder, Phase.currentTimed, ["unprompted -> remind"], .current, facts: ["last_reminder"])
+      add(reminder, WitnessPhase.currentTimed, ["unprompted -> remind"], .current, facts: ["last_reminder"])
     }
 
     // Uses and events.
     let uses = try pair("uses", "total_uses", hasPrevious: hasPrevious)
-    add(floor, Phase.earlierBulk, [try repeated("foreground", uses.earlier, "total_uses")], .earlier, facts: ["total_uses"])
-    add(start, Phase.currentBulk, [try repeated("foreground", uses.part, "uses")], .current, facts: ["uses"])
+    add(
+      floor, WitnessPhase.earlierBulk, [try repeated("foreground", uses.earlier, "total_uses")], .earlier,
+      facts: ["total_uses"])
+    add(start, WitnessPhase.currentBulk, [try repeated("foreground", uses.part, "uses")], .current, facts: ["uses"])
     // Named events: a member of this version not given takes what `events` leaves, or all of its total.
     let eventsGiven = try count("events")
     var namedCurrent: Int64 = 0
@@ -338,7 +355,9 @@ extension WitnessHistoryBuilder {
       named.append((name, part, whole))
     }
     var room = (eventsGiven ?? Int64.max) - named.reduce(0) { $0 + ($1.part ?? 0) }
-    for (name, part, whole) in named.sorted(by: { ($0.part == nil ? 1 : 0, $0.name) < ($1.part == nil ? 1 : 0, $1.name) }) {
+    for (name, part, whole) in named.sorted(by: {
+      ($0.part == nil ? 1 : 0, $0.name) < ($1.part == nil ? 1 : 0, $1.name)
+    }) {
       let partName = "events(\"\(name)\")"
       let wholeName = "total_events(\"\(name)\")"
       var resolvedPart = part ?? whole ?? 0
@@ -355,28 +374,36 @@ extension WitnessHistoryBuilder {
       }
       guard resolvedWhole > 0 else { continue }
       let step = try Self.eventStep(name)
-      add(start, Phase.currentBulk, [try repeated(step, resolvedPart, partName)], .current, facts: [partName])
+      add(start, WitnessPhase.currentBulk, [try repeated(step, resolvedPart, partName)], .current, facts: [partName])
       add(
-        floor, Phase.earlierBulk, [try repeated(step, resolvedWhole - resolvedPart, wholeName)], .earlier,
+        floor, WitnessPhase.earlierBulk, [try repeated(step, resolvedWhole - resolvedPart, wholeName)], .earlier,
         facts: [wholeName])
       namedCurrent = namedCurrent.addingReportingOverflow(resolvedPart).partialValue
       namedEarlier = namedEarlier.addingReportingOverflow(resolvedWhole - resolvedPart).partialValue
     }
     let totalEventsGiven = try count("total_events")
-    let eventsPart = eventsGiven ?? (totalEventsGiven.map { hasPrevious ? max(namedCurrent, $0 - namedEarlier) : $0 } ?? namedCurrent)
+    let eventsPart =
+      eventsGiven ?? (totalEventsGiven.map { hasPrevious ? max(namedCurrent, $0 - namedEarlier) : $0 } ?? namedCurrent)
     let eventsWhole = totalEventsGiven ?? (eventsPart + namedEarlier)
     guard eventsPart >= namedCurrent else {
       throw Messages.partAboveWhole("events(…)", namedCurrent, "events", eventsPart)
     }
-    guard eventsPart <= eventsWhole else { throw Messages.partAboveWhole("events", eventsPart, "total_events", eventsWhole) }
+    guard eventsPart <= eventsWhole else {
+      throw Messages.partAboveWhole("events", eventsPart, "total_events", eventsWhole)
+    }
     let earlierEvents = eventsWhole - eventsPart
     guard earlierEvents >= namedEarlier else {
       throw Messages.partAboveWhole("total_events(…)", namedEarlier + eventsPart, "total_events", eventsWhole)
     }
-    if !hasPrevious && earlierEvents != 0 { throw Messages.needsEarlierVersion(["events", "total_events"], "part of `total_events`") }
-    add(start, Phase.currentBulk, [try repeated("silent event", eventsPart - namedCurrent, "events")], .current, facts: ["events"])
+    if !hasPrevious && earlierEvents != 0 {
+      throw Messages.needsEarlierVersion(["events", "total_events"], "part of `total_events`")
+    }
     add(
-      floor, Phase.earlierBulk, [try repeated("silent event", earlierEvents - namedEarlier, "total_events")], .earlier,
+      start, WitnessPhase.currentBulk, [try repeated("silent event", eventsPart - namedCurrent, "events")], .current,
+      facts: ["events"])
+    add(
+      floor, WitnessPhase.earlierBulk, [try repeated("silent event", earlierEvents - namedEarlier, "total_events")],
+      .earlier,
       facts: ["total_events"])
 
     // Prompts: groups at instants inside their windows, the last one at `last_prompt`.

@@ -40,14 +40,16 @@ enum WitnessHistoryMessages {
   {
     WitnessHistoryRefusal(
       facts: [part, whole],
-      reason: "`\(part)` = \(partValue) is above `\(whole)` = \(wholeValue); this version's count is part of all versions'")
+      reason:
+        "`\(part)` = \(partValue) is above `\(whole)` = \(wholeValue); this version's count is part of all versions'")
   }
 
   /// Something that happened in an earlier version, with `previous_version` absent.
   static func needsEarlierVersion(_ facts: [String], _ what: String) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
       facts: facts + ["previous_version"],
-      reason: "\(what) happened in an earlier version, but `previous_version` is absent: the app never had another version")
+      reason:
+        "\(what) happened in an earlier version, but `previous_version` is absent: the app never had another version")
   }
 
   /// A count too large to replay.
@@ -80,7 +82,8 @@ enum WitnessHistoryMessages {
   /// A flag of this version without the flag of all versions.
   static func flagWithoutAny(_ part: String, _ whole: String) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
-      facts: [part, whole], reason: "`\(part)` is true but `\(whole)` is false; an answer in this version is an answer in any")
+      facts: [part, whole],
+      reason: "`\(part)` is true but `\(whole)` is false; an answer in this version is an answer in any")
   }
 
   /// An optional fact present or absent against the fact that decides it.
@@ -114,7 +117,9 @@ enum WitnessHistoryMessages {
   /// An event name a test-file step cannot write.
   static func eventName(_ name: String) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
-      facts: [name], reason: "`\(name)`: the event name cannot be written in a history step (empty, too long or with quotes or arrows)")
+      facts: [name],
+      reason: "`\(name)`: the event name cannot be written in a history step (empty, too long or with quotes or arrows)"
+    )
   }
 
   /// The replayed history gave another value (a gap in the builder: reported, never hidden).
