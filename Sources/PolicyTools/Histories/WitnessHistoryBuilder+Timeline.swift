@@ -11,15 +11,25 @@ struct WitnessAnswer {
 
 /// The phases of the steps at one instant, in order.
 enum WitnessPhase {
+  /// The install's first call.
   static let install = 0.0
+  /// Counts and answers of earlier versions with no instant of their own.
   static let earlierBulk = 1.0
+  /// Prompts and answers of earlier versions at their instants.
   static let earlierTimed = 2.0
+  /// The change from the first of three versions to the previous one.
   static let secondVersion = 2.5
+  /// The change to this version.
   static let currentVersion = 4.0
+  /// Counts and answers of this version with no instant of their own.
   static let currentBulk = 5.0
+  /// Prompts and answers of this version at their instants.
   static let currentTimed = 6.0
+  /// The last bad session.
   static let badSession = 7.0
+  /// The finished sessions `average_score` averages.
   static let tail = 8.0
+  /// The session in progress.
   static let current = 9.0
 }
 
@@ -435,6 +445,7 @@ extension WitnessHistoryBuilder {
     return (resolvedPart, resolvedWhole - resolvedPart)
   }
 
+  /// The instants in both ranges; refused when there are none.
   func clamp(_ range: ClosedRange<Int64>, _ other: ClosedRange<Int64>, _ facts: [String]) throws(Refusal)
     -> ClosedRange<Int64>
   {

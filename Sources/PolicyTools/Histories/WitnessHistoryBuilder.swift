@@ -55,17 +55,26 @@ struct WitnessHistoryBuilder {
     case value(Value)
   }
 
+  /// The instant of the facts, in milliseconds: the end of the history.
   let now: Int64
+  /// The plain facts given, by name (nil: given absent).
   var plain: [String: Value?] = [:]
+  /// `events(name)` given, by name.
   var events: [String: Value?] = [:]
+  /// `total_events(name)` given, by name.
   var totalEvents: [String: Value?] = [:]
+  /// `average_score(n)` given, by count.
   var averages: [Int64: Value?] = [:]
+  /// `prompts_within(w)` given, by window.
   var windows: [TimeSpan: Value?] = [:]
+  /// The timeline so far.
   var items: [Item] = []
+  /// The repetitions of the steps so far, against ``WitnessHistory/maximumTotalRepetitions``.
   var repetitions: Int64 = 0
   /// The instant of the last prompt, once placed.
   var lastPrompt: Int64?
 
+  /// A builder for `facts` at `now`; refuses a fact that is not the review schema's.
   init(facts: [AssignedFact], now: Timestamp) throws(Refusal) {
     self.now = now.millisecondsSince1970
     for fact in facts {
@@ -86,6 +95,7 @@ struct WitnessHistoryBuilder {
 
   // MARK: - Reading the facts
 
+  /// How the plain fact `name` is given.
   func given(_ name: String) -> Given {
     guard let entry = plain[name] else { return .unknown }
     return entry.map(Given.value) ?? .absent
@@ -100,6 +110,7 @@ struct WitnessHistoryBuilder {
     }
   }
 
+  /// `value` of fact `name` as a count: a whole number not below 0.
   static func count(_ name: String, _ value: Value) throws(Refusal) -> Int64 {
     guard case .int(let count) = value else { throw Messages.wrongType(name, value, expected: "a whole number") }
     guard count >= 0 else { throw Messages.negative(name, count) }
@@ -115,6 +126,7 @@ struct WitnessHistoryBuilder {
     }
   }
 
+  /// A flag that is never absent: nil when not given.
   func flag(_ name: String) throws(Refusal) -> Bool? {
     switch given(name) {
     case .unknown: return nil
@@ -138,6 +150,7 @@ struct WitnessHistoryBuilder {
     }
   }
 
+  /// A version: `.some(nil)` when given absent.
   func version(_ name: String) throws(Refusal) -> Version?? {
     switch given(name) {
     case .unknown: return .none
@@ -149,12 +162,14 @@ struct WitnessHistoryBuilder {
 
   // MARK: - Arithmetic
 
+  /// `a - b`, refused as out of range on overflow.
   static func minus(_ a: Int64, _ b: Int64, _ facts: [String]) throws(Refusal) -> Int64 {
     let (result, overflow) = a.subtractingReportingOverflow(b)
     if overflow { throw Messages.outOfRange(facts) }
     return result
   }
 
+  /// `a * b`, refused as out of range on overflow.
   static func times(_ a: Int64, _ b: Int64, _ facts: [String]) throws(Refusal) -> Int64 {
     let (result, overflow) = a.multipliedReportingOverflow(by: b)
     if overflow { throw Messages.outOfRange(facts) }
@@ -186,12 +201,14 @@ struct WitnessHistoryBuilder {
     return text + (count > 1 ? " x \(count)" : "") + (answer.map { " -> " + $0 } ?? "")
   }
 
+  /// Adds `item` to the timeline, after those added before it at its instant and phase.
   mutating func add(_ item: Item) {
     var item = item
     item.sequence = items.count
     items.append(item)
   }
 
+  /// Adds the steps that are not nil at `time` and `phase`, in `segment`.
   mutating func add(
     _ time: Int64, _ phase: Double, _ steps: [String?], _ segment: Segment = .any, facts: [String] = [],
     sessions: Int64 = 0

@@ -1,16 +1,5 @@
 import PolicyCore
 
-/// Why no replayable history gives a set of facts: the facts involved and the reason, in words.
-public struct WitnessHistoryRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The facts the reason is about, as policies write them.
-  public var facts: [String]
-  /// The reason, a sentence: "`uses` = 9000000000000000000 needs more than 100,000 launches...".
-  public var reason: String
-
-  /// The reason.
-  public var description: String { reason }
-}
-
 /// The wording of every ``WitnessHistoryRefusal``.
 enum WitnessHistoryMessages {
   /// A fact the history cannot produce: not a standard fact, nor a member of a standard family.
