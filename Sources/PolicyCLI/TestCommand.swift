@@ -49,8 +49,9 @@ enum TestCommand: Command {
     each step with the prompts it showed and the rules that decided them.
 
     HISTORY STEPS:
-      launch | foreground | session | end session | event [name] |
-      action <score> [bad] [prompt] | prompt | wait <duration> | update <version>
+      launch | foreground | session | end session | event [name] | silent event [name] |
+      action <score> [bad] [prompt] | prompt | shown | unprompted -> <answer> |
+      wait <duration> | update <version>
       add `x <count> [every <duration>]` to repeat a step, and
       `-> rate|decline|remind|feedback|dismiss|unknown` to answer its prompt.
 

@@ -2,7 +2,8 @@ import Foundation
 import PolicyCore
 import ReviewPolicy
 
-/// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`...
+/// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`,
+/// `shown -> decline`, `unprompted -> rate`...
 package struct HistoryStep: Sendable {
   /// What the step does: a review manager call, waiting, or an app update.
   package enum Action: Sendable {
@@ -16,10 +17,18 @@ package struct HistoryStep: Sendable {
     case endSession
     /// `event [name]`: `significantEvent(_:)`.
     case event(String?)
+    /// `silent event [name]`: `significantEvent(_:mayPrompt: false)`, an event counted with no prompt check.
+    case silentEvent(String?)
     /// `action <score> [bad] [prompt]`.
     case action(score: Double, isBad: Bool, mayPrompt: Bool)
     /// `prompt`: `promptIfAppropriate()`.
     case prompt
+    /// `shown`: a prompt recorded as shown whatever the policy says (and answered with the
+    /// step's answer), as a replayed witness needs.
+    case shown
+    /// `unprompted -> <answer>`: `recordWithoutPrompt(_:)`, an answer given outside any prompt
+    /// (a "Rate this app" row); the answer is required.
+    case unprompted
     /// `wait <duration>`: the clock moves on.
     case wait(TimeSpan)
     /// `update <version>`: the manager is created again with a new app version.
@@ -38,6 +47,12 @@ package struct HistoryStep: Sendable {
   package var range: SourceRange
   /// The step as written, trimmed (for traces and messages).
   package var text = ""
+
+  /// Whether the step's answer is given outside any prompt (`unprompted -> rate`), so it needs none shown.
+  package var answersOutsidePrompt: Bool {
+    if case .unprompted = action { return true }
+    return false
+  }
 
   /// Parses one step written as `text`, located at `range`.
   package static func parse(_ text: String, range: SourceRange) -> Result<HistoryStep, Problems> {
@@ -83,9 +98,13 @@ package struct HistoryStep: Sendable {
     case "session" where argument.isEmpty: action = .session
     case "end" where argument == "session": action = .endSession
     case "event":
-      var name = argument
-      if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
-      action = .event(name.isEmpty ? nil : name)
+      action = .event(eventName(argument))
+    case "silent" where core.count >= 2 && core[1] == "event":
+      action = .silentEvent(eventName(core.dropFirst(2).joined(separator: " ")))
+    case "shown" where argument.isEmpty: action = .shown
+    case "unprompted" where argument.isEmpty:
+      guard answer != nil else { return failure(TestFileMessages.unpromptedWithoutAnswer) }
+      action = .unprompted
     case "action":
       var parts = core.dropFirst().makeIterator()
       guard let scoreText = parts.next(), let score = Double(scoreText), score.isFinite else {
@@ -111,12 +130,23 @@ package struct HistoryStep: Sendable {
       guard !argument.isEmpty else { return failure(TestFileMessages.missingUpdateVersion) }
       action = .update(argument)
     default:
-      let verbs = ["launch", "foreground", "session", "end", "event", "action", "prompt", "wait", "update"]
+      let verbs = [
+        "launch", "foreground", "session", "end", "event", "silent", "action", "prompt", "shown", "unprompted", "wait",
+        "update",
+      ]
       let suggestion = EditDistance.suggestion(for: verb, among: verbs)
       return failure { TestFileMessages.unknownStep(text, suggestion: suggestion, at: $0) }
     }
+    if case .unprompted = action, repetitions != 1 { return failure(TestFileMessages.unpromptedRepeated) }
     var step = HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range)
     step.text = text.trimmingCharacters(in: .whitespaces)
     return .success(step)
+  }
+
+  /// The event name written as `argument` (quotes removed), nil when there is none.
+  private static func eventName(_ argument: String) -> String? {
+    var name = argument
+    if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+    return name.isEmpty ? nil : name
   }
 }

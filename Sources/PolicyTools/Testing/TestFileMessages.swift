@@ -125,7 +125,7 @@ enum TestFileMessages {
 
   /// The syntax of history steps: the help of a step that does not parse.
   static let historyStepSyntax =
-    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `action <score> [bad] [prompt]`, `prompt`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
+    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `silent event [name]`, `action <score> [bad] [prompt]`, `prompt`, `shown`, `unprompted -> <answer>`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
 
   /// `PC406`: the answer `word` after `->`, not one of the answers; the range is the step.
   static func unknownAnswer(_ word: String, at range: SourceRange) -> Diagnostic {
@@ -161,6 +161,20 @@ enum TestFileMessages {
   /// `PC406`: `wait` without a duration.
   static func missingWaitDuration(at range: SourceRange) -> Diagnostic {
     historyStep("`wait` needs a duration, such as `wait 3d` or `wait 1d 12h`", at: range)
+  }
+
+  /// `PC406`: `unprompted` without an answer.
+  static func unpromptedWithoutAnswer(at range: SourceRange) -> Diagnostic {
+    historyStep(
+      "`unprompted` needs an answer, such as `unprompted -> rate`",
+      help: "`unprompted -> <answer>` records an answer given outside any prompt (a \"Rate this app\" row)", at: range)
+  }
+
+  /// `PC406`: `unprompted` repeated with `x <count>`.
+  static func unpromptedRepeated(at range: SourceRange) -> Diagnostic {
+    historyStep(
+      "`unprompted` records one answer and cannot be repeated",
+      help: "write one `unprompted -> <answer>` step per answer", at: range)
   }
 
   /// `PC406`: `update` without a version.

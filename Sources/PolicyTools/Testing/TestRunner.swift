@@ -133,7 +133,7 @@ public enum TestRunner {
   static func runHistory(
     _ history: [HistoryStep], _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy,
     policyText: String, environment: PolicyEnvironment
-  ) -> Result<(explanation: Explanation, prompts: Int, trace: [String]), Problems> {
+  ) -> Result<(explanation: Explanation, prompts: Int, trace: [String], facts: Facts), Problems> {
     // Only the policy's own facts may be given: the standard ones come from the history.
     var appFacts: [(String, Value)] = []
     var problems: [Diagnostic] = []
@@ -166,7 +166,13 @@ public enum TestRunner {
     let declared = policy.declaredEvents
     let recorded = environment.eventNames.sorted()
     for step in history where !declared.isEmpty || !recorded.isEmpty {
-      guard case .event(let name?) = step.action else { continue }
+      let named: String?
+      switch step.action {
+      case .event(let name), .silentEvent(let name): named = name
+      case .launch, .foreground, .session, .endSession, .action, .prompt, .shown, .unprompted, .wait, .update:
+        named = nil
+      }
+      guard let name = named else { continue }
       if !declared.isEmpty {
         guard !declared.contains(name) else { continue }
         let suggestion = EditDistance.suggestion(for: name, among: declared)
@@ -225,16 +231,23 @@ public enum TestRunner {
         case .session: current.sessionStarted()
         case .endSession: current.sessionEnded()
         case .event(let name): current.significantEvent(name)
+        case .silentEvent(let name): current.significantEvent(name, mayPrompt: false)
         case .action(let score, let isBad, let mayPrompt):
           current.action(score: score, isBad: isBad, mayPrompt: mayPrompt)
         case .prompt: current.promptIfAppropriate()
+        case .shown:
+          current.recordPromptShownForReplay(answer: step.answer)
+          presenter.prompts += 1
+          presenter.deciding.append([])
+        case .unprompted:
+          if let answer = step.answer { current.recordWithoutPrompt(answer) }
         case .wait(let span): if let next = clock.now.adding(span) { clock.now = next }
         case .update(let version):
           if let updated = manager(version: version) { current = updated }
         }
       }
       // An answer is given only to a prompt the step shows: one that shows none is a mistake in the test.
-      if step.answer != nil, presenter.deciding.count == promptsBefore {
+      if step.answer != nil, presenter.deciding.count == promptsBefore, !step.answersOutsidePrompt {
         let decision = current.currentFacts().map { compiled, facts in
           ExplanationRenderer().summary(compiled.explain(facts).decision, compiled)
         }
@@ -249,6 +262,6 @@ public enum TestRunner {
     }
     let fresh = compiled.explain(facts)
     trace.append("then a fresh check: " + ExplanationRenderer().summary(fresh.decision, policy))
-    return .success((fresh, presenter.prompts, trace))
+    return .success((fresh, presenter.prompts, trace, facts))
   }
 }

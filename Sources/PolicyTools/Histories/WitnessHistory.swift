@@ -1,0 +1,132 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+
+/// A usage history that, replayed through the review tracker as `policyc test` replays a test
+/// case's history, gives exactly the values of a set of review facts: the history behind an
+/// analyzer's witness or counterexample.
+///
+/// ```swift
+/// switch WitnessHistory.replayed(for: witness, policy: policy, policyText: text, environment: environment) {
+/// case .success(let history):
+///   print(history.testCase(name: "the rule can hold", expectsAsk: true, deciding: ["loyal"]))
+/// case .failure(let refusal):
+///   print("no history:", refusal.reason)
+/// }
+/// ```
+///
+/// The steps never ask the policy: counts are `foreground`, `silent event` and `session` steps,
+/// prompts are `shown -> unknown` (recorded whatever the policy says), answers are
+/// `unprompted -> rate|decline|feedback|remind`, and session scores are `action` steps without
+/// `prompt`. So the history gives the same facts under any policy. Repetitions are written
+/// `x <count>`; a count above ``maximumRepetitions`` (or a history above
+/// ``maximumTotalRepetitions`` repetitions in all) is refused, so building and replaying are
+/// bounded whatever the facts.
+public struct WitnessHistory: Sendable, Hashable {
+  /// The most repetitions of one step (`x <count>`), as test files allow.
+  public static let maximumRepetitions = 100_000
+  /// The most repetitions in one history, all steps together.
+  public static let maximumTotalRepetitions = 300_000
+
+  /// A fact the policy declares itself (`fact plan: string`), given to the test case as is.
+  public struct AppFact: Sendable, Hashable {
+    /// The fact's name.
+    public var name: String
+    /// Its value.
+    public var value: Value
+
+    /// An app fact.
+    public init(name: String, value: Value) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  /// When the history starts: the install.
+  public var start: Timestamp
+  /// The app version the history starts with (later versions come with `update` steps).
+  public var version: String
+  /// The steps, in test-file syntax.
+  public var steps: [String]
+  /// When the history ends: the instant of the facts.
+  public var now: Timestamp
+  /// The policy's own facts, for the test case's `facts`.
+  public var appFacts: [AppFact] = []
+  /// The install's seed (`bucket("name")`); 0 for none.
+  public var seed: UInt64 = 0
+
+  /// The history for the host facts `facts` at `now` (plain facts and family members of
+  /// ``ReviewSchema/standard``), or why there is none. Facts not given are free.
+  public static func build(facts: [AssignedFact], now: Timestamp) -> Result<WitnessHistory, WitnessHistoryRefusal> {
+    do throws(WitnessHistoryRefusal) {
+      var builder = try WitnessHistoryBuilder(facts: facts, now: now)
+      return .success(try builder.build())
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The history for `witness`: its host facts from the history, its declared facts and seed
+  /// given to the test case.
+  public static func build(for witness: Witness) -> Result<WitnessHistory, WitnessHistoryRefusal> {
+    build(facts: witness.assignment, now: witness.now).map { history in
+      var history = history
+      history.appFacts = witness.facts.filter(\.isDeclared).compactMap { fact in
+        fact.value.map { AppFact(name: fact.name, value: $0) }
+      }
+      history.seed = witness.seed
+      return history
+    }
+  }
+
+  /// The history for `witness`, replayed through the review tracker running `policy` (compiled
+  /// from `policyText` in `environment`, as `policyc test` would) and checked: every host fact of
+  /// the witness has its value at the end. A mismatch is a refusal, never a wrong history.
+  public static func replayed(
+    for witness: Witness, policy: CompiledPolicy, policyText: String, environment: PolicyEnvironment
+  ) -> Result<WitnessHistory, WitnessHistoryRefusal> {
+    build(for: witness).flatMap { history in
+      history.check(witness.assignment, policy: policy, policyText: policyText, environment: environment).map {
+        history
+      }
+    }
+  }
+
+  /// Replays the history and compares the facts at the end with `facts`, value for value.
+  public func check(
+    _ facts: [AssignedFact], policy: CompiledPolicy, policyText: String, environment: PolicyEnvironment
+  ) -> Result<Void, WitnessHistoryRefusal> {
+    replay(policy: policy, policyText: policyText, environment: environment).flatMap { replayed in
+      for fact in facts {
+        let got = replayed.value(of: fact.name)
+        if got != fact.value {
+          return .failure(WitnessHistoryMessages.replayMismatch(fact.name, got: got, expected: fact.value))
+        }
+      }
+      return .success(())
+    }
+  }
+
+  /// The facts at the end of the history, replayed as `policyc test` replays its test case
+  /// (``testCase(name:expectsAsk:deciding:)``) through a review manager running `policy`.
+  public func replay(policy: CompiledPolicy, policyText: String, environment: PolicyEnvironment) -> Result<
+    Facts, WitnessHistoryRefusal
+  > {
+    let text = testCase(name: "replay", expectsAsk: false, deciding: nil)
+    let source = SourceFile(path: "replay.test.json", text: text)
+    guard case .success(let node) = JSONParser.parse(source) else {
+      return .failure(WitnessHistoryMessages.replayFailed(["the test case is not JSON"]))
+    }
+    var problems: [Diagnostic] = []
+    guard let testCase = PolicyTestCase.parse(node, &problems) else {
+      return .failure(WitnessHistoryMessages.replayFailed(problems.map(\.message)))
+    }
+    let file = PolicyTestFile(policy: "", policyRange: node.range, now: nil, start: nil, cases: [testCase])
+    switch TestRunner.runHistory(
+      testCase.history ?? [], testCase, file: file, policy: policy, policyText: policyText, environment: environment)
+    {
+    case .success(let result): return .success(result.facts)
+    case .failure(let failure): return .failure(WitnessHistoryMessages.replayFailed(failure.diagnostics.map(\.message)))
+    }
+  }
+}
