@@ -1,9 +1,12 @@
+import PolicyTools
+
 // Fuzz target `analyzer`: every claim of the policy analyzer must survive evaluation.
 //
 // The input is one policy, or two separated by a line `===` (a single policy with several rules
 // is paired with itself less one rule, picked by the input, for the equivalence checks). Each is compiled against
 // ReviewSchema.standard (its own `fact` and `events` declarations included). For a policy that
-// compiles, PolicyAnalyzer.analyze (default options, no checks) runs and each of its findings is
+// compiles, the analysis of PolicyEnvironment.standard (default options and the review-etiquette
+// checks, PC320-PC322) runs and each of its findings is
 // checked on the VM (CompiledPolicy.explain) over fact snapshots derived from the input: extremes,
 // values next to the policy's own literals, absent facts, odd `now`s and subject seeds.
 //
@@ -32,11 +35,24 @@
 // the VM's rule trace wherever it is definite, and the atom axioms never definitely fail.
 // For two policies, PolicyEquivalence.compare: "equivalent" means the same shouldAsk on every
 // snapshot; a counterexample's printed decisions are the policies' decisions on its facts
-// (Witness.facts(for:)) and they differ; comparing the other way round never contradicts it. Any witness a finding carries decides as evaluated.
+// (Witness.facts(for:)) and they differ; comparing the other way round never contradicts it. Any witness a finding carries decides as evaluated;
+// an etiquette finding (PC320-PC322) carries one on which the policy asks.
+// Every witness (a finding's or a counterexample's) satisfies the schema's relations and has a
+// history: WitnessHistory.build gives one or refuses only for the limits of a test file
+// (WitnessHistoryRefusal.exceedsLimits: counts above 100,000, instants outside the years 1 to
+// 9999); the history, replayed through a ReviewManager running the policy as `policyc test`
+// replays it, gives every host fact of the witness its value. (Histories of more than
+// `replayedRepetitions` steps are built and checked for their limits but not replayed: a replay
+// costs a few microseconds a step, and a fuzz input must stay fast.)
 //
-// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with PolicyCore and ReviewPolicy.
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with PolicyCore, ReviewPolicy and PolicyTools.
 @testable import PolicyCore
 @testable import ReviewPolicy
+
+/// The environment every policy is compiled and analysed in, and its histories replayed in.
+let environment = PolicyEnvironment.standard
+/// The longest history (steps with their repetitions) the target replays.
+let replayedRepetitions = 20_000
 
 /// Instants a facts file can hold: the years 1 to 9999 (the analyzer's domain).
 let earliestInstant: Int64 = -62_135_596_800_000
@@ -281,6 +297,12 @@ extension Snapshot {
           }
         case .window:
           if case .int(let count)? = value(names[0]) { set(names[0], .int(count >= 1 ? 0 : 1)) }
+        case .distinct:
+          // The first takes another value of its type (or is dropped when none differs).
+          if let type = types[names[0]] {
+            let other = maker.value(type, now: now.millisecondsSince1970)
+            set(names[0], other == value(names[1]) ? nil : other)
+          }
         }
       }
     }
@@ -503,6 +525,15 @@ func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapsho
       let facts = witness.facts(for: policy)
       if policy.decide(facts) != policy.decide(witness.facts(for: policy)) { fuzzFail("a witness decides twice") }
       _ = traces(policy, facts, "a witness")
+      checkHistory(witness, [policy], "the witness of \(finding.diagnostic.code)")
+    }
+    if finding.diagnostic.code.domain == ReviewPolicyCode.domain {
+      // The etiquette: an example on which the compiled policy asks.
+      guard let witness = finding.witness else { fuzzFail("\(finding.diagnostic.code) without an example") }
+      if !policy.decide(witness.facts(for: policy)).shouldAsk {
+        fuzzFail("\(finding.diagnostic.code)'s example does not ask: \(witness.summary())")
+      }
+      continue
     }
     guard finding.diagnostic.code.domain == PolicyCoreCode.domain,
       let code = PolicyCoreCode(rawValue: finding.diagnostic.code.rawValue)
@@ -590,77 +621,30 @@ func checkEquivalence(_ old: CompiledPolicy, _ new: CompiledPolicy, _ snapshots:
     }
     if first.shouldAsk == second.shouldAsk { fuzzFail("a counterexample on which both decide the same") }
     if first.reason == .invalidFacts || second.reason == .invalidFacts { fuzzFail("a counterexample is invalid facts") }
+    checkHistory(witness, [old, new], "a counterexample")
   case .unknown, .incomparable: break
   }
 }
 
-// MARK: - Entry points
+// MARK: - Histories
 
-/// The input split at the first line `===`: one or two policies.
-func splitPolicies(_ bytes: [UInt8]) -> [[UInt8]] {
-  let separator = Array("\n===\n".utf8)
-  guard bytes.count >= separator.count else { return [bytes] }
-  for start in 0...(bytes.count - separator.count)
-  where bytes[start..<(start + separator.count)].elementsEqual(separator) {
-    return [Array(bytes[..<start]), Array(bytes[(start + separator.count)...])]
-  }
-  return [bytes]
-}
-
-/// libFuzzer's entry point: runs one input through the target and checks its invariants.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let schema = ReviewSchema.standard
-  var literals = Literals()
-  var policies: [CompiledPolicy] = []
-  for (index, part) in splitPolicies(bytes).enumerated() {
-    let source = SourceFile(path: "fuzz\(index).policy", bytes: part)
-    literals.add(Parser.parse(source).file)
-    guard let policy = PolicyCompiler.compile(source, schema: schema).policy else { return 0 }
-    policies.append(policy)
-  }
-  var maker = ValueMaker(random: FuzzRandom(state: fuzzSeed(bytes)), literals: literals)
-  var pair = policies
-  if pair.count == 1, let only = pair.first, only.rules.count > 1 {
-    // One policy: it is also compared with itself less one rule (picked by the input), which
-    // often decides the same (a shadowed or never-holding rule) and often not.
-    let dropped = only.rules[Int(fuzzSeed(bytes) % UInt64(only.rules.count))].range
-    let text = Array(only.source.bytes[..<dropped.start]) + Array(only.source.bytes[dropped.end...])
-    let source = SourceFile(path: "fuzz-less-one.policy", bytes: text)
-    if let other = PolicyCompiler.compile(source, schema: schema).policy { pair.append(other) }
-  }
-  if pair.count == 2 {
-    // Pairs: equivalence over shared snapshots (facts of one type by name, else incomparable).
-    let slots = snapshotSlots(pair)
-    let comparable = pair[1].layout.slots.allSatisfy { slot in
-      pair[0].layout.slot(named: slot.name).map { pair[0].layout.slots[$0].type == slot.type } ?? true
+/// Checks that `witness` has a history (refused only for a test file's limits) that, replayed
+/// through a review manager running each of `policies`, gives each host fact it reads its value.
+func checkHistory(_ witness: Witness, _ policies: [CompiledPolicy], _ what: @autoclosure () -> String) {
+  switch WitnessHistory.build(for: witness) {
+  case .failure(let refusal):
+    if !refusal.exceedsLimits { fuzzFail("no history for \(what()) (\(witness.summary())): \(refusal.reason)") }
+  case .success(let history):
+    guard history.repetitions <= replayedRepetitions else { return }
+    for policy in policies {
+      let text = String(decoding: policy.source.bytes, as: UTF8.self)
+      if case .failure(let refusal) = WitnessHistory.replayed(
+        for: witness, policy: policy, policyText: text, environment: environment)
+      {
+        fuzzFail(
+          "the history of \(what()) does not replay to its facts (\(witness.summary())): \(refusal.reason)\n"
+            + history.testCase(name: "replay", expectsAsk: false, deciding: nil))
+      }
     }
-    if comparable { checkEquivalence(pair[0], pair[1], makeSnapshots(slots, &maker, count: 24)) }
   }
-  for policy in policies {
-    let report = PolicyAnalyzer.analyze(policy)
-    let snapshots = makeSnapshots(snapshotSlots([policy]), &maker, count: 24)
-    checkFindings(policy, report, snapshots, schema: schema)
-  }
-  return 0
-}
-
-/// libFuzzer's set-up hook, called once before the first input.
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
-  fuzzWarmUp(
-    [
-      """
-      fact plan: string
-      let engaged = days >= 14 and uses >= 10
-      never answered when declined or rated
-      never too_soon when since(last_prompt) < 8w or prompts_within(365d) >= 3
-      ask loyal when engaged and days > 3 and (events("export") >= 3 or (average_score(3) ?? 0) >= 7.5)
-      ask paying when plan in ["pro", "team"] and -days < -7 % 3
-      ask never_asks when days > 5 and days < 2
-      """,
-      "ask when days > 3\n===\nask when days >= 4 or uses > 1",
-    ], fuzz)
-  return 0
 }

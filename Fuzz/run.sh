@@ -36,9 +36,9 @@ mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target
 
 # The package's library modules each target links, in dependency order.
 case "$target" in
-  pipeline | store | analyzer | legacy) modules=(PolicyCore ReviewPolicy) ;;
+  pipeline | store | legacy) modules=(PolicyCore ReviewPolicy) ;;
   update) modules=(PolicyCore ReviewPolicy ReliabilitySupport) ;;
-  facts | testfile | behaviour | lsp) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
+  facts | testfile | behaviour | lsp | analyzer) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
   *)
     echo "unknown target \`$target\`; the targets are pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp and update" >&2
     exit 2

@@ -178,7 +178,7 @@ struct FactRelationTests {
   /// Which of a relation's two situations `facts` shows, nil when it shows neither: a bound or
   /// an increasing family with equal and with unequal sides; a minimum reached and exceeded; an
   /// instant at `now` and before; a presence present and absent; a count of whole units zero and
-  /// positive; a window's count positive and zero.
+  /// positive; a window's count positive and zero; two distinct facts both present and not.
   static func situation(_ relation: FactRelation, _ facts: Indexed, now: Timestamp) -> Bool? {
     func value(_ name: String) -> Value?? { facts.plain[name] }
     func members(_ family: String) -> [AssignedFact] { facts.members[family] ?? [] }
@@ -218,6 +218,9 @@ struct FactRelationTests {
       }
       guard !counts.isEmpty else { return nil }
       return counts.contains { $0 >= 1 }
+    case .distinct(let first, _):
+      guard case .some(let current) = value(first) else { return nil }
+      return current != nil
     }
   }
 }

@@ -23,6 +23,8 @@ struct RelationAxioms: Sendable {
     case wholeUnits(count: AnalysisVariable, age: AnalysisVariable, unit: Int64)
     /// `count >= 1` exactly when `latest` is present and its `age` is below `window`.
     case window(count: AnalysisVariable, latest: String, age: AnalysisVariable, window: Int64)
+    /// The two variables differ when both facts are present.
+    case distinct(AnalysisVariable, fact: String, AnalysisVariable, other: String)
 
     /// The facts whose state the propagator reads and narrows.
     var facts: [String] {
@@ -33,6 +35,7 @@ struct RelationAxioms: Sendable {
       case .presentWhenPositive(let fact, let variable): [fact, variable.name]
       case .wholeUnits(let count, let age, _): [count.name, age.name]
       case .window(let count, let latest, _, _): [count.name, latest]
+      case .distinct(_, let fact, _, let other): [fact, other]
       }
     }
   }
@@ -154,6 +157,11 @@ struct RelationAxioms: Sendable {
           guard case .duration(let window) = key, let count = variable(slot) else { continue }
           propagators.append(.window(count: count, latest: latest.name, age: age, window: window.milliseconds))
         }
+      case .distinct(let firstName, let secondName):
+        guard let first = plain[firstName], let second = plain[secondName], let one = variable(first),
+          let other = variable(second), one.kind == other.kind, one.kind != .string, !one.isAge
+        else { continue }
+        propagators.append(.distinct(one, fact: first.name, other, other: second.name))
       }
     }
     for (index, propagator) in propagators.enumerated() {
@@ -321,6 +329,16 @@ struct RelationAxioms: Sendable {
         return true
       case nil: return true
       }
+    case .distinct(let one, let fact, let other, let otherFact):
+      guard isPresent(fact, state), isPresent(otherFact, state) else { return true }
+      // A variable settled to one value excludes it from the other.
+      for (settled, open) in [(one, other), (other, one)] {
+        let known = domain(settled, state)
+        guard state.ordered[settled] != nil, known.lower == known.upper, known.admits(known.lower) else { continue }
+        guard domain(open, state).admits(known.lower) else { continue }
+        guard narrow(open, .noneOf([known.lower]), &state, &touched) else { return false }
+      }
+      return true
     }
   }
 
@@ -406,7 +424,7 @@ extension RelationAxioms {
       case .order(_, let lower, _, let upper, _): edge = (lower, upper)
       case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
       case .window(let count, let latest, _, _): edge = (latest, count.name)
-      case .minimum, .samePresence, .presentWhenPositive: continue
+      case .minimum, .samePresence, .presentWhenPositive, .distinct: continue
       }
       guard let low = position[edge.0], let high = position[edge.1], low != high else { continue }
       below[high] += 1

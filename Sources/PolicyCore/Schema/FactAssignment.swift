@@ -139,6 +139,11 @@ extension FactSchema {
           }
           if (count >= 1) != within { report(relation, member.name, latest.name) }
         }
+      case .distinct(let firstName, let secondName):
+        guard let first = plain[firstName], let second = plain[secondName], let value = first.value,
+          value == second.value
+        else { continue }
+        report(relation, firstName, secondName)
       }
     }
     return broken

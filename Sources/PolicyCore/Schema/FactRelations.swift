@@ -114,6 +114,8 @@ public struct FactRelation: Sendable, Hashable {
     /// `now`, and the optional instant fact `latest` is the latest occurrence: `family(w) >= 1`
     /// exactly when `latest` is present and `since(latest) < w`.
     case window(family: String, latest: String)
+    /// Two facts of one type never have the same value when both are present.
+    case distinct(String, String)
   }
 
   /// What the relation states.
@@ -141,6 +143,7 @@ public struct FactRelation: Sendable, Hashable {
     case .presence(let name, let condition): [name, condition.fact]
     case .wholeUnits(let count, let since, _): [count, since]
     case .window(let family, let latest): [family, latest]
+    case .distinct(let first, let second): [first, second]
     }
   }
 
@@ -180,6 +183,8 @@ public struct FactRelation: Sendable, Hashable {
       return "`\(count)` is the number of whole \(unit) periods since `\(since)`"
     case .window(let family, let latest):
       return "`\(family)(w)` >= 1 exactly when `\(latest)` is less than w before now"
+    case .distinct(let first, let second):
+      return "`\(first)` is never `\(second)`"
     }
   }
 
@@ -273,6 +278,9 @@ extension FactSchema {
       guard let family = family(named: name), let latest = fact(named: latest) else { return false }
       return family.keyType == .duration && family.type == .int && !family.isOptional && latest.type == .instant
         && latest.isOptional
+    case .distinct(let first, let second):
+      guard let first = fact(named: first), let second = fact(named: second) else { return false }
+      return first.type == second.type && first.name != second.name
     }
   }
 

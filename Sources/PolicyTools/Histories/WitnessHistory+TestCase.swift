@@ -52,14 +52,21 @@ extension WitnessHistory {
 
   /// The prompts the history shows (its `shown` steps, with their repetitions).
   public var promptsShown: Int {
-    steps.reduce(0) { total, step in
-      guard step.hasPrefix("shown") else { return total }
-      let words = step.split(separator: " ")
-      guard let times = words.firstIndex(of: "x"), times + 1 < words.count, let count = Int(words[times + 1]) else {
-        return total + 1
-      }
-      return total + count
+    steps.reduce(0) { total, step in step.hasPrefix("shown") ? total + WitnessHistory.repetitions(of: step) : total }
+  }
+
+  /// The steps the history replays, each repetition counted: what replaying it costs.
+  public var repetitions: Int {
+    steps.reduce(0) { $0 + WitnessHistory.repetitions(of: $1) }
+  }
+
+  /// How many times `step` runs: its `x <count>`, else once.
+  static func repetitions(of step: String) -> Int {
+    let words = step.split(separator: " ")
+    guard let times = words.lastIndex(of: "x"), times + 1 < words.count, let count = Int(words[times + 1]) else {
+      return 1
     }
+    return count
   }
 
   /// `value` as a facts file writes it.

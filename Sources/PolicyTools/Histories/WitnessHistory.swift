@@ -81,14 +81,21 @@ public struct WitnessHistory: Sendable, Hashable {
 
   /// The history for `witness`, replayed through the review tracker running `policy` (compiled
   /// from `policyText` in `environment`, as `policyc test` would) and checked: every host fact of
-  /// the witness has its value at the end. A mismatch is a refusal, never a wrong history.
+  /// the witness that `policy` reads has its value at the end. The test case gives only the facts
+  /// `policy` declares (a counterexample's witness has the facts of two policies). A mismatch is a
+  /// refusal, never a wrong history.
   public static func replayed(
     for witness: Witness, policy: CompiledPolicy, policyText: String, environment: PolicyEnvironment
   ) -> Result<WitnessHistory, WitnessHistoryRefusal> {
     build(for: witness).flatMap { history in
-      history.check(witness.assignment, policy: policy, policyText: policyText, environment: environment).map {
-        history
+      var history = history
+      history.appFacts.removeAll { fact in
+        guard let slot = policy.layout.slot(named: fact.name), case .declaration = policy.layout.slots[slot].origin
+        else { return true }
+        return false
       }
+      let known = witness.assignment.filter { policy.layout.slot(named: $0.name) != nil }
+      return history.check(known, policy: policy, policyText: policyText, environment: environment).map { history }
     }
   }
 

@@ -204,7 +204,7 @@ extension WitnessHistoryBuilder {
         remaining -= score
       }
       guard remaining == 0 else {
-        throw Messages.scores([entry.name], "the sessions it averages would need scores beyond -200 to 200")
+        throw Messages.beyondScoreBounds([entry.name], "the sessions it averages would need scores beyond -200 to 200")
       }
       previous = (entry.key, entry.sum)
     }
@@ -224,7 +224,7 @@ extension WitnessHistoryBuilder {
     case .value(let value): throw Messages.wrongType("session_score", value, expected: "a number")
     }
     guard score.scaled.magnitude <= UInt64(Self.scoreBound) else {
-      throw Messages.scores(["session_score"], "a session's score stays within -200 to 200")
+      throw Messages.beyondScoreBounds(["session_score"], "a session's score stays within -200 to 200")
     }
     guard score.scaled != 0 || isBad else { return }
     add(

@@ -46,21 +46,23 @@ enum WitnessHistoryMessages {
     WitnessHistoryRefusal(
       facts: [name],
       reason:
-        "`\(name)` = \(count) needs \(count) repetitions of one step; a replayable history repeats a step at most \(limit) times"
-    )
+        "`\(name)` = \(count) needs \(count) repetitions of one step; a replayable history repeats a step at most \(limit) times",
+      exceedsLimits: true)
   }
 
   /// A history whose steps repeat too often in all.
   static func tooLong(_ total: Int64, limit: Int) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
-      facts: [], reason: "the history needs \(total) repeated steps in all; a replayable history has at most \(limit)")
+      facts: [], reason: "the history needs \(total) repeated steps in all; a replayable history has at most \(limit)",
+      exceedsLimits: true)
   }
 
   /// Instants or spans outside what a test file can write.
   static func outOfRange(_ facts: [String]) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
       facts: facts,
-      reason: "\(list(facts)) put the history outside the instants a test file can write (years 1 to 9999)")
+      reason: "\(list(facts)) put the history outside the instants a test file can write (years 1 to 9999)",
+      exceedsLimits: true)
   }
 
   /// Two facts about time that no history satisfies together.
@@ -98,7 +100,17 @@ enum WitnessHistoryMessages {
     WitnessHistoryRefusal(facts: facts, reason: "\(list(facts)): \(clause)")
   }
 
-  /// Session scores that the score bounds or the averages rule out.
+  /// Session scores beyond the default score bounds (`ReviewManager.Configuration.scoreBounds`,
+  /// -200 to 200), which `policyc test` replays with: an app configured with wider bounds can
+  /// have them, so this is a limit of the replay, not of real users.
+  static func beyondScoreBounds(_ facts: [String], _ clause: String) -> WitnessHistoryRefusal {
+    WitnessHistoryRefusal(
+      facts: facts,
+      reason: "\(list(facts)): \(clause) (the default `scoreBounds`, which `policyc test` replays with)",
+      exceedsLimits: true)
+  }
+
+  /// Session scores that the averages rule out.
   static func scores(_ facts: [String], _ clause: String) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(facts: facts, reason: "\(list(facts)): \(clause)")
   }

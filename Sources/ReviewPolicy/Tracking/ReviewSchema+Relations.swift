@@ -52,6 +52,9 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: instant, because: ""), when: .isTrue(flag)),
         because: "`\(flag)` is an answer of this version, so `\(instant)` is not before `first_use`")
     }
+    let otherVersion = FactRelation(
+      .distinct("previous_version", "version"), because: "`previous_version` is the version the app had before this one"
+    )
     let prompted: [FactRelation] = [
       FactRelation(
         .boundWhen(FactBound("first_use", atMost: "last_prompt", because: ""), when: .positive("prompts")),
@@ -69,7 +72,7 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
     ]
-    return firstVersion + sinceFirstUse + prompted
+    return firstVersion + sinceFirstUse + [otherVersion] + prompted
   }()
 
   /// The instants the tracker records, none after `now`.
