@@ -41,7 +41,10 @@ enum AnalyzeCommand: Command {
     and `total_prompts` at least 3, for PC322. A policy without any condition on
     those counts can ask after 3 prompts, and gets PC322. Comparisons the
     analysis does not model (arithmetic, two facts compared with each other)
-    never lead to a warning without such an example.
+    never lead to a warning without such an example. Each example comes with a
+    user's history that leads to it, as a case for `policyc test` (the last
+    `help:` line; `testCase` in JSON), replayed through the review manager and
+    run before it is shown.
 
     SILENCING: a comment on the first line of a rule (or `let`), or alone on the
     line just above it, silences the named warnings for that declaration:
@@ -85,7 +88,7 @@ enum AnalyzeCommand: Command {
     func add(_ result: AnalyzedFile) {
       results.append(result)
       if format == "text" {
-        var output = renderer.render(result.diagnostics, in: result.source)
+        var output = renderer.render(result.diagnosticsWithTestCases, in: result.source)
         for note in result.report?.notes ?? [] { output += "\(result.path): note: \(note)\n" }
         io.write(output, to: .standardOutput)
       }
@@ -104,18 +107,7 @@ enum AnalyzeCommand: Command {
       let environment = command.environment(forPolicyAt: path, failed: &unreadable) { project, diagnostics in
         add(AnalyzedFile(path: project.path, source: project, diagnostics: diagnostics))
       }
-      let compilation = environment.compile(source.file)
-      var diagnostics = compilation.diagnostics
-      var report: AnalysisReport?
-      if let policy = compilation.policy {
-        let analysis = environment.analyze(policy)
-        report = analysis
-        diagnostics = PolicyAnalyzer.merge(compilation.diagnostics, analysis.warnings)
-      }
-      add(
-        AnalyzedFile(
-          path: source.file.path, source: source.file, diagnostics: diagnostics, report: report,
-          policy: compilation.policy))
+      add(AnalyzedFile.analyze(source.file, environment: environment))
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     let files = results.map { ($0.path, $0.source, $0.diagnostics) }

@@ -17,7 +17,10 @@ enum CheckCommand: Command {
     OVERVIEW: check policies against the review fact schema
 
     Prints each error and warning with its location, the source line and
-    advice. Directories are searched for *.policy files. `-` reads standard input.
+    advice. A warning with an example (PC320-PC322) ends with a user's history
+    that leads to it, as a case for `policyc test`, replayed before it is shown
+    (`testCase` in JSON). Directories are searched for *.policy files. `-` reads
+    standard input.
 
     \(EnvironmentHelp.projectFile("A project file with errors is reported as a file of its own; the policies below it are checked without the app's names."))
 
@@ -72,12 +75,12 @@ enum CheckCommand: Command {
     let limits: PolicyLimits = command.arguments.flags.contains("update-limits") ? .remoteUpdate : .file
     var failed = false
     var status = PolicyCLI.success
-    var results: [DiagnosticFormats.FileDiagnostics] = []
-    func add(_ file: SourceFile, _ diagnostics: [Diagnostic]) {
-      if diagnostics.hasErrors { status = PolicyCLI.failure }
-      results.append((file.path, file, diagnostics))
+    var results: [AnalyzedFile] = []
+    func add(_ result: AnalyzedFile) {
+      if result.diagnostics.hasErrors { status = PolicyCLI.failure }
+      results.append(result)
       if format == "text" {
-        io.write(renderer.render(diagnostics, in: file), to: .standardOutput)
+        io.write(renderer.render(result.diagnosticsWithTestCases, in: result.source), to: .standardOutput)
       }
     }
     for path in command.expand(command.arguments.operands, failed: &failed) {
@@ -86,23 +89,24 @@ enum CheckCommand: Command {
         continue
       }
       if let tooLarge = source.tooLarge {
-        add(source.file, [tooLarge])
+        add(AnalyzedFile(path: source.file.path, source: source.file, diagnostics: [tooLarge]))
         continue
       }
       // The policy's environment; a project file with problems is reported as a file of its
       // own (once), and the policies below it are checked without the app's names.
       let environment = command.environment(forPolicyAt: path, failed: &failed) { project, diagnostics in
-        add(project, diagnostics)
+        add(AnalyzedFile(path: project.path, source: project, diagnostics: diagnostics))
       }
-      // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...).
-      add(source.file, environment.check(source.file, limits: limits))
+      // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...),
+      // each example with its test case.
+      add(AnalyzedFile.analyze(source.file, environment: environment, limits: limits))
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
+    let files = results.map { ($0.path, $0.source, $0.diagnostics) }
     switch format {
-    case "json":
-      io.write(DiagnosticFormats.json(results, errors: errors, warnings: warnings) + "\n", to: .standardOutput)
-    case "sarif": io.write(DiagnosticFormats.sarif(results), to: .standardOutput)
-    case "github": io.write(DiagnosticFormats.github(results), to: .standardOutput)
+    case "json": io.write(AnalyzedFile.json(results, errors: errors, warnings: warnings), to: .standardOutput)
+    case "sarif": io.write(DiagnosticFormats.sarif(files), to: .standardOutput)
+    case "github": io.write(DiagnosticFormats.github(files), to: .standardOutput)
     default:
       if !results.isEmpty {
         io.write(

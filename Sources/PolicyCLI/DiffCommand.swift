@@ -1,5 +1,6 @@
 import PolicyCore
 import PolicyTools
+import ReviewPolicy
 
 /// `policyc diff`: whether two policies decide the same for every set of facts, and if not,
 /// a facts file on which they differ.
@@ -25,7 +26,11 @@ enum DiffCommand: Command {
     --facts`, with "now") on which they decide differently, and each decision.
     Every counterexample is checked by evaluating both policies on the printed
     file before it is shown. Facts range over all values of their types, with
-    instants between the years 1 and 9999.
+    instants between the years 1 and 9999, and satisfy every relation of the
+    schema (`policyc facts`): a counterexample is a user who can exist. It comes
+    with a user's history that leads to it, as a case for `policyc test` that
+    expects NEW's decision (in JSON, `testCase` of each decision, for its own
+    policy), replayed through the review manager before it is shown.
 
     The proof is exact for comparisons of facts (or `since(fact)`) with
     constants, `in` lists, `has`, `??` defaults, `min`/`max` against constants,
@@ -70,15 +75,18 @@ enum DiffCommand: Command {
     }
     let renderer = command.renderer()
     var policies: [CompiledPolicy] = []
+    var environments: [PolicyEnvironment] = []
     var failed = false
     for path in operands {
       switch command.compile(path, renderer: renderer) {
       case .unreadable: return PolicyCLI.usageError
       case .failed: failed = true
-      case .compiled(let policy, _, _): policies.append(policy)
+      case .compiled(let policy, let environment, _):
+        policies.append(policy)
+        environments.append(environment)
       }
     }
-    guard !failed, policies.count == 2 else { return PolicyCLI.usageError }
+    guard !failed, policies.count == 2, environments.count == 2 else { return PolicyCLI.usageError }
     let (old, new) = (policies[0], policies[1])
     let (oldPath, newPath) = (old.source.path, new.source.path)
     switch PolicyDiff.compare(old, new) {
@@ -98,9 +106,11 @@ enum DiffCommand: Command {
           : "could not decide whether \(oldPath) and \(newPath) decide the same: \(reason)\n", to: .standardOutput)
       return undecided
     case .different(let counterexample):
+      let cases = PolicyDiff.testCases(counterexample, old, new, environments: (environments[0], environments[1]))
       if format == "json" {
         io.write(
-          PolicyDiff.json("different", old, new, counterexample: counterexample, reason: nil), to: .standardOutput)
+          PolicyDiff.json("different", old, new, counterexample: counterexample, reason: nil, testCases: cases),
+          to: .standardOutput)
         return different
       }
       let names = WitnessFacts.names(counterexample.witness, reading: [old, new])
@@ -116,6 +126,12 @@ enum DiffCommand: Command {
           output +=
             "note: \(path) does not know \(rejected.map { "`\($0)`" }.joined(separator: ", ")); remove \(rejected.count == 1 ? "it" : "them") to evaluate \(path) with `policyc eval`\n"
         }
+      }
+      switch cases[1] {
+      case .success(let testCase):
+        output += "a user's history that gets here, as a `policyc test` case for \(newPath):\n\(testCase.text)\n"
+      case .failure(let refusal):
+        output += "note: no `policyc test` case for these facts: \(refusal.reason)\n"
       }
       io.write(output, to: .standardOutput)
       return different

@@ -45,17 +45,20 @@ struct AnalyzeCommandTests {
            | ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
         help: for example when `days` = 30, `declined` = true
         help: respect the answer, as `never answered when declined or rated` does
+        help: a user's history that gets here, as a `policyc test` case: {"name":"PC320: ask rule `loyal` can ask a user who declined or rated this version","start":"2025-12-02T00:00:00Z","version":"1.0","history":["end session","wait 4w 1d","unprompted -> decline","wait 1d"],"expect":"ask","deciding":["loyal"],"prompts":0}
         a.policy:1:1: warning: ask rule `loyal` can ask again within 7 days of the last prompt [PC321]
          1 | ask loyal when days >= 30 and days > 10
            | ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
         help: for example when `days` = 30, the last prompt was 1d ago
         help: wait at least 7 days after a prompt, as `never too_soon when since(last_prompt) < 8w` does
+        help: a user's history that gets here, as a `policyc test` case: {"name":"PC321: ask rule `loyal` can ask again within 7 days of the last prompt","start":"2025-12-02T00:00:00Z","version":"1.0","history":["end session","wait 4w 1d","shown -> unknown","wait 1d"],"expect":"ask","deciding":["loyal"],"prompts":1}
         a.policy:1:1: warning: ask rule `loyal` can ask after 3 prompts in 365 days [PC322]
          1 | ask loyal when days >= 30 and days > 10
            | ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
         help: for example when `days` = 30, 3 prompts were shown in 365 days, the last 1d ago
         help: no condition of the policy bounds the number of prompts in 365 days
         help: cap the prompts, as `never yearly_cap when prompts_within(365d) >= 3` does
+        help: a user's history that gets here, as a `policyc test` case: {"name":"PC322: ask rule `loyal` can ask after 3 prompts in 365 days","start":"2025-12-02T00:00:00Z","version":"1.0","history":["end session","wait 4w 1d","shown x 2 -> unknown","shown -> unknown","wait 1d"],"expect":"ask","deciding":["loyal"],"prompts":3}
         a.policy:1:31: warning: `days > 10` is redundant: `days >= 30` implies it [PC314]
          1 | ask loyal when days >= 30 and days > 10
            |                               ^~~~~~~~~
@@ -179,6 +182,19 @@ struct AnalyzeCommandTests {
       #expect(eval.status == 0, "\(eval)")
       #expect(eval.standardOutput.hasPrefix("decision: ask: `ask loyal` held\n"), "\(eval)")
     }
+    // Each example's test case passes `policyc test`; the proof (PC314) has none.
+    #expect(diagnostics[3]["testCase"] is NSNull)
+    for diagnostic in diagnostics.prefix(3) {
+      let testCase = try #require(diagnostic["testCase"] as? [String: Any])
+      #expect(testCase["expect"] as? String == "ask")
+      #expect(testCase["deciding"] as? [String] == ["loyal"])
+      let io = MemoryIO()
+      io.addFile("a.policy", policy)
+      let data = try JSONSerialization.data(withJSONObject: ["policy": "a.policy", "cases": [testCase]])
+      io.addFile("a.test.json", bytes: Array(data))
+      let run = io.run(["test", "a.test.json"])
+      #expect(run.status == 0, "\(run)")
+    }
     let first = try #require(diagnostics[0]["witness"] as? [String: Any])
     #expect(first["declined"] as? Bool == true)
     let second = try #require(diagnostics[1]["witness"] as? [String: Any])
@@ -219,8 +235,37 @@ struct AnalyzeDiffCommandTests {
             }
             old.policy: ask: `ask loyal` held
             new.policy: don't ask: no ask rule held
+            a user's history that gets here, as a `policyc test` case for new.policy:
+            {"name":"asked by old.policy, not asked by new.policy","start":"2025-12-02T00:00:00Z","version":"1.0","history":["end session","foreground x 20","wait 4w 2d"],"expect":"dont_ask","deciding":[],"prompts":0}
 
             """, standardError: ""))
+  }
+
+  @Test("the printed test case, in a test file for the new policy, passes `policyc test`; JSON gives one per policy")
+  func counterexampleTestCase() throws {
+    for (old, new) in [("old.policy", "new.policy"), ("str.policy", "old.policy"), ("new.policy", "str.policy")] {
+      let result = runDiff([old, new], files: files)
+      #expect(result.status == 1, "\(result)")
+      let lines = result.standardOutput.split(separator: "\n").map(String.init)
+      let marker = try #require(lines.firstIndex { $0.hasPrefix("a user's history that gets here") })
+      let testCase = lines[marker + 1]
+      let io = MemoryIO()
+      for (name, text) in files { io.addFile(name, text) }
+      io.addFile("new.test.json", "{\"policy\": \"\(new)\", \"cases\": [\(testCase)]}")
+      let run = io.run(["test", "new.test.json"])
+      #expect(run.status == 0, "\(run)")
+      #expect(run.standardOutput.hasPrefix("PASS  "), "\(run)")
+      // JSON: each decision with the case for its own policy, which passes there.
+      let json = try jsonObject(runDiff(["--format", "json", old, new], files: files).standardOutput)
+      for (key, path) in [("oldDecision", old), ("newDecision", new)] {
+        let decision = try #require(json[key] as? [String: Any])
+        let object = try #require(decision["testCase"] as? [String: Any])
+        #expect(object["expect"] as? String == decision["decision"] as? String)
+        let data = try JSONSerialization.data(withJSONObject: ["policy": path, "cases": [object]])
+        io.addFile("case.test.json", bytes: Array(data))
+        #expect(io.run(["test", "case.test.json"]).status == 0, "\(key) of \(old) -> \(new)")
+      }
+    }
   }
 
   @Test("the printed facts file, given to policyc eval, makes each policy decide as printed")
@@ -252,7 +297,7 @@ struct AnalyzeDiffCommandTests {
     let result = runDiff(["str.policy", "old.policy"], files: files)
     #expect(result.status == 1)
     #expect(
-      result.standardOutput.hasSuffix(
+      result.standardOutput.contains(
         "note: old.policy does not know `plan`, `events(\"export\")`; remove them to evaluate old.policy with `policyc eval`\n"
       ))
   }

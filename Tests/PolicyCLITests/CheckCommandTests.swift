@@ -42,7 +42,10 @@ let checkHelp = """
   OVERVIEW: check policies against the review fact schema
 
   Prints each error and warning with its location, the source line and
-  advice. Directories are searched for *.policy files. `-` reads standard input.
+  advice. A warning with an example (PC320-PC322) ends with a user's history
+  that leads to it, as a case for `policyc test`, replayed before it is shown
+  (`testCase` in JSON). Directories are searched for *.policy files. `-` reads
+  standard input.
 
   PROJECT FILE: each policy is compiled with the app's declarations in the
   nearest reviewpolicy.json, in the policy's folder or a folder above it (for
@@ -462,9 +465,9 @@ struct JSONFormatTests {
       ["check", "--format", "json", "m.policy"], files: ["m.policy": JSONFormatTests.mixedPolicy])
     let expected =
       #"{"files":[{"path":"m.policy","diagnostics":["#
-      + #"{"severity":"warning","code":"PC302","domain":"PolicyCore","message":"`unused` is defined but never used","line":1,"column":5,"endLine":1,"endColumn":11,"startOffset":4,"endOffset":10,"help":["use it in a rule or remove it"],"notes":[],"fixIts":[]},"#
-      + #"{"severity":"error","code":"PC201","domain":"PolicyCore","message":"unknown name `dayz`","line":2,"column":10,"endLine":2,"endColumn":14,"startOffset":24,"endOffset":28,"help":["did you mean `days`?"],"notes":[],"fixIts":[{"message":"replace `dayz` with `days`","automatic":true,"edits":[{"startOffset":24,"endOffset":28,"line":2,"column":10,"endLine":2,"endColumn":14,"replacement":"days"}]}]}"#
-      + #"]}],"errorCount":1,"warningCount":1}"# + "\n"
+      + #"{"severity":"warning","code":"PC302","domain":"PolicyCore","message":"`unused` is defined but never used","line":1,"column":5,"endLine":1,"endColumn":11,"startOffset":4,"endOffset":10,"help":["use it in a rule or remove it"],"notes":[],"fixIts":[],"witness":null,"testCase":null},"#
+      + #"{"severity":"error","code":"PC201","domain":"PolicyCore","message":"unknown name `dayz`","line":2,"column":10,"endLine":2,"endColumn":14,"startOffset":24,"endOffset":28,"help":["did you mean `days`?"],"notes":[],"fixIts":[{"message":"replace `dayz` with `days`","automatic":true,"edits":[{"startOffset":24,"endOffset":28,"line":2,"column":10,"endLine":2,"endColumn":14,"replacement":"days"}]}],"witness":null,"testCase":null}"#
+      + #"],"silenced":[],"notes":[]}],"errorCount":1,"warningCount":1}"# + "\n"
     #expect(result == RunResult(status: 1, standardOutput: expected, standardError: ""))
   }
 
@@ -494,7 +497,7 @@ struct JSONFormatTests {
     let result = runPolicyc(
       ["check", "--format", "json", "u.policy"], files: ["u.policy": "fact plan: string\nask when plan == \"pro\n"])
     let expected =
-      #"{"files":[{"path":"u.policy","diagnostics":[{"severity":"error","code":"PC103","domain":"PolicyCore","message":"string is missing its closing `\"`","line":2,"column":18,"endLine":2,"endColumn":22,"startOffset":35,"endOffset":39,"help":["strings end on the line where they start; add `\"` at the end"],"notes":[],"fixIts":[]}]}],"errorCount":1,"warningCount":0}"#
+      #"{"files":[{"path":"u.policy","diagnostics":[{"severity":"error","code":"PC103","domain":"PolicyCore","message":"string is missing its closing `\"`","line":2,"column":18,"endLine":2,"endColumn":22,"startOffset":35,"endOffset":39,"help":["strings end on the line where they start; add `\"` at the end"],"notes":[],"fixIts":[],"witness":null,"testCase":null}],"silenced":[],"notes":[]}],"errorCount":1,"warningCount":0}"#
       + "\n"
     #expect(result == RunResult(status: 1, standardOutput: expected, standardError: ""))
     let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
@@ -510,7 +513,9 @@ struct JSONFormatTests {
       result
         == RunResult(
           status: 2,
-          standardOutput: #"{"files":[{"path":"ok.policy","diagnostics":[]}],"errorCount":0,"warningCount":0}"# + "\n",
+          standardOutput:
+            #"{"files":[{"path":"ok.policy","diagnostics":[],"silenced":[],"notes":[]}],"errorCount":0,"warningCount":0}"#
+            + "\n",
           standardError: "policyc check: error: cannot read `gone.policy`: No such file or directory\n"))
   }
 

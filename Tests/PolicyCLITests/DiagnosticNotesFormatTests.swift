@@ -23,13 +23,13 @@ struct DiagnosticNotesFormatTests {
       + #"{"severity":"error","code":"PC208","domain":"PolicyCore","message":"`engaged` is already defined","#
       + #""line":3,"column":5,"endLine":3,"endColumn":12,"startOffset":54,"endOffset":61,"help":["choose another name"],"#
       + #""notes":[{"message":"`engaged` is first defined here","line":2,"column":5,"endLine":2,"endColumn":12,"#
-      + #""startOffset":30,"endOffset":37}],"fixIts":[]},"#
+      + #""startOffset":30,"endOffset":37}],"fixIts":[],"witness":null,"testCase":null},"#
       + #"{"severity":"error","code":"PC207","domain":"PolicyCore","message":"rule `loyal` is already defined","#
       + #""line":4,"column":5,"endLine":4,"endColumn":10,"startOffset":78,"endOffset":83,"#
       + #""help":["give this rule another name"],"#
       + #""notes":[{"message":"`loyal` is first defined here","line":1,"column":5,"endLine":1,"endColumn":10,"#
-      + #""startOffset":4,"endOffset":9}],"fixIts":[]}"#
-      + #"]}],"errorCount":2,"warningCount":0}"# + "\n"
+      + #""startOffset":4,"endOffset":9}],"fixIts":[],"witness":null,"testCase":null}"#
+      + #"],"silenced":[],"notes":[]}],"errorCount":2,"warningCount":0}"# + "\n"
     #expect(result == RunResult(status: 1, standardOutput: expected, standardError: ""))
   }
 

@@ -1,7 +1,9 @@
 import PolicyCore
+import ReviewPolicy
 
-/// One policy file as `policyc analyze` saw it: its diagnostics (the compiler's and the
-/// analyzer's, merged), and the analysis report when it compiled.
+/// One policy file as `policyc check` and `policyc analyze` see it: its diagnostics (the
+/// compiler's and the analyzer's, merged), the analysis report when it compiled, and the
+/// `policyc test` case behind each example the warnings give.
 package struct AnalyzedFile: Sendable {
   /// The path as given.
   package var path: String
@@ -13,6 +15,9 @@ package struct AnalyzedFile: Sendable {
   package var report: AnalysisReport?
   /// The compiled policy, when it compiled.
   package var policy: CompiledPolicy?
+  /// For each diagnostic with an example (a witness), the `policyc test` case that reaches it, or
+  /// why there is none.
+  package var testCases: [Diagnostic: Result<WitnessTestCase, WitnessHistoryRefusal>] = [:]
 
   /// A file and what was found in it.
   package init(
@@ -26,8 +31,48 @@ package struct AnalyzedFile: Sendable {
     self.policy = policy
   }
 
+  /// `source` compiled in `environment` within `limits` and, when it compiles, analysed with the
+  /// environment's checks; each warning's example gets its test case (``WitnessTestCase``).
+  package static func analyze(
+    _ source: SourceFile, environment: PolicyEnvironment, limits: PolicyLimits = .file
+  ) -> AnalyzedFile {
+    let compilation = environment.compile(source, limits: limits)
+    guard let policy = compilation.policy else {
+      return AnalyzedFile(path: source.path, source: source, diagnostics: compilation.diagnostics)
+    }
+    let report = environment.analyze(policy)
+    var file = AnalyzedFile(
+      path: source.path, source: source, diagnostics: PolicyAnalyzer.merge(compilation.diagnostics, report.warnings),
+      report: report, policy: policy)
+    let shown = Set(file.diagnostics)
+    for finding in report.findings where shown.contains(finding.diagnostic) {
+      guard let witness = finding.witness else { continue }
+      let name = "\(finding.diagnostic.code.rawValue): \(finding.diagnostic.message)"
+      file.testCases[finding.diagnostic] = WitnessTestCase.make(
+        for: witness, named: name, policy: policy, environment: environment)
+    }
+    return file
+  }
+
+  /// The diagnostics as text output shows them: an example's test case (or why there is none)
+  /// as a last help line.
+  package var diagnosticsWithTestCases: [Diagnostic] {
+    diagnostics.map { diagnostic in
+      guard let testCase = testCases[diagnostic] else { return diagnostic }
+      var shown = diagnostic
+      switch testCase {
+      case .success(let testCase):
+        shown.help.append("a user's history that gets here, as a `policyc test` case: \(testCase.text)")
+      case .failure(let refusal): shown.help.append("no `policyc test` case for this example: \(refusal.reason)")
+      }
+      return shown
+    }
+  }
+
   /// The diagnostics as `policyc check --format json` writes them, each with `witness`: the
-  /// example facts (a facts file's object) or null; and per file the silenced findings and notes.
+  /// example facts (a facts file's object) or null, and `testCase`: the example's `policyc test`
+  /// case or null (with `testCaseRefusal`, the reason, when it has none); and per file the
+  /// silenced findings and notes.
   package static func json(_ results: [AnalyzedFile], errors: Int, warnings: Int) -> String {
     let output = DiagnosticFormats.json(
       results.map { ($0.path, $0.source, $0.diagnostics) }, errors: errors, warnings: warnings,
@@ -40,6 +85,15 @@ package struct AnalyzedFile: Sendable {
           writer.raw(WitnessFacts.object(witness, names: WitnessFacts.names(witness, reading: [policy])))
         } else {
           writer.null()
+        }
+        writer.key("testCase")
+        switch result.testCases[diagnostic] {
+        case .success(let testCase)?: writer.raw(testCase.text)
+        case .failure(let refusal)?:
+          writer.null()
+          writer.key("testCaseRefusal")
+          writer.string(refusal.reason)
+        case nil: writer.null()
         }
       },
       fileMembers: { index, writer in

@@ -1,5 +1,6 @@
 import Foundation
 import PolicyCore
+import ReviewPolicy
 
 /// Whether two policies decide the same for every set of facts (`policyc diff`), with every
 /// counterexample checked through the facts file that shows it.
@@ -44,10 +45,27 @@ package enum PolicyDiff {
     }
   }
 
+  /// The `policyc test` cases of a counterexample, one per policy: each expects that policy's
+  /// decision, so the new policy's case pins the change.
+  package static func testCases(
+    _ counterexample: Counterexample, _ old: CompiledPolicy, _ new: CompiledPolicy,
+    environments: (old: PolicyEnvironment, new: PolicyEnvironment)
+  ) -> [Result<WitnessTestCase, WitnessHistoryRefusal>] {
+    let oldAsks = counterexample.old.shouldAsk
+    let name =
+      "\(oldAsks ? "asked" : "not asked") by \(old.source.path), \(oldAsks ? "not asked" : "asked") by \(new.source.path)"
+    return [(old, environments.old), (new, environments.new)].map { policy, environment in
+      WitnessTestCase.make(for: counterexample.witness, named: name, policy: policy, environment: environment)
+    }
+  }
+
   /// The JSON report of `policyc diff` (one line): `result` (`equivalent`, `unknown` or
-  /// `different`), the paths, the `reason`, and for a difference the facts and both decisions.
+  /// `different`), the paths, the `reason`, and for a difference the facts and both decisions,
+  /// each with its `testCase` (``testCases(_:_:_:environments:)``; null with `testCaseRefusal`
+  /// when there is none).
   package static func json(
-    _ result: String, _ old: CompiledPolicy, _ new: CompiledPolicy, counterexample: Counterexample?, reason: String?
+    _ result: String, _ old: CompiledPolicy, _ new: CompiledPolicy, counterexample: Counterexample?, reason: String?,
+    testCases: [Result<WitnessTestCase, WitnessHistoryRefusal>] = []
   ) -> String {
     var writer = JSONWriter()
     writer.object {
@@ -60,15 +78,23 @@ package enum PolicyDiff {
       guard let counterexample else { return }
       let names = WitnessFacts.names(counterexample.witness, reading: [old, new])
       $0.key("facts"); $0.raw(WitnessFacts.object(counterexample.witness, names: names))
-      for (key, decision, policy) in [
+      for (index, (key, decision, policy)) in [
         ("oldDecision", counterexample.old, old), ("newDecision", counterexample.new, new),
-      ] {
+      ].enumerated() {
         $0.key(key)
         $0.object {
           $0.key("decision"); $0.string(decision.shouldAsk ? "ask" : "dont_ask")
           $0.key("reason"); $0.string(decision.reason.rawValue)
           $0.key("decidingRules")
           $0.array { for index in decision.decidingRules { ExplanationJSON.writeRuleIdentity(index, policy, &$0) } }
+          $0.key("testCase")
+          switch testCases.indices.contains(index) ? testCases[index] : nil {
+          case .success(let testCase)?: $0.raw(testCase.text)
+          case .failure(let refusal)?:
+            $0.null()
+            $0.key("testCaseRefusal"); $0.string(refusal.reason)
+          case nil: $0.null()
+          }
         }
       }
     }
