@@ -382,6 +382,7 @@ public final class ReviewManager: @unchecked Sendable {
     var entry: ReviewLogEntry?
     var request: PromptRequest?
     var asked: PromptTicket?
+    var extensionWouldAsk = false
     var notPresented: String?
     var unset: [(name: String, type: PolicyType)] = []
     var moreUnset = 0
@@ -396,12 +397,12 @@ public final class ReviewManager: @unchecked Sendable {
     let inFlight = ticket?.isShowing(at: now, timeout: promptTimeout) ?? false
     let report = transaction.run(&tracker, at: now, entering: true) { tracker in
       change(&tracker, now)
-      if prompting { (request, entry, asked) = decide(trigger, now, &tracker, promptInFlight: inFlight) }
+      if prompting {
+        (request, entry, asked, extensionWouldAsk) = decide(trigger, now, &tracker, promptInFlight: inFlight)
+      }
     }
     if let asked, !asked.isForced { ticket = asked }
-    if prompting, request == nil, asked == nil, configuration.process == .appExtension,
-      entry?.summary.hasPrefix(ManagerMessages.extensionNeverPrompts) ?? false
-    {
+    if extensionWouldAsk {
       notPresented = notPresentedEpisode(ManagerMessages.extensionNeverPrompts)
     }
     if prompting, configuration.logger != nil {
@@ -467,7 +468,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// logger or a prompt will use it.
   private func decide(
     _ trigger: ReviewLogEntry.Event, _ now: Timestamp, _ tracker: inout ReviewTracker, promptInFlight: Bool
-  ) -> (PromptRequest?, ReviewLogEntry?, PromptTicket?) {
+  ) -> (PromptRequest?, ReviewLogEntry?, PromptTicket?, extensionWouldAsk: Bool) {
     let forced = configuration.alwaysAsk
     let wantsLog = configuration.logger != nil
     let isExtension = configuration.process == .appExtension
@@ -475,19 +476,20 @@ public final class ReviewManager: @unchecked Sendable {
     let check = tracker.checkPrompt(
       at: now, forced: forced, explaining: wantsLog ? .always : .whenAsking,
       recordingPrompt: !hasPresenter && !isExtension, promptInFlight: promptInFlight)
-    guard var explanation = check.explanation else { return (nil, nil, nil) }
+    guard var explanation = check.explanation else { return (nil, nil, nil, false) }
     if isExtension {
       // Decides and logs, never asks: an extension has no window to show a prompt in.
       guard check.asks else {
         return (
-          nil, wantsLog ? ManagerMessages.decision(trigger, explanation, forced: false, date: Date(now)) : nil, nil
+          nil, wantsLog ? ManagerMessages.decision(trigger, explanation, forced: false, date: Date(now)) : nil, nil,
+          false
         )
       }
       explanation.summary = ManagerMessages.extensionNeverPrompts + "; " + explanation.summary
-      return (nil, ManagerMessages.decision(trigger, explanation, forced: false, date: Date(now)), nil)
+      return (nil, ManagerMessages.decision(trigger, explanation, forced: false, date: Date(now)), nil, true)
     }
     let entry = ManagerMessages.decision(trigger, explanation, forced: forced && !check.asks, date: Date(now))
-    guard check.asks || forced else { return (nil, wantsLog ? entry : nil, nil) }
+    guard check.asks || forced else { return (nil, wantsLog ? entry : nil, nil, false) }
     let request = PromptRequest(
       texts: configuration.texts.resolved(appName: configuration.appName), reviewURL: configuration.reviewURL,
       explanation: explanation, isForced: forced && !check.asks)
@@ -495,7 +497,7 @@ public final class ReviewManager: @unchecked Sendable {
       requestedAt: now, hasPresenter: hasPresenter, isForced: forced, request: request,
       phase: hasPresenter ? .requested : .shown,
       shownAt: hasPresenter || forced ? nil : tracker.state.promptHistory.last?.date)
-    return (request, wantsLog ? entry : nil, ticket)
+    return (request, wantsLog ? entry : nil, ticket, false)
   }
 
   func logProblems(_ problems: [ReviewLogEntry]) {

@@ -32,6 +32,7 @@ extension ReviewTracker {
     enter(at: now)
     refreshVersions()
     var explanation: ReviewExplanation
+    var isBlocked = false
     // Entered above: the state is read in place (no copy), as `facts(at:)` would see it.
     switch active.binder.facts(from: prepared, state: state, now: now, complete: false, versions: versions) {
     case .failure(.unparsableVersion(let text)):
@@ -39,7 +40,7 @@ extension ReviewTracker {
       explanation = ReviewTracker.unparsableVersion(text)
     case .success(let facts):
       var asks = guardedDecision(from: facts, at: now).decision.shouldAsk
-      let isBlocked = asks && (promptInFlight || isPromptShowing(at: now))
+      isBlocked = asks && (promptInFlight || isPromptShowing(at: now))
       if isBlocked { asks = false }
       if explaining == .never && !forced {
         if asks && recordingPrompt { state.recordPrompt(at: now, outcome: .pending) }
@@ -53,9 +54,7 @@ extension ReviewTracker {
     }
     let asks = explanation.decision?.shouldAsk ?? false
     if asks && !forced && recordingPrompt { state.recordPrompt(at: now, outcome: .pending) }
-    return PromptCheck(
-      asks: asks, explanation: explanation,
-      isBlockedByShowingPrompt: explanation.summary == ReviewTracker.promptShowingSummary)
+    return PromptCheck(asks: asks, explanation: explanation, isBlockedByShowingPrompt: isBlocked)
   }
 
   /// Records that a prompt the policy asked for (in a check that did not record it, see
