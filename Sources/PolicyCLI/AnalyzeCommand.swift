@@ -107,7 +107,7 @@ enum AnalyzeCommand: Command {
       let environment = command.environment(forPolicyAt: path, failed: &unreadable) { project, diagnostics in
         add(AnalyzedFile(path: project.path, source: project, diagnostics: diagnostics))
       }
-      add(AnalyzedFile.analyze(source.file, environment: environment))
+      add(AnalyzedFile.analyze(source.file, environment: environment, testCases: format == "text" || format == "json"))
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     let files = results.map { ($0.path, $0.source, $0.diagnostics) }

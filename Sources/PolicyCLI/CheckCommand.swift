@@ -99,7 +99,9 @@ enum CheckCommand: Command {
       }
       // The compiler's diagnostics with the analyzer's warnings (never-holding rules, etiquette...),
       // each example with its test case.
-      add(AnalyzedFile.analyze(source.file, environment: environment, limits: limits))
+      add(
+        AnalyzedFile.analyze(
+          source.file, environment: environment, limits: limits, testCases: format == "text" || format == "json"))
     }
     let (errors, warnings) = DiagnosticSummary.counts(results.flatMap(\.diagnostics))
     let files = results.map { ($0.path, $0.source, $0.diagnostics) }

@@ -32,9 +32,10 @@ package struct AnalyzedFile: Sendable {
   }
 
   /// `source` compiled in `environment` within `limits` and, when it compiles, analysed with the
-  /// environment's checks; each warning's example gets its test case (``WitnessTestCase``).
+  /// environment's checks; with `testCases`, each warning's example gets its test case
+  /// (``WitnessTestCase``), which the text and JSON outputs show.
   package static func analyze(
-    _ source: SourceFile, environment: PolicyEnvironment, limits: PolicyLimits = .file
+    _ source: SourceFile, environment: PolicyEnvironment, limits: PolicyLimits = .file, testCases: Bool = true
   ) -> AnalyzedFile {
     let compilation = environment.compile(source, limits: limits)
     guard let policy = compilation.policy else {
@@ -44,6 +45,7 @@ package struct AnalyzedFile: Sendable {
     var file = AnalyzedFile(
       path: source.path, source: source, diagnostics: PolicyAnalyzer.merge(compilation.diagnostics, report.warnings),
       report: report, policy: policy)
+    guard testCases else { return file }
     let shown = Set(file.diagnostics)
     for finding in report.findings where shown.contains(finding.diagnostic) {
       guard let witness = finding.witness else { continue }
