@@ -178,7 +178,8 @@ struct FactRelationTests {
   /// Which of a relation's two situations `facts` shows, nil when it shows neither: a bound or
   /// an increasing family with equal and with unequal sides; a minimum reached and exceeded; an
   /// instant at `now` and before; a presence present and absent; a count of whole units zero and
-  /// positive; a window's count positive and zero; two distinct facts both present and not.
+  /// positive; a window's count positive and zero; two distinct facts both present and not; a
+  /// window longer than the age of the instant and none.
   static func situation(_ relation: FactRelation, _ facts: Indexed, now: Timestamp) -> Bool? {
     func value(_ name: String) -> Value?? { facts.plain[name] }
     func members(_ family: String) -> [AssignedFact] { facts.members[family] ?? [] }
@@ -221,6 +222,16 @@ struct FactRelationTests {
     case .distinct(let first, _):
       guard case .some(let current) = value(first) else { return nil }
       return current != nil
+    case .windowCovers(let family, _, let since, let longest, _):
+      // Some window (up to the longest) longer than the age of `since`, and none.
+      guard case .some(.instant(let instant)?) = value(since) else { return nil }
+      let age = now.millisecondsSince1970 - instant.millisecondsSince1970
+      let windows = members(family).compactMap { member -> Int64? in
+        if case .duration(let window)? = member.key, window <= longest { return window.milliseconds }
+        return nil
+      }
+      guard !windows.isEmpty else { return nil }
+      return windows.contains { age < $0 }
     }
   }
 }

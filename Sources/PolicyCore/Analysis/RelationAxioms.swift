@@ -23,6 +23,8 @@ struct RelationAxioms: Sendable {
     case wholeUnits(count: AnalysisVariable, age: AnalysisVariable, unit: Int64)
     /// `count >= 1` exactly when `latest` is present and its `age` is below `window`.
     case window(count: AnalysisVariable, latest: String, age: AnalysisVariable, window: Int64)
+    /// `member >= min(count, kept)` when `age` is below `window`.
+    case covers(count: AnalysisVariable, member: AnalysisVariable, age: AnalysisVariable, window: Int64, kept: Int64)
     /// The two variables differ when both facts are present.
     case distinct(AnalysisVariable, fact: String, AnalysisVariable, other: String)
 
@@ -36,6 +38,7 @@ struct RelationAxioms: Sendable {
       case .wholeUnits(let count, let age, _): [count.name, age.name]
       case .window(let count, let latest, _, _): [count.name, latest]
       case .distinct(_, let fact, _, let other): [fact, other]
+      case .covers(let count, let member, let age, _, _): [count.name, member.name, age.name]
       }
     }
   }
@@ -156,6 +159,15 @@ struct RelationAxioms: Sendable {
         for (key, slot) in members[familyName] ?? [] {
           guard case .duration(let window) = key, let count = variable(slot) else { continue }
           propagators.append(.window(count: count, latest: latest.name, age: age, window: window.milliseconds))
+        }
+      case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
+        guard let count = plain[countName].flatMap(variable), !count.isAge, let since = plain[sinceName],
+          !since.isOptional, let age = variable(since), age.isAge
+        else { continue }
+        for (key, member) in members[familyName] ?? [] {
+          guard case .duration(let window) = key, window <= longest, let within = variable(member), !within.isAge
+          else { continue }
+          propagators.append(.covers(count: count, member: within, age: age, window: window.milliseconds, kept: kept))
         }
       case .distinct(let firstName, let secondName):
         guard let first = plain[firstName], let second = plain[secondName], let one = variable(first),
@@ -329,6 +341,24 @@ struct RelationAxioms: Sendable {
         return true
       case nil: return true
       }
+    case .covers(let count, let member, let age, let window, let kept):
+      guard state.ordered[count] != nil || state.ordered[member] != nil || state.ordered[age] != nil else {
+        return true
+      }
+      let ages = domain(age, state)
+      let counts = domain(count, state)
+      let within = domain(member, state)
+      let least = min(counts.lower.word, kept)
+      if ages.lower.word >= window { return true }
+      if ages.upper.word < window {
+        // It applies: the window holds at least the count (up to `kept`).
+        guard narrow(member, atLeast: AnalysisKey(word: least), &state, &touched) else { return false }
+        if within.upper.word < kept { return narrow(count, atMost: within.upper, &state, &touched) }
+        return true
+      }
+      // Unknown: when the window cannot hold the count, `since` is at least the window ago.
+      guard least > within.upper.word else { return true }
+      return narrow(age, atLeast: AnalysisKey(word: window), &state, &touched)
     case .distinct(let one, let fact, let other, let otherFact):
       guard isPresent(fact, state), isPresent(otherFact, state) else { return true }
       // A variable settled to one value excludes it from the other.
@@ -424,6 +454,7 @@ extension RelationAxioms {
       case .order(_, let lower, _, let upper, _): edge = (lower, upper)
       case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
       case .window(let count, let latest, _, _): edge = (latest, count.name)
+      case .covers(let count, let member, _, _, _): edge = (count.name, member.name)
       case .minimum, .samePresence, .presentWhenPositive, .distinct: continue
       }
       guard let low = position[edge.0], let high = position[edge.1], low != high else { continue }

@@ -139,6 +139,16 @@ extension FactSchema {
           }
           if (count >= 1) != within { report(relation, member.name, latest.name) }
         }
+      case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
+        guard case .int(let count)? = plain[countName]?.value, case .instant(let since)? = plain[sinceName]?.value,
+          let age = FactSchema.age(of: since, at: now)
+        else { continue }
+        for member in members[familyName] ?? [] {
+          guard case .int(let within)? = member.value, case .duration(let window)? = member.member?.key,
+            age < window.milliseconds, window <= longest, within < min(count, kept)
+          else { continue }
+          report(relation, countName, member.name)
+        }
       case .distinct(let firstName, let secondName):
         guard let first = plain[firstName], let second = plain[secondName], let value = first.value,
           value == second.value

@@ -116,6 +116,11 @@ public struct FactRelation: Sendable, Hashable {
     case window(family: String, latest: String)
     /// Two facts of one type never have the same value when both are present.
     case distinct(String, String)
+    /// The family `family`, keyed by a duration, counts occurrences within the window before
+    /// `now`, and the `int` fact `count` counts occurrences none of which is before the instant
+    /// fact `since`: `min(count, kept) <= family(w)` wherever `since` is less than w before now,
+    /// for windows up to `longest` (the family remembers the last `kept` occurrences of that long).
+    case windowCovers(family: String, count: String, since: String, longest: TimeSpan, kept: Int64)
   }
 
   /// What the relation states.
@@ -144,6 +149,7 @@ public struct FactRelation: Sendable, Hashable {
     case .wholeUnits(let count, let since, _): [count, since]
     case .window(let family, let latest): [family, latest]
     case .distinct(let first, let second): [first, second]
+    case .windowCovers(let family, let count, let since, _, _): [count, family, since]
     }
   }
 
@@ -185,6 +191,9 @@ public struct FactRelation: Sendable, Hashable {
       return "`\(family)(w)` >= 1 exactly when `\(latest)` is less than w before now"
     case .distinct(let first, let second):
       return "`\(first)` is never `\(second)`"
+    case .windowCovers(let family, let count, let since, let longest, let kept):
+      return
+        "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w before now, for w up to \(longest)"
     }
   }
 
@@ -281,6 +290,13 @@ extension FactSchema {
     case .distinct(let first, let second):
       guard let first = fact(named: first), let second = fact(named: second) else { return false }
       return first.type == second.type && first.name != second.name
+    case .windowCovers(let name, let count, let since, let longest, let kept):
+      guard longest.milliseconds > 0, !longest.isInfinite, kept >= 1 else { return false }
+      guard let family = family(named: name), let count = fact(named: count), let since = fact(named: since) else {
+        return false
+      }
+      return family.keyType == .duration && family.type == .int && !family.isOptional && count.type == .int
+        && !count.isOptional && since.type == .instant
     }
   }
 

@@ -52,6 +52,20 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: instant, because: ""), when: .isTrue(flag)),
         because: "`\(flag)` is an answer of this version, so `\(instant)` is not before `first_use`")
     }
+    let covered = [
+      FactRelation(
+        .windowCovers(
+          family: "prompts_within", count: "prompts", since: "first_use", longest: ReviewLimits.promptRetention,
+          kept: Int64(ReviewLimits.promptHistory)),
+        because:
+          "this version's prompts come after `first_use`, so a window longer than `since(first_use)` holds them all"),
+      FactRelation(
+        .windowCovers(
+          family: "prompts_within", count: "total_prompts", since: "install_date",
+          longest: ReviewLimits.promptRetention, kept: Int64(ReviewLimits.promptHistory)),
+        because: "every prompt comes after `install_date`, so a window longer than `since(install_date)` holds them all"
+      ),
+    ]
     let otherVersion = FactRelation(
       .distinct("previous_version", "version"), because: "`previous_version` is the version the app had before this one"
     )
@@ -72,7 +86,7 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
     ]
-    return firstVersion + sinceFirstUse + [otherVersion] + prompted
+    return firstVersion + sinceFirstUse + covered + [otherVersion] + prompted
   }()
 
   /// The instants the tracker records, none after `now`.
