@@ -66,6 +66,15 @@ extension ReviewSchema {
         because: "every prompt comes after `install_date`, so a window longer than `since(install_date)` holds them all"
       ),
     ]
+    let sums = [
+      ("events", "significant events with a name are some of this version's events"),
+      ("total_events", "significant events with a name are some of all events"),
+    ].map { name, reason in
+      FactRelation(.membersSum(family: name, atMost: name), because: reason)
+    }
+    let averages = FactRelation(
+      .presentFrom("average_score", count: "total_sessions", minimum: 2),
+      because: "starting a session ends the one before, so after two sessions one has finished")
     let otherVersion = FactRelation(
       .distinct("previous_version", "version"), because: "`previous_version` is the version the app had before this one"
     )
@@ -86,7 +95,7 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
     ]
-    return firstVersion + sinceFirstUse + covered + [otherVersion] + prompted
+    return firstVersion + sinceFirstUse + covered + sums + [averages, otherVersion] + prompted
   }()
 
   /// The instants the tracker records, none after `now`.
