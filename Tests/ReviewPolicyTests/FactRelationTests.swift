@@ -222,6 +222,12 @@ struct FactRelationTests {
     case .distinct(let first, _):
       guard case .some(let current) = value(first) else { return nil }
       return current != nil
+    case .boundWhenAtMost(_, let name, let limit):
+      // Applying and not.
+      guard case .some(.int(let current)?) = value(name), case .some(.int(let most)?) = value(limit) else {
+        return nil
+      }
+      return current <= most
     case .presentFrom(let name, let count, let minimum):
       // Applying (the count reached) and not.
       guard case .some(.int(let current)?) = value(count), !members(name).isEmpty || value(name) != nil else {

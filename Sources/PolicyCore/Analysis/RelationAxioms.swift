@@ -35,7 +35,7 @@ struct RelationAxioms: Sendable {
     /// The facts whose state the propagator reads and narrows.
     var facts: [String] {
       switch self {
-      case .order(_, let lower, _, let upper, let condition): [lower, upper] + (condition.map { [$0.fact] } ?? [])
+      case .order(_, let lower, _, let upper, let condition): [lower, upper] + (condition?.facts ?? [])
       case .minimum(_, let fact, _): [fact]
       case .samePresence(let fact, let other): [fact, other]
       case .presentWhenPositive(let fact, let variable): [fact, variable.name]
@@ -49,18 +49,20 @@ struct RelationAxioms: Sendable {
     }
   }
 
-  /// When a conditional order applies: a fact present or absent, or a variable (an int or a
-  /// bool) at least 1.
+  /// When a conditional order applies: a fact present or absent, a variable (an int or a
+  /// bool) at least 1, or an int variable at most another.
   enum Guard: Sendable {
     case present(String)
     case absent(String)
     case atLeastOne(AnalysisVariable)
+    case atMost(AnalysisVariable, AnalysisVariable)
 
-    /// The fact the guard reads.
-    var fact: String {
+    /// The facts the guard reads.
+    var facts: [String] {
       switch self {
-      case .present(let name), .absent(let name): name
-      case .atLeastOne(let variable): variable.name
+      case .present(let name), .absent(let name): [name]
+      case .atLeastOne(let variable): [variable.name]
+      case .atMost(let variable, let limit): [variable.name, limit.name]
       }
     }
   }
@@ -166,6 +168,11 @@ struct RelationAxioms: Sendable {
           guard case .duration(let window) = key, let count = variable(slot) else { continue }
           propagators.append(.window(count: count, latest: latest.name, age: age, window: window.milliseconds))
         }
+      case .boundWhenAtMost(let relation, let name, let limitName):
+        guard let first = plain[name].flatMap(variable), let second = plain[limitName].flatMap(variable) else {
+          continue
+        }
+        bound(relation, guard: .atMost(first, second))
       case .presentFrom(let name, let countName, let minimum):
         guard let count = plain[countName].flatMap(variable), !count.isAge else { continue }
         for slot in each(name) where slot.isOptional {
@@ -262,6 +269,12 @@ struct RelationAxioms: Sendable {
       if known.lower >= AnalysisKey(word: 1) { return true }
       if known.upper <= AnalysisKey(word: 0) { return false }
       return nil
+    case .atMost(let variable, let limit):
+      guard state.ordered[variable] != nil || state.ordered[limit] != nil else { return nil }
+      let (value, most) = (domain(variable, state), domain(limit, state))
+      if value.upper <= most.lower { return true }
+      if value.lower > most.upper { return false }
+      return nil
     }
   }
 
@@ -289,6 +302,12 @@ struct RelationAxioms: Sendable {
           case .present(let fact): return setPresence(fact, false, &state, &touched)
           case .absent(let fact): return setPresence(fact, true, &state, &touched)
           case .atLeastOne(let variable): return narrow(variable, atMost: AnalysisKey(word: 0), &state, &touched)
+          case .atMost(let variable, let limit):
+            // The guard fails: the variable is above the limit.
+            let (value, most) = (domain(variable, state), domain(limit, state))
+            guard most.lower < AnalysisKey(word: .max), value.upper > AnalysisKey(word: .min) else { return false }
+            return narrow(variable, atLeast: most.lower.successor, &state, &touched)
+              && narrow(limit, atMost: value.upper.predecessor, &state, &touched)
           }
         }
       }

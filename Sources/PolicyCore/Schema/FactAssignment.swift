@@ -139,6 +139,11 @@ extension FactSchema {
           }
           if (count >= 1) != within { report(relation, member.name, latest.name) }
         }
+      case .boundWhenAtMost(let bound, let name, let limitName):
+        guard case .int(let value)? = plain[name]?.value, case .int(let limit)? = plain[limitName]?.value,
+          value <= limit
+        else { continue }
+        checkBound(bound, relation)
       case .presentFrom(let name, let countName, let minimum):
         guard case .int(let count)? = plain[countName]?.value, count >= minimum else { continue }
         for fact in each(name) where fact.value == nil { report(relation, fact.name, countName) }

@@ -121,6 +121,8 @@ public struct FactRelation: Sendable, Hashable {
     /// fact `since`: `min(count, kept) <= family(w)` wherever `since` is less than w before now,
     /// for windows up to `longest` (the family remembers the last `kept` occurrences of that long).
     case windowCovers(family: String, count: String, since: String, longest: TimeSpan, kept: Int64)
+    /// `lower <= upper` wherever the `int` fact `fact` is at most the `int` fact `limit`.
+    case boundWhenAtMost(FactBound, fact: String, limit: String)
     /// The optional plain fact, or every member of the optional family, `name` is present
     /// wherever the `int` fact `count` is at least `minimum` (it may be present below it too).
     case presentFrom(String, count: String, minimum: Int64)
@@ -157,6 +159,7 @@ public struct FactRelation: Sendable, Hashable {
     case .windowCovers(let family, let count, let since, _, _): [count, family, since]
     case .membersSum(let family, let total): [family, total]
     case .presentFrom(let name, let count, _): [name, count]
+    case .boundWhenAtMost(let bound, let fact, let limit): [bound.lower, bound.upper, fact, limit]
     }
   }
 
@@ -198,6 +201,9 @@ public struct FactRelation: Sendable, Hashable {
       return "`\(family)(w)` >= 1 exactly when `\(latest)` is less than w before now"
     case .distinct(let first, let second):
       return "`\(first)` is never `\(second)`"
+    case .boundWhenAtMost(let bound, let fact, let limit):
+      let inner = FactRelation(.bound(bound), because: reason).statement(type: type, isFamilyOnly: isFamilyOnly)
+      return "when `\(fact)` <= `\(limit)`, \(inner)"
     case .presentFrom(let name, let count, let minimum):
       let subject = isFamilyOnly(name) ? "`\(name)(k)`" : "`\(name)`"
       return "\(subject) is present when `\(count)` >= \(minimum)"
@@ -302,6 +308,11 @@ extension FactSchema {
     case .distinct(let first, let second):
       guard let first = fact(named: first), let second = fact(named: second) else { return false }
       return first.type == second.type && first.name != second.name
+    case .boundWhenAtMost(let bound, let name, let limit):
+      guard valid(FactRelation(.bound(bound), because: "")), let first = fact(named: name),
+        let second = fact(named: limit)
+      else { return false }
+      return first.type == .int && second.type == .int && !first.isOptional && !second.isOptional
     case .presentFrom(let name, let count, _):
       guard let count = fact(named: count), count.type == .int, !count.isOptional else { return false }
       return fact(named: name)?.isOptional == true || family(named: name)?.isOptional == true

@@ -72,6 +72,10 @@ extension ReviewSchema {
     ].map { name, reason in
       FactRelation(.membersSum(family: name, atMost: name), because: reason)
     }
+    let sessionsHere = FactRelation(
+      .boundWhenAtMost(
+        FactBound("first_use", atMost: "first_session", because: ""), fact: "total_sessions", limit: "sessions"),
+      because: "when every session is of this version, the first one is not before `first_use`")
     let averages = FactRelation(
       .presentFrom("average_score", count: "total_sessions", minimum: 2),
       because: "starting a session ends the one before, so after two sessions one has finished")
@@ -95,7 +99,7 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
     ]
-    return firstVersion + sinceFirstUse + covered + sums + [averages, otherVersion] + prompted
+    return firstVersion + sinceFirstUse + covered + sums + [averages, sessionsHere, otherVersion] + prompted
   }()
 
   /// The instants the tracker records, none after `now`.
