@@ -660,3 +660,74 @@ func checkHistory(_ witness: Witness, _ policies: [CompiledPolicy], _ what: @aut
     }
   }
 }
+
+// MARK: - Entry points
+
+/// The input split at the first line `===`: one or two policies.
+func splitPolicies(_ bytes: [UInt8]) -> [[UInt8]] {
+  let separator = Array("\n===\n".utf8)
+  guard bytes.count >= separator.count else { return [bytes] }
+  for start in 0...(bytes.count - separator.count)
+  where bytes[start..<(start + separator.count)].elementsEqual(separator) {
+    return [Array(bytes[..<start]), Array(bytes[(start + separator.count)...])]
+  }
+  return [bytes]
+}
+
+/// libFuzzer's entry point: runs one input through the target and checks its invariants.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  let schema = ReviewSchema.standard
+  var literals = Literals()
+  var policies: [CompiledPolicy] = []
+  for (index, part) in splitPolicies(bytes).enumerated() {
+    let source = SourceFile(path: "fuzz\(index).policy", bytes: part)
+    literals.add(Parser.parse(source).file)
+    guard let policy = environment.compile(source).policy else { return 0 }
+    policies.append(policy)
+  }
+  var maker = ValueMaker(random: FuzzRandom(state: fuzzSeed(bytes)), literals: literals)
+  var pair = policies
+  if pair.count == 1, let only = pair.first, only.rules.count > 1 {
+    // One policy: it is also compared with itself less one rule (picked by the input), which
+    // often decides the same (a shadowed or never-holding rule) and often not.
+    let dropped = only.rules[Int(fuzzSeed(bytes) % UInt64(only.rules.count))].range
+    let text = Array(only.source.bytes[..<dropped.start]) + Array(only.source.bytes[dropped.end...])
+    let source = SourceFile(path: "fuzz-less-one.policy", bytes: text)
+    if let other = environment.compile(source).policy { pair.append(other) }
+  }
+  if pair.count == 2 {
+    // Pairs: equivalence over shared snapshots (facts of one type by name, else incomparable).
+    let slots = snapshotSlots(pair)
+    let comparable = pair[1].layout.slots.allSatisfy { slot in
+      pair[0].layout.slot(named: slot.name).map { pair[0].layout.slots[$0].type == slot.type } ?? true
+    }
+    if comparable { checkEquivalence(pair[0], pair[1], makeSnapshots(slots, &maker, count: 24)) }
+  }
+  for policy in policies {
+    let report = environment.analyze(policy)
+    let snapshots = makeSnapshots(snapshotSlots([policy]), &maker, count: 24)
+    checkFindings(policy, report, snapshots, schema: schema)
+  }
+  return 0
+}
+
+/// libFuzzer's set-up hook, called once before the first input.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) -> CInt {
+  fuzzWarmUp(
+    [
+      """
+      fact plan: string
+      let engaged = days >= 14 and uses >= 10
+      never answered when declined or rated
+      never too_soon when since(last_prompt) < 8w or prompts_within(365d) >= 3
+      ask loyal when engaged and days > 3 and (events("export") >= 3 or (average_score(3) ?? 0) >= 7.5)
+      ask paying when plan in ["pro", "team"] and -days < -7 % 3
+      ask never_asks when days > 5 and days < 2
+      """,
+      "ask when days > 3\n===\nask when days >= 4 or uses > 1",
+    ], fuzz)
+  return 0
+}
