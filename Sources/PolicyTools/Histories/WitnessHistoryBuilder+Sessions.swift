@@ -183,7 +183,7 @@ extension WitnessHistoryBuilder {
     var sums: [(key: Int64, sum: Int64, name: String)] = []
     for entry in present {
       let (sum, overflow) = entry.average.scaled.multipliedReportingOverflow(by: entry.key)
-      guard !overflow else { throw Messages.scores([entry.name], "the average is out of range") }
+      guard !overflow else { throw Messages.beyondScoreBounds([entry.name], "the average is beyond -200 to 200") }
       if let last = sums.last, last.key == entry.key {
         guard last.sum == sum else {
           throw Messages.scores([last.name, entry.name], "both average the same \(entry.key) kept sessions")
@@ -197,7 +197,7 @@ extension WitnessHistoryBuilder {
     var previous: (key: Int64, sum: Int64) = (0, 0)
     for entry in sums {
       var (remaining, overflow) = entry.sum.subtractingReportingOverflow(previous.sum)
-      if overflow { throw Messages.scores([entry.name], "the average is out of range") }
+      if overflow { throw Messages.beyondScoreBounds([entry.name], "the average is beyond -200 to 200") }
       for _ in 0..<(entry.key - previous.key) {
         let score = min(max(remaining, -Self.scoreBound), Self.scoreBound)
         scores.append(score)
