@@ -18,7 +18,7 @@ extension WitnessHistory {
         writer.object { writer in
           for fact in appFacts {
             writer.key(fact.name)
-            writer.raw(WitnessHistory.json(fact.value))
+            writer.raw(WitnessFacts.json(fact.value))
           }
           if seed != 0 {
             writer.key("seed")
@@ -67,18 +67,5 @@ extension WitnessHistory {
       return 1
     }
     return count
-  }
-
-  /// `value` as a facts file writes it.
-  static func json(_ value: Value) -> String {
-    switch value {
-    case .bool(let flag): flag ? "true" : "false"
-    case .int(let number): String(number)
-    case .number(let number): number.description
-    case .string(let text): JSONWriter.quoted(text)
-    case .duration(let span): JSONWriter.quoted(span.description)
-    case .instant(let instant): JSONWriter.quoted(instant.description)
-    case .version(let version): JSONWriter.quoted(version.description)
-    }
   }
 }
