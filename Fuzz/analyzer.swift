@@ -305,16 +305,6 @@ extension Snapshot {
           if case .int(let count)? = value(names[0]) { set(names[0], .int(count >= 1 ? 0 : 1)) }
         case .presentFrom:
           if let type = types[names[0]] { set(names[0], maker.value(type, now: now.millisecondsSince1970)) }
-        case .membersSum(let family, _):
-          // The total takes the members' sum; members that overflow it are set to 0.
-          var sum: Int64 = 0
-          for slot in slots {
-            guard case .family(let owner, _) = slot.origin, owner == family, case .int(let count)? = value(slot.name)
-            else { continue }
-            let (next, overflow) = sum.addingReportingOverflow(count)
-            if overflow || next < 0 { set(slot.name, .int(0)) } else { sum = next }
-          }
-          set(names[0], .int(sum))
         case .distinct:
           // The first takes another value of its type (or is dropped when none differs).
           if let type = types[names[0]] {

@@ -27,8 +27,6 @@ struct RelationAxioms: Sendable {
     case covers(count: AnalysisVariable, member: AnalysisVariable, age: AnalysisVariable, window: Int64, kept: Int64)
     /// The optional fact `fact` is present when the variable is at least the minimum.
     case presentFrom(fact: String, AnalysisVariable, minimum: Int64)
-    /// The members add up to at most the total.
-    case sum(members: [AnalysisVariable], total: AnalysisVariable)
     /// The two variables differ when both facts are present.
     case distinct(AnalysisVariable, fact: String, AnalysisVariable, other: String)
 
@@ -43,7 +41,6 @@ struct RelationAxioms: Sendable {
       case .window(let count, let latest, _, _): [count.name, latest]
       case .distinct(_, let fact, _, let other): [fact, other]
       case .covers(let count, let member, let age, _, _): [count.name, member.name, age.name]
-      case .sum(let members, let total): members.map(\.name) + [total.name]
       case .presentFrom(let fact, let variable, _): [fact, variable.name]
       }
     }
@@ -178,10 +175,6 @@ struct RelationAxioms: Sendable {
         for slot in each(name) where slot.isOptional {
           propagators.append(.presentFrom(fact: slot.name, count, minimum: minimum))
         }
-      case .membersSum(let familyName, let totalName):
-        guard let total = plain[totalName].flatMap(variable), !total.isAge else { continue }
-        let parts = (members[familyName] ?? []).compactMap { variable($0.slot) }.filter { !$0.isAge }
-        if parts.count >= 1 { propagators.append(.sum(members: parts, total: total)) }
       case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
         guard let count = plain[countName].flatMap(variable), !count.isAge, let since = plain[sinceName],
           !since.isOptional, let age = variable(since), age.isAge
@@ -402,22 +395,6 @@ struct RelationAxioms: Sendable {
         guard state.ordered[count] != nil, domain(count, state).lower.word >= minimum else { return true }
         return setPresence(fact, true, &state, &touched)
       }
-    case .sum(let members, let total):
-      guard members.contains(where: { state.ordered[$0] != nil }) || state.ordered[total] != nil else { return true }
-      // The total is at least the members' least sum; each member at most what the others leave.
-      let lows = members.map { max(domain($0, state).lower.word, 0) }
-      var least: Int64 = 0
-      for low in lows { least = least.addingReportingOverflow(low).overflow ? Int64.max : least + low }
-      guard narrow(total, atLeast: AnalysisKey(word: least), &state, &touched) else { return false }
-      let most = domain(total, state).upper.word
-      for (index, member) in members.enumerated() {
-        let (others, overflow) = least.subtractingReportingOverflow(lows[index])
-        guard !overflow, least < Int64.max else { continue }
-        let (room, under) = most.subtractingReportingOverflow(others)
-        guard !under else { continue }
-        guard narrow(member, atMost: AnalysisKey(word: room), &state, &touched) else { return false }
-      }
-      return true
     case .distinct(let one, let fact, let other, let otherFact):
       guard isPresent(fact, state), isPresent(otherFact, state) else { return true }
       // A variable settled to one value excludes it from the other.
@@ -514,7 +491,7 @@ extension RelationAxioms {
       case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
       case .window(let count, let latest, _, _): edge = (latest, count.name)
       case .covers(let count, let member, _, _, _): edge = (count.name, member.name)
-      case .minimum, .samePresence, .presentWhenPositive, .distinct, .sum, .presentFrom: continue
+      case .minimum, .samePresence, .presentWhenPositive, .distinct, .presentFrom: continue
       }
       guard let low = position[edge.0], let high = position[edge.1], low != high else { continue }
       below[high] += 1

@@ -147,16 +147,6 @@ extension FactSchema {
       case .presentFrom(let name, let countName, let minimum):
         guard case .int(let count)? = plain[countName]?.value, count >= minimum else { continue }
         for fact in each(name) where fact.value == nil { report(relation, fact.name, countName) }
-      case .membersSum(let familyName, let totalName):
-        guard case .int(let total)? = plain[totalName]?.value else { continue }
-        var sum: Int64 = 0
-        var overflow = false
-        for member in members[familyName] ?? [] {
-          guard case .int(let count)? = member.value else { continue }
-          (sum, overflow) = sum.addingReportingOverflow(count)
-          if overflow { break }
-        }
-        if overflow || sum > total { report(relation, totalName) }
       case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
         guard case .int(let count)? = plain[countName]?.value, case .instant(let since)? = plain[sinceName]?.value,
           let age = FactSchema.age(of: since, at: now)

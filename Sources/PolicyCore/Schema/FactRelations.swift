@@ -126,8 +126,6 @@ public struct FactRelation: Sendable, Hashable {
     /// The optional plain fact, or every member of the optional family, `name` is present
     /// wherever the `int` fact `count` is at least `minimum` (it may be present below it too).
     case presentFrom(String, count: String, minimum: Int64)
-    /// The members of the `int` family `family` add up to at most the `int` fact `total`.
-    case membersSum(family: String, atMost: String)
   }
 
   /// What the relation states.
@@ -157,7 +155,6 @@ public struct FactRelation: Sendable, Hashable {
     case .window(let family, let latest): [family, latest]
     case .distinct(let first, let second): [first, second]
     case .windowCovers(let family, let count, let since, _, _): [count, family, since]
-    case .membersSum(let family, let total): [family, total]
     case .presentFrom(let name, let count, _): [name, count]
     case .boundWhenAtMost(let bound, let fact, let limit): [bound.lower, bound.upper, fact, limit]
     }
@@ -207,8 +204,6 @@ public struct FactRelation: Sendable, Hashable {
     case .presentFrom(let name, let count, let minimum):
       let subject = isFamilyOnly(name) ? "`\(name)(k)`" : "`\(name)`"
       return "\(subject) is present when `\(count)` >= \(minimum)"
-    case .membersSum(let family, let total):
-      return "the members `\(family)(k)` add up to at most `\(total)`"
     case .windowCovers(let family, let count, let since, let longest, let kept):
       return
         "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w before now, for w up to \(longest)"
@@ -316,9 +311,6 @@ extension FactSchema {
     case .presentFrom(let name, let count, _):
       guard let count = fact(named: count), count.type == .int, !count.isOptional else { return false }
       return fact(named: name)?.isOptional == true || family(named: name)?.isOptional == true
-    case .membersSum(let name, let total):
-      guard let family = family(named: name), let total = fact(named: total) else { return false }
-      return family.type == .int && !family.isOptional && total.type == .int && !total.isOptional
     case .windowCovers(let name, let count, let since, let longest, let kept):
       guard longest.milliseconds > 0, !longest.isInfinite, kept >= 1 else { return false }
       guard let family = family(named: name), let count = fact(named: count), let since = fact(named: since) else {
