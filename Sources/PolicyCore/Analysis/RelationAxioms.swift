@@ -178,6 +178,15 @@ struct RelationAxioms: Sendable {
         for slot in each(name) where slot.isOptional {
           propagators.append(.presentFrom(fact: slot.name, count, minimum: minimum))
         }
+      case .presentTogether(let familyName, let fromKey):
+        // Consecutive members share presence, so all of them do.
+        let together = (members[familyName] ?? []).filter { member in
+          guard case .int(let key) = member.key else { return false }
+          return key >= fromKey && member.slot.isOptional
+        }
+        for (one, next) in zip(together, together.dropFirst()) {
+          propagators.append(.samePresence(fact: one.slot.name, other: next.slot.name))
+        }
       case .membersSum(let familyName, let totalName):
         guard let total = plain[totalName].flatMap(variable), !total.isAge else { continue }
         let parts = (members[familyName] ?? []).compactMap { variable($0.slot) }.filter { !$0.isAge }

@@ -128,6 +128,9 @@ public struct FactRelation: Sendable, Hashable {
     case presentFrom(String, count: String, minimum: Int64)
     /// The members of the `int` family `family` add up to at most the `int` fact `total`.
     case membersSum(family: String, atMost: String)
+    /// The members of the optional `int`-keyed family `family` whose keys are at least `fromKey`
+    /// are all present or all absent (members below `fromKey` are not constrained).
+    case presentTogether(family: String, fromKey: Int64)
   }
 
   /// What the relation states.
@@ -158,6 +161,7 @@ public struct FactRelation: Sendable, Hashable {
     case .distinct(let first, let second): [first, second]
     case .windowCovers(let family, let count, let since, _, _): [count, family, since]
     case .membersSum(let family, let total): [family, total]
+    case .presentTogether(let family, _): [family]
     case .presentFrom(let name, let count, _): [name, count]
     case .boundWhenAtMost(let bound, let fact, let limit): [bound.lower, bound.upper, fact, limit]
     }
@@ -209,6 +213,8 @@ public struct FactRelation: Sendable, Hashable {
       return "\(subject) is present when `\(count)` >= \(minimum)"
     case .membersSum(let family, let total):
       return "the members `\(family)(k)` add up to at most `\(total)`"
+    case .presentTogether(let family, let fromKey):
+      return "the members `\(family)(k)` with k >= \(fromKey) are all present or all absent"
     case .windowCovers(let family, let count, let since, let longest, let kept):
       return
         "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w before now, for w up to \(longest)"
@@ -316,6 +322,9 @@ extension FactSchema {
     case .presentFrom(let name, let count, _):
       guard let count = fact(named: count), count.type == .int, !count.isOptional else { return false }
       return fact(named: name)?.isOptional == true || family(named: name)?.isOptional == true
+    case .presentTogether(let name, _):
+      guard let family = family(named: name) else { return false }
+      return family.keyType == .int && family.isOptional
     case .membersSum(let name, let total):
       guard let family = family(named: name), let total = fact(named: total) else { return false }
       return family.type == .int && !family.isOptional && total.type == .int && !total.isOptional

@@ -50,6 +50,18 @@ enum WitnessHistoryMessages {
       exceedsLimits: true)
   }
 
+  /// Something of an earlier version after this version's first use, with no prompt of an
+  /// earlier version for a late answer: the tracker records that only when the device clock was
+  /// set back before the update (`first_use` is then before instants recorded earlier), and a test
+  /// file's clock only moves forward, so this is a limit of the replay, not of real users.
+  static func clockSetBack(_ facts: [String], _ what: String) -> WitnessHistoryRefusal {
+    WitnessHistoryRefusal(
+      facts: facts + ["first_use"],
+      reason:
+        "\(what) happened in an earlier version but after this version's first use: only a device clock set back before the update does that, and a test file's clock only moves forward",
+      exceedsLimits: true)
+  }
+
   /// A history whose steps repeat too often in all.
   static func tooLong(_ total: Int64, limit: Int) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
