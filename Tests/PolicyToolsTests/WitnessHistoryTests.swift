@@ -257,7 +257,7 @@ struct WitnessHistoryCaseTests {
   }
 
   @Test(
-    "an earlier version's answer or prompt after this version's first use with no earlier prompt: a device clock set back, refused as a limit"
+    "an earlier version's answer or prompt after this version's first use with no earlier prompt, or sessions against the order of their instants: a device clock set back, refused as a limit"
   )
   func clockSetBack() {
     let decline = WitnessHistory.build(
@@ -271,15 +271,22 @@ struct WitnessHistoryCaseTests {
         AssignedFact("prompts", .int(0)), AssignedFact("total_prompts", .int(1)),
         AssignedFact("last_prompt", before(day(1))), AssignedFact("first_use", before(day(14))),
       ], now: march)
-    for result in [decline, prompt] {
+    // No session since a prompt 6 weeks ago, yet 3 sessions since the first one 5 days ago.
+    let sessions = WitnessHistory.build(
+      facts: [
+        AssignedFact("total_sessions", .int(3)), AssignedFact("first_session", before(day(5))),
+        AssignedFact("last_prompt", before(day(42))), AssignedFact("sessions_since_prompt", .int(0)),
+      ], now: march)
+    for result in [decline, prompt, sessions] {
       guard case .failure(let refusal) = result else {
         Issue.record("built \(result)")
         continue
       }
       #expect(refusal.exceedsLimits, "\(refusal.reason)")
       #expect(refusal.reason.contains("device clock set back"), "\(refusal.reason)")
-      #expect(refusal.facts.contains("first_use"))
     }
+    if case .failure(let refusal) = decline { #expect(refusal.facts.contains("first_use")) }
+    if case .failure(let refusal) = sessions { #expect(refusal.facts.contains("sessions_since_prompt")) }
   }
 
   @Test("events by name, sessions, bad sessions, scores and averages")

@@ -235,7 +235,7 @@ struct FactRelationTests {
         return nil
       }
       return current >= minimum
-    case .presentTogether(let family, let fromKey):
+    case .presentTogether(let family, let fromKey, _):
       // All present, and all absent (the members at or above the key).
       let together = members(family).filter { member in
         guard case .int(let key)? = member.key else { return false }

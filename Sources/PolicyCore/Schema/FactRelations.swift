@@ -129,8 +129,9 @@ public struct FactRelation: Sendable, Hashable {
     /// The members of the `int` family `family` add up to at most the `int` fact `total`.
     case membersSum(family: String, atMost: String)
     /// The members of the optional `int`-keyed family `family` whose keys are at least `fromKey`
-    /// are all present or all absent (members below `fromKey` are not constrained).
-    case presentTogether(family: String, fromKey: Int64)
+    /// are all present or all absent (members below `fromKey` are not constrained), and present
+    /// wherever the optional plain fact `whenPresent`, if any, is present.
+    case presentTogether(family: String, fromKey: Int64, whenPresent: String?)
   }
 
   /// What the relation states.
@@ -161,7 +162,7 @@ public struct FactRelation: Sendable, Hashable {
     case .distinct(let first, let second): [first, second]
     case .windowCovers(let family, let count, let since, _, _): [count, family, since]
     case .membersSum(let family, let total): [family, total]
-    case .presentTogether(let family, _): [family]
+    case .presentTogether(let family, _, let other): [family] + (other.map { [$0] } ?? [])
     case .presentFrom(let name, let count, _): [name, count]
     case .boundWhenAtMost(let bound, let fact, let limit): [bound.lower, bound.upper, fact, limit]
     }
@@ -213,8 +214,9 @@ public struct FactRelation: Sendable, Hashable {
       return "\(subject) is present when `\(count)` >= \(minimum)"
     case .membersSum(let family, let total):
       return "the members `\(family)(k)` add up to at most `\(total)`"
-    case .presentTogether(let family, let fromKey):
+    case .presentTogether(let family, let fromKey, let other):
       return "the members `\(family)(k)` with k >= \(fromKey) are all present or all absent"
+        + (other.map { ", and present when `\($0)` is" } ?? "")
     case .windowCovers(let family, let count, let since, let longest, let kept):
       return
         "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w before now, for w up to \(longest)"
@@ -322,8 +324,9 @@ extension FactSchema {
     case .presentFrom(let name, let count, _):
       guard let count = fact(named: count), count.type == .int, !count.isOptional else { return false }
       return fact(named: name)?.isOptional == true || family(named: name)?.isOptional == true
-    case .presentTogether(let name, _):
+    case .presentTogether(let name, _, let other):
       guard let family = family(named: name) else { return false }
+      if let other, fact(named: other)?.isOptional != true { return false }
       return family.keyType == .int && family.isOptional
     case .membersSum(let name, let total):
       guard let family = family(named: name), let total = fact(named: total) else { return false }

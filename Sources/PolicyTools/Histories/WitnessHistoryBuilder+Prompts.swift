@@ -132,8 +132,10 @@ extension WitnessHistoryBuilder {
     }
     for (group, current, earlier) in placed.reversed() {
       let facts = group.isLast ? ["last_prompt", "total_prompts"] : ["total_prompts"]
-      // Two late answers take two prompts, which the tracker tells apart by their instants.
-      let apart: Int64 = lateAnswers.count > 1 && earlier > 1 && group.time > group.low && !group.isLast ? 1 : 0
+      // Two late answers take two prompts, which the tracker tells apart by their instants: one
+      // a millisecond earlier, within the group's window, or before the floor (the install moves).
+      let room = group.time > group.low || (group.low == floor && group.time > Int64.min)
+      let apart: Int64 = lateAnswers.count > 1 && earlier > 1 && room && !group.isLast ? 1 : 0
       add(
         group.time - 1, WitnessPhase.earlierTimed,
         [try repeated("shown", apart == 1 ? earlier - 1 : 0, "total_prompts", answer: "unknown")], .earlier,

@@ -93,6 +93,8 @@ extension WitnessHistoryBuilder {
     var previousMarker: Marker?
     for marker in markers {
       if let previousMarker, previousMarker.after < marker.after {
+        // More sessions after a later instant than after an earlier one: the clock went back.
+        if previousMarker.time < marker.time { throw Messages.sessionsAgainstTime(previousMarker.facts + marker.facts) }
         throw Messages.sessions(previousMarker.facts + marker.facts)
       }
       previousMarker = marker
@@ -113,7 +115,8 @@ extension WitnessHistoryBuilder {
     if let firstKnown {
       let firstGroup = items.filter { $0.sessions > 0 }.min { ($0.time, $0.phase) < ($1.time, $1.phase) }
       if firstGroup?.time != firstKnown {
-        throw Messages.sessions(["first_session"] + markers.flatMap(\.facts))
+        // Every session starts after a later instant than the first session's: the clock went back.
+        throw Messages.sessionsAgainstTime(["first_session"] + markers.flatMap(\.facts))
       }
     }
     if !badPlaced, case .some(let since?) = sinceBad { try placeBadSession(since: since, total: total) }

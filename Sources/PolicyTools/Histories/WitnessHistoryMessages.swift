@@ -107,6 +107,18 @@ enum WitnessHistoryMessages {
       reason: "\(list(facts)): no order of sessions starts that many after each of these instants")
   }
 
+  /// Counts of sessions since instants that disagree with the instants' order (more sessions
+  /// after a later instant than after an earlier one): the tracker records that only when the
+  /// device clock was set back between them, and a test file's clock only moves forward, so this
+  /// is a limit of the replay, not of real users.
+  static func sessionsAgainstTime(_ facts: [String]) -> WitnessHistoryRefusal {
+    WitnessHistoryRefusal(
+      facts: facts,
+      reason:
+        "\(list(facts)): more sessions start after a later instant than after an earlier one; only a device clock set back does that, and a test file's clock only moves forward",
+      exceedsLimits: true)
+  }
+
   /// Prompts that cannot be placed in their time windows.
   static func prompts(_ facts: [String], _ clause: String) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(facts: facts, reason: "\(list(facts)): \(clause)")
