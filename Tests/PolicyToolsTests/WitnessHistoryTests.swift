@@ -271,11 +271,11 @@ struct WitnessHistoryCaseTests {
         AssignedFact("prompts", .int(0)), AssignedFact("total_prompts", .int(1)),
         AssignedFact("last_prompt", before(day(1))), AssignedFact("first_use", before(day(14))),
       ], now: march)
-    // No session since a prompt 6 weeks ago, yet 3 sessions since the first one 5 days ago.
+    // Every session after a bad session 1 day ago, yet the first session 5 days ago.
     let sessions = WitnessHistory.build(
       facts: [
         AssignedFact("total_sessions", .int(3)), AssignedFact("first_session", before(day(5))),
-        AssignedFact("last_prompt", before(day(42))), AssignedFact("sessions_since_prompt", .int(0)),
+        AssignedFact("last_bad_session", before(day(1))), AssignedFact("sessions_since_bad", .int(3)),
       ], now: march)
     for result in [decline, prompt, sessions] {
       guard case .failure(let refusal) = result else {
@@ -286,7 +286,19 @@ struct WitnessHistoryCaseTests {
       #expect(refusal.reason.contains("device clock set back"), "\(refusal.reason)")
     }
     if case .failure(let refusal) = decline { #expect(refusal.facts.contains("first_use")) }
-    if case .failure(let refusal) = sessions { #expect(refusal.facts.contains("sessions_since_prompt")) }
+    if case .failure(let refusal) = sessions { #expect(refusal.facts.contains("sessions_since_bad")) }
+    // No session since a prompt 6 weeks ago, yet 3 since the first one 5 days ago: no tracker
+    // history gives it, even with the clock set back, so it is no limit.
+    let unreal = WitnessHistory.build(
+      facts: [
+        AssignedFact("total_sessions", .int(3)), AssignedFact("first_session", before(day(5))),
+        AssignedFact("last_prompt", before(day(42))), AssignedFact("sessions_since_prompt", .int(0)),
+      ], now: march)
+    guard case .failure(let refusal) = unreal else {
+      Issue.record("built \(unreal)")
+      return
+    }
+    #expect(!refusal.exceedsLimits, "\(refusal.reason)")
   }
 
   @Test("events by name, sessions, bad sessions, scores and averages")

@@ -93,9 +93,13 @@ extension WitnessHistoryBuilder {
     var previousMarker: Marker?
     for marker in markers {
       if let previousMarker, previousMarker.after < marker.after {
-        // More sessions after a later instant than after an earlier one: the clock went back.
-        if previousMarker.time < marker.time { throw Messages.sessionsAgainstTime(previousMarker.facts + marker.facts) }
-        throw Messages.sessions(previousMarker.facts + marker.facts)
+        // More sessions after a later bad session than after an earlier instant: the clock went
+        // back (random tracker histories give it only with one).
+        let facts = previousMarker.facts + marker.facts
+        if previousMarker.time < marker.time && facts.contains("sessions_since_bad") {
+          throw Messages.sessionsAgainstTime(facts)
+        }
+        throw Messages.sessions(facts)
       }
       previousMarker = marker
     }
@@ -115,8 +119,10 @@ extension WitnessHistoryBuilder {
     if let firstKnown {
       let firstGroup = items.filter { $0.sessions > 0 }.min { ($0.time, $0.phase) < ($1.time, $1.phase) }
       if firstGroup?.time != firstKnown {
-        // Every session starts after a later instant than the first session's: the clock went back.
-        throw Messages.sessionsAgainstTime(["first_session"] + markers.flatMap(\.facts))
+        // Every session starts after a later bad session than the first session: the clock went back.
+        let facts = ["first_session"] + markers.flatMap(\.facts)
+        if facts.contains("sessions_since_bad") { throw Messages.sessionsAgainstTime(facts) }
+        throw Messages.sessions(facts)
       }
     }
     if !badPlaced, case .some(let since?) = sinceBad { try placeBadSession(since: since, total: total) }

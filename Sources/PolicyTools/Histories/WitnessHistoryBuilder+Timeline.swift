@@ -274,6 +274,12 @@ extension WitnessHistoryBuilder {
       low = max(low, both.lowerBound)
     }
     if let latestEarlier, latestEarlier.0 > high {
+      // An earlier version's last prompt after this version's first use: a device clock set back
+      // (random tracker histories give it only with one). Anything else: no history known.
+      guard latestEarlier.1 == "last_prompt" else {
+        throw Messages.timing(
+          [latestEarlier.1, "first_use"], "it happened in an earlier version but after this version's first use")
+      }
       throw Messages.clockSetBack([latestEarlier.1], "`\(latestEarlier.1)`")
     }
     guard low <= high else {
