@@ -305,6 +305,11 @@ extension Snapshot {
           if case .int(let count)? = value(names[0]) { set(names[0], .int(count >= 1 ? 0 : 1)) }
         case .presentFrom:
           if let type = types[names[0]] { set(names[0], maker.value(type, now: now.millisecondsSince1970)) }
+        case .presentTogether:
+          // The absent member takes a value.
+          if names.count == 2, let type = types[names[1]] {
+            set(names[1], maker.value(type, now: now.millisecondsSince1970))
+          }
         case .distinct:
           // The first takes another value of its type (or is dropped when none differs).
           if let type = types[names[0]] {
@@ -645,7 +650,7 @@ func checkHistory(_ witness: Witness, _ policies: [CompiledPolicy], _ what: @aut
     // steps (a late answer to an earlier version's prompt; see Fuzz/README.md). With
     // FUZZ_STRICT_HISTORIES set, every refusal but a limit's is one.
     if strictHistories && !refusal.exceedsLimits {
-      fuzzFail("no history for \(what()) (\(witness.summary())): \(refusal.reason)")
+      fuzzFail("no history for \(what()) (\(witness.summary(limit: 64))): \(refusal.reason)")
     }
   case .success(let history):
     guard history.repetitions <= replayedRepetitions else { return }
@@ -655,7 +660,7 @@ func checkHistory(_ witness: Witness, _ policies: [CompiledPolicy], _ what: @aut
         for: witness, policy: policy, policyText: text, environment: environment)
       {
         fuzzFail(
-          "the history of \(what()) does not replay to its facts (\(witness.summary())): \(refusal.reason)\n"
+          "the history of \(what()) does not replay to its facts (\(witness.summary(limit: 64))): \(refusal.reason)\n"
             + history.testCase(name: "replay", expectsAsk: false, deciding: nil))
       }
     }

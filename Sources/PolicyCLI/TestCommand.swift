@@ -51,7 +51,7 @@ enum TestCommand: Command {
     HISTORY STEPS:
       launch | foreground | session | end session | event [name] | silent event [name] |
       action <score> [bad] [prompt] | prompt | shown | unprompted -> <answer> |
-      wait <duration> | update <version>
+      late -> <answer> | wait <duration> | update <version>
       add `x <count> [every <duration>]` to repeat a step, and
       `-> rate|decline|remind|feedback|dismiss|unknown` to answer its prompt.
 

@@ -33,6 +33,9 @@ enum RelatedToySchema {
     FactRelation(
       .boundWhen(FactBound("total_uses", atMost: "uses", because: ""), when: .absent("previous_version")),
       because: "on the first version every use is this version's"),
+    FactRelation(
+      .presentTogether(family: "average_score", fromKey: 1, whenPresent: "last_prompt"),
+      because: "all average the sessions kept"),
   ]
 
   static let standard: FactSchema = {
@@ -78,6 +81,14 @@ struct AnalyzerRelationTests {
       (
         "ask when not has previous_version and total_uses > 5 and uses < 3",
         "when `previous_version` is absent, `total_uses` <= `uses`"
+      ),
+      (
+        "ask when (average_score(3) ?? -1000) > -1000 and (average_score(5) ?? 1000) >= 1000 and (average_score(5) ?? -1000) <= -1000",
+        "the members `average_score(k)` with k >= 1 are all present or all absent"
+      ),
+      (
+        "ask when has last_prompt and (average_score(2) ?? 1000) >= 1000 and (average_score(2) ?? -1000) <= -1000",
+        "and present when `last_prompt` is"
       ),
     ])
   func deadByRelation(text: String, statement: String) throws {
@@ -181,6 +192,16 @@ struct AnalyzerRelationTests {
           AssignedFact("last_prompt", instant(daysAgo: 0)),
         ], ["prompts_within(1d)", "last_prompt"]
       ),
+      (
+        [
+          member("average_score", .int(0), nil), member("average_score", .int(2), .number(Number(scaled: 0))),
+          member("average_score", .int(7), nil),
+        ], ["average_score(2)", "average_score(7)"]
+      ),
+      (
+        [AssignedFact("last_prompt", instant(daysAgo: 1)), member("average_score", .int(4), nil)],
+        ["last_prompt", "average_score(4)"]
+      ),
     ]
     for (facts, names) in cases {
       let broken = schema.brokenRelations(in: facts, now: now)
@@ -210,6 +231,10 @@ struct AnalyzerRelationTests {
       FactRelation(.presence("last_prompt", when: .positive("declined_any")), because: "not an int"),
       FactRelation(.wholeUnits(count: "days", since: "last_prompt", unit: RelatedToySchema.day), because: "optional"),
       FactRelation(.window(family: "events", latest: "last_prompt"), because: "not keyed by a duration"),
+      FactRelation(
+        .presentTogether(family: "events", fromKey: 1, whenPresent: nil), because: "keyed by strings, never absent"),
+      FactRelation(
+        .presentTogether(family: "average_score", fromKey: 1, whenPresent: "days"), because: "`days` is never absent"),
     ]
     for relation in invalid {
       #expect(throws: FactSchema.DefinitionError.self, "\(relation)") {

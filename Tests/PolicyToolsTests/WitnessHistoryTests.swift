@@ -225,6 +225,82 @@ struct WitnessHistoryCaseTests {
     #expect(history.version == "3.0")
   }
 
+  @Test(
+    "declined false, declined_any true, the decline after this version's first use: a late answer to an earlier version's prompt"
+  )
+  func lateDecline() throws {
+    let facts = [
+      AssignedFact("declined", .bool(false)), AssignedFact("declined_any", .bool(true)),
+      AssignedFact("last_decline", before(day(1))), AssignedFact("first_use", before(day(14))),
+      AssignedFact("prompts", .int(0)), AssignedFact("rated", .bool(false)), AssignedFact("rated_any", .bool(false)),
+    ]
+    let (history, values) = try replayedValues(facts)
+    for fact in facts { #expect(values[fact.name] == fact.value, "\(fact.name)") }
+    #expect(history.steps.contains("late -> decline"), "\(history.steps)")
+    let update = try #require(history.steps.firstIndex { $0.hasPrefix("update ") })
+    let shown = try #require(history.steps.firstIndex { $0.hasPrefix("shown") })
+    #expect(shown < update, "the prompt is the earlier version's: \(history.steps)")
+  }
+
+  @Test("both answers late, after prompts of this version: each takes a prompt of an earlier version of its own")
+  func lateRatingAndDecline() throws {
+    let facts = [
+      AssignedFact("declined", .bool(false)), AssignedFact("declined_any", .bool(true)),
+      AssignedFact("last_decline", before(day(3))), AssignedFact("rated", .bool(false)),
+      AssignedFact("rated_any", .bool(true)), AssignedFact("last_rating", before(day(2))),
+      AssignedFact("first_use", before(day(10))), AssignedFact("prompts", .int(1)),
+      AssignedFact("last_prompt", before(day(1))), AssignedFact("total_prompts", .int(3)),
+    ]
+    let (history, values) = try replayedValues(facts)
+    for fact in facts { #expect(values[fact.name] == fact.value, "\(fact.name)") }
+    #expect(history.steps.filter { $0.hasPrefix("late -> ") }.count == 2, "\(history.steps)")
+  }
+
+  @Test(
+    "an earlier version's answer or prompt after this version's first use with no earlier prompt, or sessions against the order of their instants: a device clock set back, refused as a limit"
+  )
+  func clockSetBack() {
+    let decline = WitnessHistory.build(
+      facts: [
+        AssignedFact("declined", .bool(false)), AssignedFact("declined_any", .bool(true)),
+        AssignedFact("last_decline", before(day(1))), AssignedFact("first_use", before(day(14))),
+        AssignedFact("total_prompts", .int(0)),
+      ], now: march)
+    let prompt = WitnessHistory.build(
+      facts: [
+        AssignedFact("prompts", .int(0)), AssignedFact("total_prompts", .int(1)),
+        AssignedFact("last_prompt", before(day(1))), AssignedFact("first_use", before(day(14))),
+      ], now: march)
+    // Every session after a bad session 1 day ago, yet the first session 5 days ago.
+    let sessions = WitnessHistory.build(
+      facts: [
+        AssignedFact("total_sessions", .int(3)), AssignedFact("first_session", before(day(5))),
+        AssignedFact("last_bad_session", before(day(1))), AssignedFact("sessions_since_bad", .int(3)),
+      ], now: march)
+    for result in [decline, prompt, sessions] {
+      guard case .failure(let refusal) = result else {
+        Issue.record("built \(result)")
+        continue
+      }
+      #expect(refusal.exceedsLimits, "\(refusal.reason)")
+      #expect(refusal.reason.contains("device clock set back"), "\(refusal.reason)")
+    }
+    if case .failure(let refusal) = decline { #expect(refusal.facts.contains("first_use")) }
+    if case .failure(let refusal) = sessions { #expect(refusal.facts.contains("sessions_since_bad")) }
+    // No session since a prompt 6 weeks ago, yet 3 since the first one 5 days ago: no tracker
+    // history gives it, even with the clock set back, so it is no limit.
+    let unreal = WitnessHistory.build(
+      facts: [
+        AssignedFact("total_sessions", .int(3)), AssignedFact("first_session", before(day(5))),
+        AssignedFact("last_prompt", before(day(42))), AssignedFact("sessions_since_prompt", .int(0)),
+      ], now: march)
+    guard case .failure(let refusal) = unreal else {
+      Issue.record("built \(unreal)")
+      return
+    }
+    #expect(!refusal.exceedsLimits, "\(refusal.reason)")
+  }
+
   @Test("events by name, sessions, bad sessions, scores and averages")
   func sessionsAndEvents() throws {
     let facts = [
@@ -338,6 +414,9 @@ struct ReplayStepTests {
     func action(_ text: String) -> HistoryStep.Action? { try? HistoryStep.parse(text, range: range).get().action }
     guard case .shown? = action("shown -> decline") else { Issue.record("shown"); return }
     guard case .unprompted? = action("unprompted -> rate") else { Issue.record("unprompted"); return }
+    guard case .late? = action("late -> decline") else { Issue.record("late"); return }
+    #expect(action("late") == nil)
+    #expect(action("late x 2 -> rate") == nil)
     guard case .silentEvent("b b")? = action("silent event \"b b\" x 3") else { Issue.record("silent"); return }
     guard case .silentEvent(nil)? = action("silent event") else { Issue.record("silent unnamed"); return }
     for wrong in ["unprompted", "unprompted x 2 -> rate", "shown now"] {
@@ -363,5 +442,37 @@ struct ReplayStepTests {
     #expect(facts.value(of: "feedback") == .bool(true))
     #expect(facts.value(of: "events") == .int(3))
     #expect(history.promptsShown == 1)
+  }
+
+  @Test(
+    "`late -> rate` answers the newest prompt without an answer, for the version it was shown in; with none, PC406"
+  )
+  func lateAnswer() throws {
+    let text = "ask always when uses >= 0"
+    let policy = try #require(environment.compile(text).policy)
+    let steps = ["launch", "shown -> unknown", "wait 1d", "update 2.0", "wait 1d", "late -> rate"]
+    let late = WitnessHistory(start: march, version: "1.0", steps: steps, now: march)
+    let facts = try late.replay(policy: policy, policyText: text, environment: environment).get()
+    #expect(facts.value(of: "rated") == .bool(false))
+    #expect(facts.value(of: "rated_any") == .bool(true))
+    #expect(
+      facts.value(of: "last_rating")
+        == .instant(Timestamp(millisecondsSince1970: march.millisecondsSince1970 + 2 * 86_400_000)))
+    // The same answer in the prompt's own version is this version's.
+    let here = WitnessHistory(
+      start: march, version: "1.0", steps: ["shown -> unknown", "wait 1h", "late -> rate"], now: march)
+    #expect(
+      try here.replay(policy: policy, policyText: text, environment: environment).get().value(of: "rated")
+        == .bool(true))
+    // A second late answer has no prompt left without one.
+    for steps in [["launch", "late -> decline"], ["shown -> unknown", "late -> rate", "late -> decline"]] {
+      let history = WitnessHistory(start: march, version: "1.0", steps: steps, now: march)
+      guard case .failure(let refusal) = history.replay(policy: policy, policyText: text, environment: environment)
+      else {
+        Issue.record("\(steps) replayed")
+        continue
+      }
+      #expect(refusal.reason.contains("answers a prompt late"), "\(refusal.reason)")
+    }
   }
 }

@@ -15,7 +15,8 @@ struct FactRelationTests {
   static let probe = """
     ask probe when events("a") >= 0 or total_events("a") >= 0 or events("zz") >= 0 or total_events("zz") >= 0
       or prompts_within(1s) >= 0 or prompts_within(1h) >= 0 or prompts_within(1d) >= 0 or prompts_within(8w) >= 0
-      or prompts_within(365d) >= 0 or prompts_within(100000d) >= 0 or (average_score(3) ?? 0) >= 0 or true
+      or prompts_within(365d) >= 0 or prompts_within(100000d) >= 0 or (average_score(3) ?? 0) >= 0 or (average_score(1) ?? 0) >= 0 or (average_score(25) ?? 0) >= 0
+      or true
     """
 
   /// The facts of `facts` (all of the layout's host facts) as an assignment.
@@ -234,6 +235,14 @@ struct FactRelationTests {
         return nil
       }
       return current >= minimum
+    case .presentTogether(let family, let fromKey, _):
+      // All present, and all absent (the members at or above the key).
+      let together = members(family).filter { member in
+        guard case .int(let key)? = member.key else { return false }
+        return key >= fromKey
+      }
+      guard together.count > 1 else { return nil }
+      return together.allSatisfy { $0.value != nil }
     case .windowCovers(let family, _, let since, let longest, _):
       // Some window (up to the longest) longer than the age of `since`, and none.
       guard case .some(.instant(let instant)?) = value(since) else { return nil }

@@ -17,6 +17,8 @@ struct RelationAxioms: Sendable {
     case minimum(AnalysisVariable, fact: String, AnalysisKey)
     /// The optional fact `fact` is present exactly when `other` is.
     case samePresence(fact: String, other: String)
+    /// The optional fact `other` is present wherever the optional fact `fact` is.
+    case presentWith(fact: String, other: String)
     /// The optional fact `fact` is present exactly when the variable (an int or bool) is at least 1.
     case presentWhenPositive(fact: String, AnalysisVariable)
     /// `count` is the number of whole `unit`s in `age` (which is at least 0).
@@ -35,7 +37,7 @@ struct RelationAxioms: Sendable {
       switch self {
       case .order(_, let lower, _, let upper, let condition): [lower, upper] + (condition?.facts ?? [])
       case .minimum(_, let fact, _): [fact]
-      case .samePresence(let fact, let other): [fact, other]
+      case .samePresence(let fact, let other), .presentWith(let fact, let other): [fact, other]
       case .presentWhenPositive(let fact, let variable): [fact, variable.name]
       case .wholeUnits(let count, let age, _): [count.name, age.name]
       case .window(let count, let latest, _, _): [count.name, latest]
@@ -175,6 +177,18 @@ struct RelationAxioms: Sendable {
         for slot in each(name) where slot.isOptional {
           propagators.append(.presentFrom(fact: slot.name, count, minimum: minimum))
         }
+      case .presentTogether(let familyName, let fromKey, let otherName):
+        // Consecutive members share presence, so all of them do.
+        let together = (members[familyName] ?? []).filter { member in
+          guard case .int(let key) = member.key else { return false }
+          return key >= fromKey && member.slot.isOptional
+        }
+        for (one, next) in zip(together, together.dropFirst()) {
+          propagators.append(.samePresence(fact: one.slot.name, other: next.slot.name))
+        }
+        if let other = otherName.flatMap({ plain[$0] }), other.isOptional, let first = together.first {
+          propagators.append(.presentWith(fact: other.name, other: first.slot.name))
+        }
       case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
         guard let count = plain[countName].flatMap(variable), !count.isAge, let since = plain[sinceName],
           !since.isOptional, let age = variable(since), age.isAge
@@ -309,6 +323,12 @@ struct RelationAxioms: Sendable {
     case .minimum(let variable, let fact, let key):
       guard isPresent(fact, state), state.ordered[variable] != nil else { return true }
       return narrow(variable, atLeast: key, &state, &touched)
+    case .presentWith(let fact, let other):
+      switch (state.presence[fact], state.presence[other]) {
+      case (true?, _): return setPresence(other, true, &state, &touched)
+      case (_, false?): return setPresence(fact, false, &state, &touched)
+      case (false?, _), (nil, _): return true
+      }
     case .samePresence(let fact, let other):
       switch (state.presence[fact], state.presence[other]) {
       case (let a?, let b?): return a == b
@@ -491,7 +511,7 @@ extension RelationAxioms {
       case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
       case .window(let count, let latest, _, _): edge = (latest, count.name)
       case .covers(let count, let member, _, _, _): edge = (count.name, member.name)
-      case .minimum, .samePresence, .presentWhenPositive, .distinct, .presentFrom: continue
+      case .minimum, .samePresence, .presentWith, .presentWhenPositive, .distinct, .presentFrom: continue
       }
       guard let low = position[edge.0], let high = position[edge.1], low != high else { continue }
       below[high] += 1

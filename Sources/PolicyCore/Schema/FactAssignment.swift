@@ -147,6 +147,17 @@ extension FactSchema {
       case .presentFrom(let name, let countName, let minimum):
         guard case .int(let count)? = plain[countName]?.value, count >= minimum else { continue }
         for fact in each(name) where fact.value == nil { report(relation, fact.name, countName) }
+      case .presentTogether(let familyName, let fromKey, let otherName):
+        let together = (members[familyName] ?? []).filter { member in
+          guard case .int(let key)? = member.member?.key else { return false }
+          return key >= fromKey
+        }
+        guard let absent = together.first(where: { $0.value == nil }) else { continue }
+        if let present = together.first(where: { $0.value != nil }) {
+          report(relation, present.name, absent.name)
+        } else if let otherName, let other = plain[otherName], other.value != nil {
+          report(relation, other.name, absent.name)
+        }
       case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
         guard case .int(let count)? = plain[countName]?.value, case .instant(let since)? = plain[sinceName]?.value,
           let age = FactSchema.age(of: since, at: now)

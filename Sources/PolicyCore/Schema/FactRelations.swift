@@ -126,6 +126,10 @@ public struct FactRelation: Sendable, Hashable {
     /// The optional plain fact, or every member of the optional family, `name` is present
     /// wherever the `int` fact `count` is at least `minimum` (it may be present below it too).
     case presentFrom(String, count: String, minimum: Int64)
+    /// The members of the optional `int`-keyed family `family` whose keys are at least `fromKey`
+    /// are all present or all absent (members below `fromKey` are not constrained), and present
+    /// wherever the optional plain fact `whenPresent`, if any, is present.
+    case presentTogether(family: String, fromKey: Int64, whenPresent: String?)
   }
 
   /// What the relation states.
@@ -155,6 +159,7 @@ public struct FactRelation: Sendable, Hashable {
     case .window(let family, let latest): [family, latest]
     case .distinct(let first, let second): [first, second]
     case .windowCovers(let family, let count, let since, _, _): [count, family, since]
+    case .presentTogether(let family, _, let other): [family] + (other.map { [$0] } ?? [])
     case .presentFrom(let name, let count, _): [name, count]
     case .boundWhenAtMost(let bound, let fact, let limit): [bound.lower, bound.upper, fact, limit]
     }
@@ -204,6 +209,9 @@ public struct FactRelation: Sendable, Hashable {
     case .presentFrom(let name, let count, let minimum):
       let subject = isFamilyOnly(name) ? "`\(name)(k)`" : "`\(name)`"
       return "\(subject) is present when `\(count)` >= \(minimum)"
+    case .presentTogether(let family, let fromKey, let other):
+      return "the members `\(family)(k)` with k >= \(fromKey) are all present or all absent"
+        + (other.map { ", and present when `\($0)` is" } ?? "")
     case .windowCovers(let family, let count, let since, let longest, let kept):
       return
         "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w before now, for w up to \(longest)"
@@ -311,6 +319,10 @@ extension FactSchema {
     case .presentFrom(let name, let count, _):
       guard let count = fact(named: count), count.type == .int, !count.isOptional else { return false }
       return fact(named: name)?.isOptional == true || family(named: name)?.isOptional == true
+    case .presentTogether(let name, _, let other):
+      guard let family = family(named: name) else { return false }
+      if let other, fact(named: other)?.isOptional != true { return false }
+      return family.keyType == .int && family.isOptional
     case .windowCovers(let name, let count, let since, let longest, let kept):
       guard longest.milliseconds > 0, !longest.isInfinite, kept >= 1 else { return false }
       guard let family = family(named: name), let count = fact(named: count), let since = fact(named: since) else {

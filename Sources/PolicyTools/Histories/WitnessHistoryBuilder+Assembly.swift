@@ -39,6 +39,7 @@ extension WitnessHistoryBuilder {
     let ordered = items.sorted { ($0.time, $0.phase, $0.sequence) < ($1.time, $1.phase, $1.sequence) }
     var steps: [String] = []
     var clock = install
+    var prompts = PromptLedger()
     for item in ordered {
       guard item.time <= now else { throw Messages.timing(item.facts, "it would be after now") }
       if item.time > clock {
@@ -60,6 +61,7 @@ extension WitnessHistoryBuilder {
             ? "it belongs to this version but falls before its first use"
             : "it belongs to an earlier version but falls after this version's first use")
       }
+      try prompts.replay(item, inEarlierVersion: segment != .current)
       steps += item.steps
     }
     if now > clock { steps.append(try wait(now - clock, ["now"])) }
@@ -74,5 +76,65 @@ extension WitnessHistoryBuilder {
     let span = TimeSpan(milliseconds: milliseconds)
     guard TimeSpan(parsing: span.description) == span else { throw Messages.outOfRange(facts) }
     return "wait \(span)"
+  }
+}
+
+/// The prompts a history shows, in order, to check that each late answer (`late -> rate`) finds
+/// the prompt of an earlier version it is meant for, as the tracker looks it up: the newest prompt
+/// still without an answer, found by its instant and still kept.
+struct PromptLedger {
+  /// Prompts shown by one step at one instant; the newest `count - unanswered` have late answers.
+  private struct Group {
+    var time: Int64
+    var count: Int64
+    var inEarlierVersion: Bool
+    var unanswered: Int64
+  }
+
+  private var groups: [Group] = []
+
+  /// Applies the `shown` and `late` steps of `item`, shown in an earlier version or not.
+  mutating func replay(_ item: WitnessHistoryBuilder.Item, inEarlierVersion: Bool) throws(WitnessHistoryRefusal) {
+    for text in item.steps where text.hasPrefix("shown") || text.hasPrefix("late") {
+      guard case .success(let step) = HistoryStep.parse(text, range: SourceRange(start: 0, end: 0)) else { continue }
+      switch step.action {
+      case .shown:
+        let count = Int64(step.repetitions)
+        groups.append(Group(time: item.time, count: count, inEarlierVersion: inEarlierVersion, unanswered: count))
+      case .late:
+        try answerLate(item.facts)
+      case .launch, .foreground, .session, .endSession, .event, .silentEvent, .action, .prompt, .unprompted, .wait,
+        .update:
+        continue
+      }
+    }
+  }
+
+  /// Gives the newest prompt without an answer a late one, or refuses.
+  private mutating func answerLate(_ facts: [String]) throws(WitnessHistoryRefusal) {
+    guard groups.contains(where: \.inEarlierVersion) else {
+      // No prompt of an earlier version to answer late.
+      throw WitnessHistoryMessages.clockSetBack(facts, "`\(facts.last ?? "")` without `\(facts.first ?? "")`")
+    }
+    guard let index = groups.lastIndex(where: { $0.unanswered > 0 }) else {
+      throw WitnessHistoryMessages.prompts(
+        facts + ["total_prompts"], "each late answer needs a prompt of an earlier version without an answer")
+    }
+    let group = groups[index]
+    guard group.inEarlierVersion else {
+      throw WitnessHistoryMessages.prompts(
+        facts + ["prompts"], "a prompt of this version would take the late answer meant for an earlier version's")
+    }
+    // The tracker finds a prompt by its instant (the newest at it) among those it keeps.
+    var newer = group.count - group.unanswered
+    for later in groups[(index + 1)...] { newer += later.count }
+    let newest = groups.last?.time ?? group.time
+    guard group.unanswered == group.count, !groups[(index + 1)...].contains(where: { $0.time == group.time }),
+      newer < Int64(ReviewLimitsView.promptHistory), newest - group.time <= ReviewLimitsView.promptRetention
+    else {
+      throw WitnessHistoryMessages.prompts(
+        facts + ["total_prompts"], "each late answer needs a prompt of an earlier version of its own, still kept")
+    }
+    groups[index].unanswered -= 1
   }
 }

@@ -18,14 +18,18 @@ extension WitnessHistoryBuilder {
 
   /// Places `total` prompts, `inCurrentGiven` of them in this version when given, the last at
   /// `lastGiven` when given, so that each window counts its prompts (`sessionsSince`, the sessions
-  /// since the last prompt when given, else 0, moves an unknown last prompt early). Returns the last prompt's
-  /// instant and phase (nil with no prompt), for the sessions since it.
+  /// since the last prompt when given, else 0, moves an unknown last prompt early), leaving a
+  /// prompt of an earlier version for each of `lateAnswers` (the instants of late answers to
+  /// them). Returns the last prompt's instant and phase (nil with no prompt), for the sessions since it.
   mutating func placePrompts(
     total: Int64, inCurrentGiven: Int64?, lastGiven: Int64?, inCurrent: Bool?,
     windows: [(window: Int64, count: Int64, name: String)], start: Int64, floor: Int64, first: Bool,
-    sessionsSince: Int64
+    sessionsSince: Int64, lateAnswers: [Int64] = []
   ) throws(Refusal) -> (time: Int64, phase: Double)? {
     guard total > 0 else { return nil }
+    // Late answers go to prompts of an earlier version: with no prompt of this version known, there is none.
+    var inCurrent = inCurrent
+    if !lateAnswers.isEmpty && inCurrent == nil && inCurrentGiven == nil { inCurrent = false }
     // The last prompt: given, or in the smallest window that counts one.
     var last: Int64
     if let lastGiven {
@@ -98,6 +102,10 @@ extension WitnessHistoryBuilder {
     var remaining =
       inCurrentGiven ?? (inCurrent == false ? 0 : groups.filter { $0.time >= start }.reduce(0) { $0 + $1.count })
     if inCurrentGiven == nil, inCurrent == true, remaining == 0 { remaining = groups.last?.count ?? 0 }
+    if inCurrentGiven == nil, inCurrent == true {
+      // Leave a prompt of an earlier version for each late answer.
+      remaining = max(1, min(remaining, total - Int64(lateAnswers.count)))
+    }
     var placed: [(group: PromptGroup, current: Int64, earlier: Int64)] = []
     for group in groups.reversed() {
       var group = group
@@ -124,8 +132,17 @@ extension WitnessHistoryBuilder {
     }
     for (group, current, earlier) in placed.reversed() {
       let facts = group.isLast ? ["last_prompt", "total_prompts"] : ["total_prompts"]
+      // Two late answers take two prompts, which the tracker tells apart by their instants: one
+      // a millisecond earlier, within the group's window, or before the floor (the install moves).
+      let room = group.time > group.low || (group.low == floor && group.time > Int64.min)
+      let apart: Int64 = lateAnswers.count > 1 && earlier > 1 && room && !group.isLast ? 1 : 0
       add(
-        group.time, WitnessPhase.earlierTimed, [try repeated("shown", earlier, "total_prompts", answer: "unknown")],
+        group.time - 1, WitnessPhase.earlierTimed,
+        [try repeated("shown", apart == 1 ? earlier - 1 : 0, "total_prompts", answer: "unknown")], .earlier,
+        facts: facts)
+      add(
+        group.time, WitnessPhase.earlierTimed,
+        [try repeated("shown", apart == 1 ? 1 : earlier, "total_prompts", answer: "unknown")],
         group.isLast && first ? .first : .earlier, facts: facts)
       add(
         group.time, WitnessPhase.currentTimed, [try repeated("shown", current, "prompts", answer: "unknown")], .current,

@@ -93,7 +93,13 @@ extension WitnessHistoryBuilder {
     var previousMarker: Marker?
     for marker in markers {
       if let previousMarker, previousMarker.after < marker.after {
-        throw Messages.sessions(previousMarker.facts + marker.facts)
+        // More sessions after a later bad session than after an earlier instant: the clock went
+        // back (random tracker histories give it only with one).
+        let facts = previousMarker.facts + marker.facts
+        if previousMarker.time < marker.time && facts.contains("sessions_since_bad") {
+          throw Messages.sessionsAgainstTime(facts)
+        }
+        throw Messages.sessions(facts)
       }
       previousMarker = marker
     }
@@ -113,7 +119,10 @@ extension WitnessHistoryBuilder {
     if let firstKnown {
       let firstGroup = items.filter { $0.sessions > 0 }.min { ($0.time, $0.phase) < ($1.time, $1.phase) }
       if firstGroup?.time != firstKnown {
-        throw Messages.sessions(["first_session"] + markers.flatMap(\.facts))
+        // Every session starts after a later bad session than the first session: the clock went back.
+        let facts = ["first_session"] + markers.flatMap(\.facts)
+        if facts.contains("sessions_since_bad") { throw Messages.sessionsAgainstTime(facts) }
+        throw Messages.sessions(facts)
       }
     }
     if !badPlaced, case .some(let since?) = sinceBad { try placeBadSession(since: since, total: total) }

@@ -23,6 +23,8 @@ enum WitnessPhase {
   static let currentVersion = 4.0
   /// Counts and answers of this version with no instant of their own.
   static let currentBulk = 5.0
+  /// Late answers to an earlier version's prompts, before this version's prompts at their instant.
+  static let lateAnswer = 5.5
   /// Prompts and answers of this version at their instants.
   static let currentTimed = 6.0
   /// The last bad session.
@@ -224,7 +226,11 @@ extension WitnessHistoryBuilder {
     for (answer, name, flag) in [(rating, "last_rating", "rated"), (decline, "last_decline", "declined")] {
       guard let last = answer.last else { continue }
       if answer.inCurrent == true { currentTimes.append((last, name)) }
-      if answer.inCurrent == false && answer.any { earlierTimes.append((last, name + "` with `" + flag)) }
+      // An answer of an earlier version may come after this version's first use: a late answer
+      // to a prompt shown in an earlier version (placed in `place`).
+      if answer.inCurrent == false && answer.any && !hasPrevious {
+        throw Messages.needsEarlierVersion([name, flag], "`\(name)` without `\(flag)`")
+      }
     }
     let lastPromptKnown = lastPromptGiven.flatMap { $0 }
     if total == 0 { promptInCurrent = nil }
@@ -268,8 +274,13 @@ extension WitnessHistoryBuilder {
       low = max(low, both.lowerBound)
     }
     if let latestEarlier, latestEarlier.0 > high {
-      throw Messages.timing(
-        [latestEarlier.1, "first_use"], "it happened in an earlier version but after this version's first use")
+      // An earlier version's last prompt after this version's first use: a device clock set back
+      // (random tracker histories give it only with one). Anything else: no history known.
+      guard latestEarlier.1 == "last_prompt" else {
+        throw Messages.timing(
+          [latestEarlier.1, "first_use"], "it happened in an earlier version but after this version's first use")
+      }
+      throw Messages.clockSetBack([latestEarlier.1], "`\(latestEarlier.1)`")
     }
     guard low <= high else {
       throw Messages.timing(["first_use", "install_date"], "with one version, the install is this version's first use")
@@ -315,7 +326,9 @@ extension WitnessHistoryBuilder {
     let floor =
       hasPrevious ? max(installRange.lowerBound, min(installRange.upperBound, start, given.min() ?? start)) : start
 
-    // Answers on the timeline.
+    // Answers on the timeline. One of an earlier version after this version's first use is a
+    // late answer to an earlier version's prompt (`late -> rate`), before this version's prompts.
+    var late: [Int64] = []
     for (index, name) in [(0, "rated"), (1, "declined"), (2, "feedback")] {
       let answer = [rating, decline, feedback][index]
       guard answer.any else { continue }
@@ -323,7 +336,12 @@ extension WitnessHistoryBuilder {
       let inCurrent = answer.inCurrent ?? (!hasPrevious || (answer.last.map { $0 >= start } ?? true))
       let step = "unprompted -> \(word)"
       let facts = [name, name + "_any"]
-      if inCurrent {
+      if !inCurrent, hasPrevious, let last = answer.last, last > start {
+        add(
+          last, WitnessPhase.lateAnswer, ["late -> \(word)"], .current,
+          facts: facts + [["last_rating", "last_decline"][index]])
+        late.append(last)
+      } else if inCurrent {
         add(
           answer.last ?? start, answer.last == nil ? WitnessPhase.currentBulk : WitnessPhase.currentTimed, [step],
           .current,
@@ -417,10 +435,15 @@ extension WitnessHistoryBuilder {
       facts: ["total_events"])
 
     // Prompts: groups at instants inside their windows, the last one at `last_prompt`.
+    var total = total
+    if !late.isEmpty, try count("total_prompts") == nil {
+      // Room for a prompt of an earlier version per late answer.
+      total = max(total, (promptsGiven ?? 0) + Int64(late.count))
+    }
     let lastPrompt = try placePrompts(
       total: total, inCurrentGiven: promptsGiven, lastGiven: lastPromptKnown, inCurrent: promptInCurrent,
       windows: windowCounts, start: start, floor: floor, first: first != nil,
-      sessionsSince: (try optionalCount("sessions_since_prompt") ?? nil) ?? 0)
+      sessionsSince: (try optionalCount("sessions_since_prompt") ?? nil) ?? 0, lateAnswers: late)
 
     // Sessions.
     try placeSessions(start: start, floor: floor, hasPrevious: hasPrevious, lastPrompt: lastPrompt)

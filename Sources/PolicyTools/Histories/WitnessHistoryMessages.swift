@@ -50,6 +50,18 @@ enum WitnessHistoryMessages {
       exceedsLimits: true)
   }
 
+  /// Something of an earlier version after this version's first use, with no prompt of an
+  /// earlier version for a late answer: the tracker records that only when the device clock was
+  /// set back before the update (`first_use` is then before instants recorded earlier), and a test
+  /// file's clock only moves forward, so this is a limit of the replay, not of real users.
+  static func clockSetBack(_ facts: [String], _ what: String) -> WitnessHistoryRefusal {
+    WitnessHistoryRefusal(
+      facts: facts + ["first_use"],
+      reason:
+        "\(what) happened in an earlier version but after this version's first use: only a device clock set back before the update does that, and a test file's clock only moves forward",
+      exceedsLimits: true)
+  }
+
   /// A history whose steps repeat too often in all.
   static func tooLong(_ total: Int64, limit: Int) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
@@ -93,6 +105,18 @@ enum WitnessHistoryMessages {
     WitnessHistoryRefusal(
       facts: facts,
       reason: "\(list(facts)): no order of sessions starts that many after each of these instants")
+  }
+
+  /// Counts of sessions since instants that disagree with the instants' order (more sessions
+  /// after a later instant than after an earlier one): the tracker records that only when the
+  /// device clock was set back between them, and a test file's clock only moves forward, so this
+  /// is a limit of the replay, not of real users.
+  static func sessionsAgainstTime(_ facts: [String]) -> WitnessHistoryRefusal {
+    WitnessHistoryRefusal(
+      facts: facts,
+      reason:
+        "\(list(facts)): more sessions start after a later instant than after an earlier one; only a device clock set back does that, and a test file's clock only moves forward",
+      exceedsLimits: true)
   }
 
   /// Prompts that cannot be placed in their time windows.

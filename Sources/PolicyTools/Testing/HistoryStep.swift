@@ -29,6 +29,11 @@ package struct HistoryStep: Sendable {
     /// `unprompted -> <answer>`: `recordWithoutPrompt(_:)`, an answer given outside any prompt
     /// (a "Rate this app" row); the answer is required.
     case unprompted
+    /// `late -> <answer>`: the user's answer, given now however late, to the newest prompt shown
+    /// that has no answer yet (its outcome pending, unknown or dismissed); it belongs to the
+    /// version that prompt was shown under, so after an `update` it sets only the facts of all
+    /// versions (`rated_any`, `last_rating`...). The answer is required.
+    case late
     /// `wait <duration>`: the clock moves on.
     case wait(TimeSpan)
     /// `update <version>`: the manager is created again with a new app version.
@@ -48,10 +53,14 @@ package struct HistoryStep: Sendable {
   /// The step as written, trimmed (for traces and messages).
   package var text = ""
 
-  /// Whether the step's answer is given outside any prompt (`unprompted -> rate`), so it needs none shown.
+  /// Whether the step's answer goes to no prompt the step shows (`unprompted -> rate`, `late -> rate`), so it
+  /// needs none shown.
   package var answersOutsidePrompt: Bool {
-    if case .unprompted = action { return true }
-    return false
+    switch action {
+    case .unprompted, .late: return true
+    case .launch, .foreground, .session, .endSession, .event, .silentEvent, .action, .prompt, .shown, .wait, .update:
+      return false
+    }
   }
 
   /// Parses one step written as `text`, located at `range`.
@@ -105,6 +114,9 @@ package struct HistoryStep: Sendable {
     case "unprompted" where argument.isEmpty:
       guard answer != nil else { return failure(TestFileMessages.unpromptedWithoutAnswer) }
       action = .unprompted
+    case "late" where argument.isEmpty:
+      guard answer != nil else { return failure(TestFileMessages.lateWithoutAnswer) }
+      action = .late
     case "action":
       var parts = core.dropFirst().makeIterator()
       guard let scoreText = parts.next(), let score = Double(scoreText), score.isFinite else {
@@ -131,13 +143,15 @@ package struct HistoryStep: Sendable {
       action = .update(argument)
     default:
       let verbs = [
-        "launch", "foreground", "session", "end", "event", "silent", "action", "prompt", "shown", "unprompted", "wait",
+        "launch", "foreground", "session", "end", "event", "silent", "action", "prompt", "shown", "unprompted", "late",
+        "wait",
         "update",
       ]
       let suggestion = EditDistance.suggestion(for: verb, among: verbs)
       return failure { TestFileMessages.unknownStep(text, suggestion: suggestion, at: $0) }
     }
     if case .unprompted = action, repetitions != 1 { return failure(TestFileMessages.unpromptedRepeated) }
+    if case .late = action, repetitions != 1 { return failure(TestFileMessages.lateRepeated) }
     var step = HistoryStep(action: action, repetitions: repetitions, every: every, answer: answer, range: range)
     step.text = text.trimmingCharacters(in: .whitespaces)
     return .success(step)

@@ -125,7 +125,7 @@ enum TestFileMessages {
 
   /// The syntax of history steps: the help of a step that does not parse.
   static let historyStepSyntax =
-    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `silent event [name]`, `action <score> [bad] [prompt]`, `prompt`, `shown`, `unprompted -> <answer>`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
+    "steps are `launch`, `foreground`, `session`, `end session`, `event [name]`, `silent event [name]`, `action <score> [bad] [prompt]`, `prompt`, `shown`, `unprompted -> <answer>`, `late -> <answer>`, `wait <duration>`, `update <version>`; add `x <count> [every <duration>]` to repeat and `-> rate|decline|remind|feedback|dismiss|unknown` to answer a prompt"
 
   /// `PC406`: the answer `word` after `->`, not one of the answers; the range is the step.
   static func unknownAnswer(_ word: String, at range: SourceRange) -> Diagnostic {
@@ -175,6 +175,21 @@ enum TestFileMessages {
     historyStep(
       "`unprompted` records one answer and cannot be repeated",
       help: "write one `unprompted -> <answer>` step per answer", at: range)
+  }
+
+  /// `PC406`: `late` without an answer.
+  static func lateWithoutAnswer(at range: SourceRange) -> Diagnostic {
+    historyStep(
+      "`late` needs an answer, such as `late -> rate`",
+      help: "`late -> <answer>` records the user's late answer to the newest prompt shown that has none yet",
+      at: range)
+  }
+
+  /// `PC406`: `late` repeated with `x <count>`.
+  static func lateRepeated(at range: SourceRange) -> Diagnostic {
+    historyStep(
+      "`late` records one answer and cannot be repeated", help: "write one `late -> <answer>` step per answer",
+      at: range)
   }
 
   /// `PC406`: `update` without a version.
@@ -250,6 +265,19 @@ enum TestFileMessages {
     return Diagnostic(
       PolicyToolsCode.invalidHistoryStep, "step \(number) `\(text)` answers a prompt, but no prompt showed",
       at: range, help: [why, "remove the answer, or change the history so the policy asks at this step"])
+  }
+
+  /// `PC406`: the step `text` (number `number`), a late answer, with no prompt shown that is still
+  /// without an answer.
+  static func lateAnswerWithoutPrompt(number: Int, _ text: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidHistoryStep,
+      "step \(number) `\(text)` answers a prompt late, but no prompt shown before it is without an answer",
+      at: range,
+      help: [
+        "a late answer goes to the newest prompt whose outcome is unknown or dismissed",
+        "add a `shown` step before it, or remove it",
+      ])
   }
 
   /// `PC402`: the app version `version` of a history case, which does not start with a number.

@@ -169,7 +169,7 @@ public enum TestRunner {
       let named: String?
       switch step.action {
       case .event(let name), .silentEvent(let name): named = name
-      case .launch, .foreground, .session, .endSession, .action, .prompt, .shown, .unprompted, .wait, .update:
+      case .launch, .foreground, .session, .endSession, .action, .prompt, .shown, .unprompted, .late, .wait, .update:
         named = nil
       }
       guard let name = named else { continue }
@@ -241,6 +241,11 @@ public enum TestRunner {
           presenter.deciding.append([])
         case .unprompted:
           if let answer = step.answer { current.recordWithoutPrompt(answer) }
+        case .late:
+          guard let answer = step.answer, current.recordLateAnswerForReplay(answer) else {
+            return .failure(
+              Problems([TestFileMessages.lateAnswerWithoutPrompt(number: number, step.text, at: step.range)]))
+          }
         case .wait(let span): if let next = clock.now.adding(span) { clock.now = next }
         case .update(let version):
           if let updated = manager(version: version) { current = updated }

@@ -73,6 +73,11 @@ extension ReviewSchema {
     let averages = FactRelation(
       .presentFrom("average_score", count: "total_sessions", minimum: 2),
       because: "starting a session ends the one before, so after two sessions one has finished")
+    let averagedTogether = FactRelation(
+      .presentTogether(family: "average_score", fromKey: 1, whenPresent: "last_bad_session"),
+      because:
+        "`average_score(n)` averages up to the last n finished sessions, so it is absent, for every n >= 1, only while none has finished (a bad session is recorded when it finishes)"
+    )
     let otherVersion = FactRelation(
       .distinct("previous_version", "version"), because: "`previous_version` is the version the app had before this one"
     )
@@ -93,7 +98,7 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
     ]
-    return firstVersion + sinceFirstUse + covered + [averages, sessionsHere, otherVersion] + prompted
+    return firstVersion + sinceFirstUse + covered + [averages, averagedTogether, sessionsHere, otherVersion] + prompted
   }()
 
   /// The instants the tracker records, none after `now`.
