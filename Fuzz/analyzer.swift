@@ -279,7 +279,7 @@ extension Snapshot {
         }
         let names = first.facts
         switch first.relation.kind {
-        case .bound, .boundWhen, .boundWhenAtMost, .increasing, .windowCovers:
+        case .bound, .boundWhen, .boundWhenAtMost, .boundWhenAbove, .increasing, .windowCovers:
           if names.count == 2, let source = value(names[0]) { set(names[1], source) }
         case .minimum(_, let minimum): set(names[0], minimum)
         case .notAfterNow: set(names[0], .instant(now))

@@ -229,6 +229,13 @@ struct FactRelationTests {
         return nil
       }
       return current <= most
+    case .boundWhenAbove(_, let name, let limit):
+      // Applying and not.
+      switch (value(name), value(limit)) {
+      case (.some(.int(let current)?), .some(.int(let other)?)): return current > other
+      case (.some(.instant(let current)?), .some(.instant(let other)?)): return current > other
+      default: return nil
+      }
     case .presentFrom(let name, let count, let minimum):
       // Applying (the count reached) and not.
       guard case .some(.int(let current)?) = value(count), !members(name).isEmpty || value(name) != nil else {

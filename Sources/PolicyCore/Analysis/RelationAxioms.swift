@@ -55,13 +55,15 @@ struct RelationAxioms: Sendable {
     case absent(String)
     case atLeastOne(AnalysisVariable)
     case atMost(AnalysisVariable, AnalysisVariable)
+    /// The first variable is above the second, both of present facts.
+    case above(AnalysisVariable, AnalysisVariable)
 
     /// The facts the guard reads.
     var facts: [String] {
       switch self {
       case .present(let name), .absent(let name): [name]
       case .atLeastOne(let variable): [variable.name]
-      case .atMost(let variable, let limit): [variable.name, limit.name]
+      case .atMost(let variable, let limit), .above(let variable, let limit): [variable.name, limit.name]
       }
     }
   }
@@ -172,6 +174,12 @@ struct RelationAxioms: Sendable {
           continue
         }
         bound(relation, guard: .atMost(first, second))
+      case .boundWhenAbove(let relation, let name, let limitName):
+        guard let first = plain[name].flatMap(variable), let second = plain[limitName].flatMap(variable),
+          first.isAge == second.isAge
+        else { continue }
+        // An instant after another has the smaller age.
+        bound(relation, guard: first.isAge ? .above(second, first) : .above(first, second))
       case .presentFrom(let name, let countName, let minimum):
         guard let count = plain[countName].flatMap(variable), !count.isAge else { continue }
         for slot in each(name) where slot.isOptional {
@@ -282,6 +290,14 @@ struct RelationAxioms: Sendable {
       if value.upper <= most.lower { return true }
       if value.lower > most.upper { return false }
       return nil
+    case .above(let variable, let other):
+      let presence = [variable.name, other.name].map { optional.contains($0) ? state.presence[$0] : true }
+      if presence.contains(false) { return false }
+      guard state.ordered[variable] != nil || state.ordered[other] != nil else { return nil }
+      let (value, below) = (domain(variable, state), domain(other, state))
+      if value.upper <= below.lower { return false }
+      if value.lower > below.upper, !presence.contains(nil) { return true }
+      return nil
     }
   }
 
@@ -315,6 +331,13 @@ struct RelationAxioms: Sendable {
             guard most.lower < AnalysisKey(word: .max), value.upper > AnalysisKey(word: .min) else { return false }
             return narrow(variable, atLeast: most.lower.successor, &state, &touched)
               && narrow(limit, atMost: value.upper.predecessor, &state, &touched)
+          case .above(let variable, let other):
+            // The guard fails: one of the facts is absent, or the first is not above the second.
+            let present = [variable.name, other.name].allSatisfy { isPresent($0, state) }
+            guard present else { return true }
+            let (value, below) = (domain(variable, state), domain(other, state))
+            return narrow(variable, atMost: below.upper, &state, &touched)
+              && narrow(other, atLeast: value.lower, &state, &touched)
           }
         }
       }

@@ -144,6 +144,12 @@ extension FactSchema {
           value <= limit
         else { continue }
         checkBound(bound, relation)
+      case .boundWhenAbove(let bound, let name, let limitName):
+        switch (plain[name]?.value, plain[limitName]?.value) {
+        case (.int(let value)?, .int(let limit)?) where value > limit: checkBound(bound, relation)
+        case (.instant(let value)?, .instant(let limit)?) where value > limit: checkBound(bound, relation)
+        default: continue
+        }
       case .presentFrom(let name, let countName, let minimum):
         guard case .int(let count)? = plain[countName]?.value, count >= minimum else { continue }
         for fact in each(name) where fact.value == nil { report(relation, fact.name, countName) }

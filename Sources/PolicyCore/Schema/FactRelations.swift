@@ -123,6 +123,9 @@ public struct FactRelation: Sendable, Hashable {
     case windowCovers(family: String, count: String, since: String, longest: TimeSpan, kept: Int64)
     /// `lower <= upper` wherever the `int` fact `fact` is at most the `int` fact `limit`.
     case boundWhenAtMost(FactBound, fact: String, limit: String)
+    /// `lower <= upper` wherever the fact `fact` is above (for instants: after) the fact `limit`
+    /// of the same type, both present.
+    case boundWhenAbove(FactBound, fact: String, limit: String)
     /// The optional plain fact, or every member of the optional family, `name` is present
     /// wherever the `int` fact `count` is at least `minimum` (it may be present below it too).
     case presentFrom(String, count: String, minimum: Int64)
@@ -161,7 +164,8 @@ public struct FactRelation: Sendable, Hashable {
     case .windowCovers(let family, let count, let since, _, _): [count, family, since]
     case .presentTogether(let family, _, let other): [family] + (other.map { [$0] } ?? [])
     case .presentFrom(let name, let count, _): [name, count]
-    case .boundWhenAtMost(let bound, let fact, let limit): [bound.lower, bound.upper, fact, limit]
+    case .boundWhenAtMost(let bound, let fact, let limit), .boundWhenAbove(let bound, let fact, let limit):
+      [bound.lower, bound.upper, fact, limit]
     }
   }
 
@@ -206,6 +210,10 @@ public struct FactRelation: Sendable, Hashable {
     case .boundWhenAtMost(let bound, let fact, let limit):
       let inner = FactRelation(.bound(bound), because: reason).statement(type: type, isFamilyOnly: isFamilyOnly)
       return "when `\(fact)` <= `\(limit)`, \(inner)"
+    case .boundWhenAbove(let bound, let fact, let limit):
+      let inner = FactRelation(.bound(bound), because: reason).statement(type: type, isFamilyOnly: isFamilyOnly)
+      let above = type(fact) == .instant ? "is after" : ">"
+      return "when `\(fact)` \(above) `\(limit)`, \(inner)"
     case .presentFrom(let name, let count, let minimum):
       let subject = isFamilyOnly(name) ? "`\(name)(k)`" : "`\(name)`"
       return "\(subject) is present when `\(count)` >= \(minimum)"
@@ -316,6 +324,11 @@ extension FactSchema {
         let second = fact(named: limit)
       else { return false }
       return first.type == .int && second.type == .int && !first.isOptional && !second.isOptional
+    case .boundWhenAbove(let bound, let name, let limit):
+      guard valid(FactRelation(.bound(bound), because: "")), let first = fact(named: name),
+        let second = fact(named: limit)
+      else { return false }
+      return first.type == second.type && (first.type == .int || first.type == .instant)
     case .presentFrom(let name, let count, _):
       guard let count = fact(named: count), count.type == .int, !count.isOptional else { return false }
       return fact(named: name)?.isOptional == true || family(named: name)?.isOptional == true

@@ -70,6 +70,15 @@ extension ReviewSchema {
       .boundWhenAtMost(
         FactBound("first_use", atMost: "first_session", because: ""), fact: "total_sessions", limit: "sessions"),
       because: "when every session is of this version, the first one is not before `first_use`")
+    let sessionsBefore = FactRelation(
+      .boundWhenAbove(
+        FactBound("first_session", atMost: "first_use", because: ""), fact: "total_sessions", limit: "sessions"),
+      because: "when a session was of an earlier version, the first one is before this version's `first_use`")
+    let sessionsAfterPrompt = FactRelation(
+      .boundWhenAbove(
+        FactBound("total_sessions", atMost: "sessions_since_prompt", because: ""), fact: "first_session",
+        limit: "last_prompt"),
+      because: "when the first session started after the last prompt, every session started since it")
     let averages = FactRelation(
       .presentFrom("average_score", count: "total_sessions", minimum: 2),
       because: "starting a session ends the one before, so after two sessions one has finished")
@@ -98,7 +107,9 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
     ]
-    return firstVersion + sinceFirstUse + covered + [averages, averagedTogether, sessionsHere, otherVersion] + prompted
+    return firstVersion + sinceFirstUse + covered + [
+      averages, averagedTogether, sessionsHere, sessionsBefore, sessionsAfterPrompt, otherVersion,
+    ] + prompted
   }()
 
   /// The instants the tracker records, none after `now`.
