@@ -310,6 +310,16 @@ extension Snapshot {
           if names.count == 2, let type = types[names[1]] {
             set(names[1], maker.value(type, now: now.millisecondsSince1970))
           }
+        case .membersSum(let family, _):
+          // The total takes the members' sum; members that overflow it are set to 0.
+          var sum: Int64 = 0
+          for slot in slots {
+            guard case .family(let owner, _) = slot.origin, owner == family, case .int(let count)? = value(slot.name)
+            else { continue }
+            let (next, overflow) = sum.addingReportingOverflow(count)
+            if overflow || next < 0 { set(slot.name, .int(0)) } else { sum = next }
+          }
+          set(names[0], .int(sum))
         case .distinct:
           // The first takes another value of its type (or is dropped when none differs).
           if let type = types[names[0]] {

@@ -250,6 +250,15 @@ struct FactRelationTests {
       }
       guard together.count > 1 else { return nil }
       return together.allSatisfy { $0.value != nil }
+    case .membersSum(let family, let total):
+      // The members leave nothing of the total, and they leave some.
+      guard case .some(.int(let whole)?) = value(total) else { return nil }
+      let counts = members(family).compactMap { member -> Int64? in
+        if case .int(let count)? = member.value { return count }
+        return nil
+      }
+      guard !counts.isEmpty else { return nil }
+      return counts.reduce(0, +) == whole
     case .windowCovers(let family, _, let since, let longest, _):
       // Some window (up to the longest) longer than the age of `since`, and none.
       guard case .some(.instant(let instant)?) = value(since) else { return nil }

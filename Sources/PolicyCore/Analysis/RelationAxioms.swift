@@ -29,6 +29,9 @@ struct RelationAxioms: Sendable {
     case covers(count: AnalysisVariable, member: AnalysisVariable, age: AnalysisVariable, window: Int64, kept: Int64)
     /// The optional fact `fact` is present when the variable is at least the minimum.
     case presentFrom(fact: String, AnalysisVariable, minimum: Int64)
+    /// The members add up to at most the total: each member is at least every variable of its
+    /// list (the member itself, and the same key's member of families below it).
+    case sum(members: [[AnalysisVariable]], total: AnalysisVariable)
     /// The two variables differ when both facts are present.
     case distinct(AnalysisVariable, fact: String, AnalysisVariable, other: String)
 
@@ -43,6 +46,7 @@ struct RelationAxioms: Sendable {
       case .window(let count, let latest, _, _): [count.name, latest]
       case .distinct(_, let fact, _, let other): [fact, other]
       case .covers(let count, let member, let age, _, _): [count.name, member.name, age.name]
+      case .sum(let members, let total): members.joined().map(\.name) + [total.name]
       case .presentFrom(let fact, let variable, _): [fact, variable.name]
       }
     }
@@ -197,6 +201,24 @@ struct RelationAxioms: Sendable {
         if let other = otherName.flatMap({ plain[$0] }), other.isOptional, let first = together.first {
           propagators.append(.presentWith(fact: other.name, other: first.slot.name))
         }
+      case .membersSum(let familyName, let totalName):
+        guard let total = plain[totalName].flatMap(variable), !total.isAge else { continue }
+        // A member the slots lack is still at least each member of a family below it with the
+        // same key (`events("a")` <= `total_events("a")`), so those count for it.
+        let below = relations.compactMap { relation -> String? in
+          guard case .bound(let bound) = relation.kind, bound.upper == familyName, bound.lower != familyName else {
+            return nil
+          }
+          return bound.lower
+        }
+        var parts: [Value: [AnalysisVariable]] = [:]
+        for family in [familyName] + below {
+          for (key, slot) in members[family] ?? [] {
+            if let part = variable(slot), !part.isAge { parts[key, default: []].append(part) }
+          }
+        }
+        let keyed = parts.keys.sorted { $0.description < $1.description }.compactMap { parts[$0] }
+        if !keyed.isEmpty { propagators.append(.sum(members: keyed, total: total)) }
       case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
         guard let count = plain[countName].flatMap(variable), !count.isAge, let since = plain[sinceName],
           !since.isOptional, let age = variable(since), age.isAge
@@ -438,6 +460,19 @@ struct RelationAxioms: Sendable {
         guard state.ordered[count] != nil, domain(count, state).lower.word >= minimum else { return true }
         return setPresence(fact, true, &state, &touched)
       }
+    case .sum(let members, let total):
+      // The total is at least the members' least sum. Only the total narrows: narrowing each
+      // member to what the others leave would wake this propagator once per member, and a
+      // family of n members would cost n^2 reads per change (a remote update has 64 events). A
+      // member above its room still fails here once its lower bound rises.
+      var least: Int64 = 0
+      for member in members {
+        let low = member.reduce(0) { max($0, state.ordered[$1]?.lower.word ?? 0) }
+        guard low > 0 else { continue }
+        let (next, overflow) = least.addingReportingOverflow(low)
+        least = overflow ? Int64.max : next
+      }
+      return least == 0 || narrow(total, atLeast: AnalysisKey(word: least), &state, &touched)
     case .distinct(let one, let fact, let other, let otherFact):
       guard isPresent(fact, state), isPresent(otherFact, state) else { return true }
       // A variable settled to one value excludes it from the other.
@@ -534,7 +569,7 @@ extension RelationAxioms {
       case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
       case .window(let count, let latest, _, _): edge = (latest, count.name)
       case .covers(let count, let member, _, _, _): edge = (count.name, member.name)
-      case .minimum, .samePresence, .presentWith, .presentWhenPositive, .distinct, .presentFrom: continue
+      case .minimum, .samePresence, .presentWith, .presentWhenPositive, .distinct, .sum, .presentFrom: continue
       }
       guard let low = position[edge.0], let high = position[edge.1], low != high else { continue }
       below[high] += 1

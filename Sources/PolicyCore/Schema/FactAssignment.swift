@@ -164,6 +164,16 @@ extension FactSchema {
         } else if let otherName, let other = plain[otherName], other.value != nil {
           report(relation, other.name, absent.name)
         }
+      case .membersSum(let familyName, let totalName):
+        guard case .int(let total)? = plain[totalName]?.value else { continue }
+        var sum: Int64 = 0
+        var overflow = false
+        for member in members[familyName] ?? [] {
+          guard case .int(let count)? = member.value else { continue }
+          (sum, overflow) = sum.addingReportingOverflow(count)
+          if overflow { break }
+        }
+        if overflow || sum > total { report(relation, totalName) }
       case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
         guard case .int(let count)? = plain[countName]?.value, case .instant(let since)? = plain[sinceName]?.value,
           let age = FactSchema.age(of: since, at: now)

@@ -133,6 +133,8 @@ public struct FactRelation: Sendable, Hashable {
     /// are all present or all absent (members below `fromKey` are not constrained), and present
     /// wherever the optional plain fact `whenPresent`, if any, is present.
     case presentTogether(family: String, fromKey: Int64, whenPresent: String?)
+    /// The members of the `int` family `family` add up to at most the `int` fact `total`.
+    case membersSum(family: String, atMost: String)
   }
 
   /// What the relation states.
@@ -163,6 +165,7 @@ public struct FactRelation: Sendable, Hashable {
     case .distinct(let first, let second): [first, second]
     case .windowCovers(let family, let count, let since, _, _): [count, family, since]
     case .presentTogether(let family, _, let other): [family] + (other.map { [$0] } ?? [])
+    case .membersSum(let family, let total): [family, total]
     case .presentFrom(let name, let count, _): [name, count]
     case .boundWhenAtMost(let bound, let fact, let limit), .boundWhenAbove(let bound, let fact, let limit):
       [bound.lower, bound.upper, fact, limit]
@@ -220,6 +223,8 @@ public struct FactRelation: Sendable, Hashable {
     case .presentTogether(let family, let fromKey, let other):
       return "the members `\(family)(k)` with k >= \(fromKey) are all present or all absent"
         + (other.map { ", and present when `\($0)` is" } ?? "")
+    case .membersSum(let family, let total):
+      return "the members `\(family)(k)` add up to at most `\(total)`"
     case .windowCovers(let family, let count, let since, let longest, let kept):
       return
         "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w before now, for w up to \(longest)"
@@ -336,6 +341,9 @@ extension FactSchema {
       guard let family = family(named: name) else { return false }
       if let other, fact(named: other)?.isOptional != true { return false }
       return family.keyType == .int && family.isOptional
+    case .membersSum(let name, let total):
+      guard let family = family(named: name), let total = fact(named: total) else { return false }
+      return family.type == .int && !family.isOptional && total.type == .int && !total.isOptional
     case .windowCovers(let name, let count, let since, let longest, let kept):
       guard longest.milliseconds > 0, !longest.isInfinite, kept >= 1 else { return false }
       guard let family = family(named: name), let count = fact(named: count), let since = fact(named: since) else {

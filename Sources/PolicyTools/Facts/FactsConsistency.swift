@@ -169,7 +169,7 @@ enum FactsConsistency {
       if defaulted == latest { return line(.instant(now)) }
       guard case .instant? = value else { return line(.int(0)) }
       return line(.int(1))
-    case .distinct, .presentFrom, .presentTogether: return nil
+    case .distinct, .membersSum, .presentFrom, .presentTogether: return nil
     }
   }
 }

@@ -66,6 +66,12 @@ extension ReviewSchema {
         because: "every prompt comes after `install_date`, so a window longer than `since(install_date)` holds them all"
       ),
     ]
+    let sums = [
+      ("events", "significant events with a name are some of this version's events"),
+      ("total_events", "significant events with a name are some of all events"),
+    ].map { name, reason in
+      FactRelation(.membersSum(family: name, atMost: name), because: reason)
+    }
     let sessionsHere = FactRelation(
       .boundWhenAtMost(
         FactBound("first_use", atMost: "first_session", because: ""), fact: "total_sessions", limit: "sessions"),
@@ -107,7 +113,7 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: "install_date", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
     ]
-    return firstVersion + sinceFirstUse + covered + [
+    return firstVersion + sinceFirstUse + covered + sums + [
       averages, averagedTogether, sessionsHere, sessionsBefore, sessionsAfterPrompt, otherVersion,
     ] + prompted
   }()
