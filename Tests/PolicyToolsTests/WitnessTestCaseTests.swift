@@ -97,4 +97,38 @@ struct WitnessTestCaseTests {
     #expect(made + limited == witnesses)
     #expect(made >= 400, "test cases made: \(made)")
   }
+
+  @Test(
+    "facts the analysis left open and the policy does not read are not claimed: the case is built without them")
+  func openFactsAreNotClaimed() throws {
+    // A PC322 example whose open (neutral) facts hold two answers of an earlier version given after
+    // the update, while its three prompts are all at the install instant: no history gives those
+    // open facts, and none is needed (Fuzz/regressions/analyzer/history-open-answer-facts.policy).
+    let environment = PolicyEnvironment.standard
+    let text = """
+      ask paying when days >= 2 and uses >= 5
+        and ((sessions_since_bad ?? 0) > 2 or since(last_bad_session) > 2d)
+        and (not has last_prompt_version or version > last_prompt_version)
+        and (sessions_since_prompt ?? 5) > 4 and since(last_prompt) > 8w
+        and (average_score(3) ?? -1) >= 75
+      """
+    let policy = try #require(environment.compile(text).policy)
+    let finding = try #require(
+      environment.analyze(policy).findings.first { $0.diagnostic.code.rawValue == "PC322" && $0.witness != nil })
+    let witness = try #require(finding.witness)
+    let reading = WitnessHistory.reading(policy)
+    let open = witness.facts.filter { !$0.isConstrained && !reading.contains($0.name) }.map { $0.name }
+    #expect(open.contains("rated_any") && open.contains("last_rating"), "open facts: \(open)")
+    // Every fact claimed: refused; the claimed ones only: a case that passes `policyc test`.
+    if case .success = WitnessHistory.build(facts: witness.assignment, now: witness.now) {
+      Issue.record("the example no longer needs its open facts dropped; pick another")
+    }
+    let made = WitnessTestCase.make(for: witness, named: "PC322", policy: policy, environment: environment)
+    #expect(throws: Never.self) { try made.get() }
+    let history = try made.get().history
+    let replayed = try history.replay(policy: policy, policyText: text, environment: environment).get()
+    for fact in witness.facts where fact.isConstrained || reading.contains(fact.name) {
+      #expect(replayed.value(of: fact.name) == fact.value, "\(fact.name)" as Comment)
+    }
+  }
 }

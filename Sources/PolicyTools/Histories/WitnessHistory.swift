@@ -67,36 +67,62 @@ public struct WitnessHistory: Sendable, Hashable {
   }
 
   /// The history for `witness`: its host facts from the history, its declared facts and seed
-  /// given to the test case.
-  public static func build(for witness: Witness) -> Result<WitnessHistory, WitnessHistoryRefusal> {
-    build(facts: witness.assignment, now: witness.now).map { history in
+  /// given to the test case. When no history gives every host fact, one is built for the facts
+  /// the analysis constrained and those in `reading` (the facts the policies read); the others
+  /// hold neutral values the witness never claims (a fact the policy does not read, left open).
+  public static func build(for witness: Witness, reading: Set<String>) -> Result<
+    WitnessHistory, WitnessHistoryRefusal
+  > {
+    claimed(witness, reading: reading).map(\.history)
+  }
+
+  /// The history for `witness` (``build(for:reading:)``) with the host facts it gives.
+  static func claimed(_ witness: Witness, reading: Set<String>) -> Result<
+    (history: WitnessHistory, facts: [AssignedFact]), WitnessHistoryRefusal
+  > {
+    let all = witness.assignment
+    var result = build(facts: all, now: witness.now).map { ($0, all) }
+    if case .failure(let refusal) = result, !refusal.exceedsLimits {
+      let open = Set(witness.facts.filter { !$0.isConstrained && !reading.contains($0.name) }.map(\.name))
+      let claims = all.filter { !open.contains($0.name) }
+      if claims.count < all.count, case .success(let history) = build(facts: claims, now: witness.now) {
+        result = .success((history, claims))
+      }
+    }
+    return result.map { history, facts in
       var history = history
       history.appFacts = witness.facts.filter(\.isDeclared).compactMap { fact in
         fact.value.map { AppFact(name: fact.name, value: $0) }
       }
       history.seed = witness.seed
-      return history
+      return (history, facts)
     }
   }
 
   /// The history for `witness`, replayed through the review tracker running `policy` (compiled
   /// from `policyText` in `environment`, as `policyc test` would) and checked: every host fact of
-  /// the witness that `policy` reads has its value at the end. The test case gives only the facts
-  /// `policy` declares (a counterexample's witness has the facts of two policies). A mismatch is a
-  /// refusal, never a wrong history.
+  /// the witness that `policy` reads has its value at the end (of a history built without the
+  /// witness's open facts, ``build(for:reading:)``, those the policy reads or the analysis
+  /// constrained). The test case gives only the facts `policy` declares (a counterexample's
+  /// witness has the facts of two policies). A mismatch is a refusal, never a wrong history.
   public static func replayed(
     for witness: Witness, policy: CompiledPolicy, policyText: String, environment: PolicyEnvironment
   ) -> Result<WitnessHistory, WitnessHistoryRefusal> {
-    build(for: witness).flatMap { history in
+    claimed(witness, reading: reading(policy)).flatMap { history, claims in
       var history = history
       history.appFacts.removeAll { fact in
         guard let slot = policy.layout.slot(named: fact.name), case .declaration = policy.layout.slots[slot].origin
         else { return true }
         return false
       }
-      let known = witness.assignment.filter { policy.layout.slot(named: $0.name) != nil }
+      let known = claims.filter { policy.layout.slot(named: $0.name) != nil }
       return history.check(known, policy: policy, policyText: policyText, environment: environment).map { history }
     }
+  }
+
+  /// The names of the facts `policy` reads.
+  public static func reading(_ policy: CompiledPolicy) -> Set<String> {
+    Set(policy.readSlots.map { policy.layout.slots[$0].name })
   }
 
   /// Replays the history and compares the facts at the end with `facts`, value for value.
