@@ -143,7 +143,8 @@ enum FactsConsistency {
       return type == .instant ? line(.instant(now)) : "\(JSONWriter.quoted(defaulted)): \(FactsFile.example(for: type))"
     }
     switch relation.kind {
-    case .bound, .boundWhen, .boundWhenAtMost, .boundWhenAbove, .increasing, .windowCovers: return value.map { line($0) }
+    case .bound, .boundWhen, .boundWhenAtMost, .boundWhenAbove, .increasing, .windowCovers:
+      return value.map { line($0) }
     case .minimum(_, let minimum): return line(minimum)
     case .notAfterNow: return line(.instant(now))
     case .presence(let optional, let condition):
