@@ -6,7 +6,7 @@
 /// checked (its argument is a string literal), and evaluation mixes the two with SplitMix64's
 /// finaliser, so the value is stable for a seed and name, uniform over seeds, and independent
 /// across names. Pure and allocation-free: the evaluator calls it.
-enum Bucket {
+package enum Bucket {
   /// The number of buckets: values are `0..<count`.
   static let count: Int64 = 100
 
@@ -24,7 +24,7 @@ enum Bucket {
   }
 
   /// The bucket of the subject with `seed` for `name`.
-  static func value(seed: UInt64, name: String) -> Int64 {
+  package static func value(seed: UInt64, name: String) -> Int64 {
     value(seed: seed, nameHash: nameHash(name))
   }
 }

@@ -4,7 +4,7 @@ import PolicyCore
 /// One entry for the logger: a decision with its explanation, or a problem.
 public struct ReviewLogEntry: Sendable {
   /// What happened.
-  public enum Event: String, Sendable, Hashable {
+  public enum Event: String, Sendable, Hashable, CaseIterable {
     /// A launch was counted (or vetoed).
     case launch
     /// A return to the foreground was counted (or vetoed).
@@ -64,8 +64,13 @@ public struct ReviewLogEntry: Sendable {
   /// The policy that decided (decision entries), was accepted (``Event/policyUpdated``), runs after a
   /// reset or a stale update (``Event/policyReset``, ``Event/policyStale``), or reads an unset fact.
   public var policy: PolicyIdentity?
-  /// What the entry is about, by name: the app fact of ``Event/factSet`` and ``Event/unsetFact``.
+  /// What the entry is about, by name: the app fact of ``Event/factSet`` and ``Event/unsetFact``,
+  /// the significant event's name (``Event/significantEvent``, when it has one).
   public var name: String?
+  /// The rules that decided, by name (an unnamed rule by its label), for decision entries.
+  public var decidingRuleNames: [String] = []
+  /// The `bucket("name")` values the deciding policy reads, for this install, for decision entries.
+  public var buckets: [String: Int64] = [:]
   /// The answer recorded, for ``Event/response`` entries.
   public var response: ReviewResponse?
   /// The diagnostics of a policy update (``Event/policyUpdated``, ``Event/policyRejected``):

@@ -30,6 +30,10 @@ extension ReviewManager {
     public var presenter: (any ReviewPresenter)?
     /// Receives every decision with its explanation, and every problem (store, policy updates).
     public var logger: (@Sendable (ReviewLogEntry) -> Void)?
+    /// Receives every log entry as one line of the record format (``ReviewRecord``,
+    /// docs/records.md), UTF-8 with its newline, for the app to forward to its own analytics:
+    /// nothing leaves the device by itself. Called after the locks are released, on the calling thread.
+    public var recorder: (@Sendable (Data) -> Void)?
     /// Called before counting a launch or a return to the foreground; returning false skips that use.
     public var shouldCountUse: (@Sendable (UseKind) -> Bool)?
     /// The lowest and highest a session's score can reach; nil for no bounds.
@@ -73,6 +77,9 @@ extension ReviewManager {
     /// an error, `PC217`) and the etiquette checks, as `policyc` compiles with the same names.
     var environment: PolicyEnvironment { PolicyEnvironment(eventNames: eventNames) }
 
+    /// Whether log entries are wanted (a logger or a recorder).
+    var wantsEntries: Bool { logger != nil || recorder != nil }
+
     /// Creates a configuration.
     public init(
       appVersion: String, build: String? = nil, bundledPolicy: String, appName: String = "this app",
@@ -83,7 +90,7 @@ extension ReviewManager {
       alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
       newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
       promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents(),
-      guardrails: String? = nil, process: ProcessKind = .app
+      guardrails: String? = nil, process: ProcessKind = .app, recorder: (@Sendable (Data) -> Void)? = nil
     ) {
       self.appVersion = appVersion
       self.build = build
@@ -96,6 +103,7 @@ extension ReviewManager {
       self.reviewURL = reviewURL
       self.presenter = presenter
       self.logger = logger
+      self.recorder = recorder
       self.shouldCountUse = shouldCountUse
       self.scoreBounds = scoreBounds
       self.alwaysAsk = alwaysAsk

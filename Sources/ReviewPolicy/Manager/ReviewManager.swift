@@ -172,7 +172,8 @@ public final class ReviewManager: @unchecked Sendable {
   public func significantEvent(_ name: String? = nil, mayPrompt: Bool = true) -> Bool {
     var undeclared = false
     let asked = perform(
-      .significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? "")
+      .significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? ""),
+      subject: name
     ) { tracker, now in
       tracker.countEvent(named: name, at: now)
       // Under the lock: the policy running now (its names as a set, built when it changed), and the
@@ -255,7 +256,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// Names of standard facts are ignored: those come from the tracked state.
   public func setFact(_ name: String, _ value: Value?) {
     withTracker { $0.setFact(name, value) }
-    guard configuration.logger != nil else { return }
+    guard configuration.wantsEntries else { return }
     log(ManagerMessages.factSet(name, value, date: configuration.clock()))
   }
 
@@ -364,7 +365,7 @@ public final class ReviewManager: @unchecked Sendable {
 
   /// Logs an answer recorded (a `.response` entry) and calls its callback.
   func answered(_ response: ReviewResponse, note: String) {
-    if configuration.logger != nil { log(ManagerMessages.answered(response, note: note, date: configuration.clock())) }
+    if configuration.wantsEntries { log(ManagerMessages.answered(response, note: note, date: configuration.clock())) }
     configuration.events.answered(response)
   }
 
@@ -374,7 +375,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// (nil: the caller logs).
   /// `present`, if given, receives the request and its ticket instead of the presenter.
   func perform(
-    _ trigger: ReviewLogEntry.Event, prompting: Bool, note: @autoclosure () -> String?,
+    _ trigger: ReviewLogEntry.Event, prompting: Bool, note: @autoclosure () -> String?, subject: String? = nil,
     presenting present: ((PromptRequest, PromptTicket) -> Void)? = nil,
     _ change: (inout ReviewTracker, Timestamp) -> Void
   ) -> Bool {
@@ -387,6 +388,7 @@ public final class ReviewManager: @unchecked Sendable {
     var unset: [(name: String, type: PolicyType)] = []
     var moreUnset = 0
     var policy = policies.bundledIdentity
+    var deciding: (policy: CompiledPolicy, seed: Int64?)?
     lock.lock()
     // A presenter that reported nothing within the timeout: its prompt was not presented.
     if prompting, let ticket, ticket.isSilent(at: now, timeout: promptTimeout) {
@@ -405,8 +407,9 @@ public final class ReviewManager: @unchecked Sendable {
     if extensionWouldAsk {
       notPresented = notPresentedEpisode(ManagerMessages.extensionNeverPrompts)
     }
-    if prompting, configuration.logger != nil {
+    if prompting, configuration.wantsEntries {
       policy = tracker.active.identity
+      if entry != nil { deciding = (tracker.active.compiled, tracker.installSeed) }
       // Reported once per fact, looked at only when the unset facts changed: a policy that reads an
       // app fact nobody sets never asks.
       if reportedUnsetGeneration != tracker.unsetFactsGeneration {
@@ -428,9 +431,21 @@ public final class ReviewManager: @unchecked Sendable {
     if report.closedTimedOutPrompt { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
     if var entry {
       entry.policy = policy
+      entry.name = subject
+      if let deciding, let decision = entry.decision {
+        let rules = deciding.policy.rules
+        entry.decidingRuleNames = decision.decidingRules.compactMap { index in
+          rules.indices.contains(index) ? rules[index].name ?? rules[index].label : nil
+        }
+        for name in deciding.policy.bucketNames {
+          entry.buckets[name] = Bucket.value(seed: UInt64(bitPattern: deciding.seed ?? 0), name: name)
+        }
+      }
       log(entry)
-    } else if !prompting, configuration.logger != nil, let note = note() {
-      log(ReviewLogEntry(event: trigger, date: Date(now), summary: note))
+    } else if !prompting, configuration.wantsEntries, let note = note() {
+      var entry = ReviewLogEntry(event: trigger, date: Date(now), summary: note)
+      entry.name = subject
+      log(entry)
     }
     if let notPresented { log(ManagerMessages.promptNotPresented(notPresented, date: Date(now))) }
     guard let request, let asked else { return false }
@@ -470,7 +485,7 @@ public final class ReviewManager: @unchecked Sendable {
     _ trigger: ReviewLogEntry.Event, _ now: Timestamp, _ tracker: inout ReviewTracker, promptInFlight: Bool
   ) -> (PromptRequest?, ReviewLogEntry?, PromptTicket?, extensionWouldAsk: Bool) {
     let forced = configuration.alwaysAsk
-    let wantsLog = configuration.logger != nil
+    let wantsLog = configuration.wantsEntries
     let isExtension = configuration.process == .appExtension
     let hasPresenter = configuration.presenter != nil
     let check = tracker.checkPrompt(
@@ -504,8 +519,27 @@ public final class ReviewManager: @unchecked Sendable {
     for problem in problems { log(problem) }
   }
 
-  /// Gives `entry` to the logger, bounded in size (``ReviewLogEntry/bounded()``).
+  /// Gives `entry` to the logger, bounded in size (``ReviewLogEntry/bounded()``), and its record
+  /// to the recorder.
   func log(_ entry: ReviewLogEntry) {
     configuration.logger?(entry.bounded())
+    if let recorder = configuration.recorder {
+      let record = ReviewRecord(
+        entry, install: recordInstall(), appVersion: configuration.appVersion, build: configuration.build)
+      recorder(record.data)
+    }
+  }
+
+  /// This install's record identifier (``ReviewState/recordInstall``), drawn and saved the first time.
+  private func recordInstall() -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    if let install = tracker.state.recordInstall { return install }
+    let drawn = ReviewRecord.newInstall()
+    let now = Timestamp(configuration.clock())
+    _ = transaction.run(&tracker, at: now, entering: false) { tracker in
+      if tracker.state.recordInstall == nil { tracker.state.recordInstall = drawn }
+    }
+    return tracker.state.recordInstall ?? drawn
   }
 }

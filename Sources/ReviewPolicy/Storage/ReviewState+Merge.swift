@@ -38,6 +38,7 @@ extension ReviewState {
     state.clockHighWater = ReviewState.later(clockHighWater, other.clockHighWater)
     state.installSeed = installSeed ?? other.installSeed
     state.previousVersion = previousVersion ?? other.previousVersion
+    state.recordInstall = recordInstall ?? other.recordInstall
     state.totalEventsByName = ReviewState.maxima(totalEventsByName, other.totalEventsByName)
     state.lastDecline = ReviewState.later(lastDecline, other.lastDecline)
     state.lastRating = ReviewState.later(lastRating, other.lastRating)

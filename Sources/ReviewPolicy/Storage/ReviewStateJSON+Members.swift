@@ -155,6 +155,7 @@ extension ReviewStateJSON {
       .string("policyReceivedUnder", \.policyReceivedUnder),
       .string("policySource", \.policySource),
       .string("previousVersion", \.previousVersion),
+      .string("recordInstall", \.recordInstall),
       .required(
         "promptHistory", \.promptHistory, write: { writer, prompts in writer.array(prompts) { $0.prompt($1) } },
         read: { $0.array($1, ReviewStateJSON.prompt) }),

@@ -54,6 +54,10 @@ public struct ReviewState: Codable, Sendable, Hashable {
   /// A reset (``ReviewManager/reset()``) forgets it (a reset is a new install, so it gets new
   /// buckets). Nil until then (decisions then use seed 0), and in states stored before seeds existed.
   public var installSeed: Int64?
+  /// This install's random record identifier (``ReviewRecord/install``): 32 hexadecimal digits
+  /// drawn from the system's random source the first time a record is made, never derived from
+  /// the device or the user. A reset forgets it, like ``installSeed``.
+  public var recordInstall: String?
   /// The version used before ``version``.
   public var previousVersion: String?
   /// Uses, all versions.
