@@ -39,7 +39,7 @@ enum ReviewEtiquette {
       for (answer, any) in [("declined", "declined_any"), ("rated", "rated_any")] where has(answer, .bool) {
         var condition = AnalysisCondition.isTrue(answer)
         if has(any, .bool) { condition = condition && .isTrue(any) }
-        let witness = context.witness(of: asks && condition, adjusting: completeHistory) { witness, decision in
+        let witness = context.witness(of: asks && condition) { witness, decision in
           decision.shouldAsk && decision.decidingRules.contains(index)
             && witness.fact(named: answer)?.value == .bool(true)
         }
@@ -57,7 +57,7 @@ enum ReviewEtiquette {
       // PC321: within 7 days of the last prompt.
       let week = history(prompts: 1, maximumAge: 7 * day, layout: layout)
       if let witness = context.witness(
-        of: asks && week, adjusting: completeHistory,
+        of: asks && week,
         verify: { witness, decision in
           decision.shouldAsk && decision.decidingRules.contains(index)
             && isHistory(witness, prompts: 1, maximumAge: 7 * day)
@@ -72,7 +72,7 @@ enum ReviewEtiquette {
       // PC322: after 3 prompts in 365 days.
       let year = history(prompts: 3, maximumAge: 365 * day, layout: layout)
       if let witness = context.witness(
-        of: asks && year, adjusting: completeHistory,
+        of: asks && year,
         verify: { witness, decision in
           decision.shouldAsk && decision.decidingRules.contains(index)
             && isHistory(witness, prompts: 3, maximumAge: 365 * day)
@@ -188,44 +188,22 @@ enum ReviewEtiquette {
     return .all(parts)
   }
 
-  /// Whether `witness` is a prompt history as ``history(prompts:maximumAge:layout:)`` describes,
-  /// including what the condition leaves out: `total_prompts` at least every window's count and
-  /// `prompts`, and counts that grow with the window.
+  /// Whether `witness` is a prompt history as ``history(prompts:maximumAge:layout:)`` describes:
+  /// the last prompt within `maximumAge`, and each window counting what the scenario needs. The
+  /// rest (counts growing with the window, `total_prompts` at least each) the schema's relations
+  /// already give every witness.
   static func isHistory(_ witness: Witness, prompts: Int64, maximumAge: Int64) -> Bool {
     guard case .instant(let last)? = witness.fact(named: "last_prompt")?.value else { return false }
     let age = witness.now.millisecondsSince1970 - last.millisecondsSince1970
     guard age >= 0 && age < maximumAge else { return false }
-    var windows: [(Int64, Int64)] = []
     for fact in witness.facts where fact.name.hasPrefix("prompts_within(") {
       guard case .int(let count)? = fact.value,
         let span = TimeSpan(parsing: fact.name.dropFirst("prompts_within(".count).dropLast())
       else { continue }
       let need: Int64 = span.milliseconds >= 365 * day ? prompts : 1
       if age < span.milliseconds ? count < need : count != 0 { return false }
-      windows.append((span.milliseconds, count))
     }
-    windows.sort { $0.0 < $1.0 }
-    for (a, b) in zip(windows, windows.dropFirst()) where a.1 > b.1 { return false }
-    if case .int(let total)? = witness.fact(named: "total_prompts")?.value {
-      if total < prompts || windows.contains(where: { $0.1 > total }) { return false }
-      if case .int(let here)? = witness.fact(named: "prompts")?.value, here > total { return false }
-    }
+    if case .int(let total)? = witness.fact(named: "total_prompts")?.value, total < prompts { return false }
     return true
-  }
-
-  /// Raises `total_prompts` to the largest prompt count of the witness when the model allows,
-  /// so the history stays consistent.
-  static func completeHistory(_ witness: Witness, _ model: SolverModel) -> Witness {
-    guard let index = witness.facts.firstIndex(where: { $0.name == "total_prompts" }),
-      case .int(let total)? = witness.facts[index].value
-    else { return witness }
-    var needed = total
-    for fact in witness.facts where fact.name == "prompts" || fact.name.hasPrefix("prompts_within(") {
-      if case .int(let count)? = fact.value { needed = max(needed, count) }
-    }
-    guard needed > total, model.admits("total_prompts", int: needed) else { return witness }
-    var result = witness
-    result.facts[index].value = .int(needed)
-    return result
   }
 }
