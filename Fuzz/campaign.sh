@@ -31,7 +31,11 @@ if ! command -v swiftc >/dev/null 2>&1; then
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
 OUT=${FUZZ_CAMPAIGN_DIR:-$ROOT/.build-fuzz-campaign}
-export FUZZ_BUILD_DIR=$OUT FUZZ_SANITIZE=${FUZZ_SANITIZE:-fuzzer}
+# A niced campaign yields the CPU to other work, so an input's wall time can pass 20 s without the
+# input being slow (two analyzer runs stopped on such "timeouts" that replay in 0.7 s): campaigns
+# allow 120 s (FUZZ_TIMEOUT); libFuzzer still saves inputs slower than 10 s as slow-unit-*, and
+# Fuzz/ci.sh replays everything with 20 s.
+export FUZZ_BUILD_DIR=$OUT FUZZ_SANITIZE=${FUZZ_SANITIZE:-fuzzer} FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-120}
 ledger=${FUZZ_LEDGER:-$ROOT/Fuzz/campaign-ledger.tsv}
 mkdir -p "$OUT/logs"
 

@@ -11,6 +11,7 @@
 # never written. The exit status is libFuzzer's: 0 when nothing was found.
 #
 # Environment: FUZZ_BUILD_DIR (default .build-fuzz), FUZZ_JOBS (libFuzzer -jobs/-workers, default 1),
+# FUZZ_TIMEOUT (seconds of wall time one input may take before it is a finding, default 20),
 # FUZZ_OPT (default "-O": optimised, with assertions kept by -assert-config Debug), FUZZ_SANITIZE
 # (default "fuzzer,address"; a long campaign may use "fuzzer" alone in its own FUZZ_BUILD_DIR for
 # about twice the speed: the harnesses' own checks still run, and CI replays the corpus under ASan).
@@ -122,7 +123,7 @@ if [ "$seconds" = 0 ]; then
 fi
 
 args=(-max_total_time="$seconds" -artifact_prefix="$OUT/artifacts/$target/" -print_final_stats=1
-  -timeout=20 -rss_limit_mb=2048 -max_len=16384)
+  -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 -max_len=16384)
 if [ -f "Fuzz/$target.dict" ]; then
   args+=(-dict="Fuzz/$target.dict")
 fi
