@@ -71,6 +71,13 @@ public struct ReviewLogEntry: Sendable {
   public var decidingRuleNames: [String] = []
   /// The `bucket("name")` values the deciding policy reads, for this install, for decision entries.
   public var buckets: [String: Int64] = [:]
+  /// For ``Event/launch`` and ``Event/foreground`` entries: whether the use was counted (false:
+  /// ``ReviewManager/Configuration/shouldCountUse`` vetoed it).
+  public var counted: Bool?
+  /// For ``Event/action`` entries: the action's score and whether it marked the session bad.
+  public var score: Double?
+  /// For ``Event/action`` entries: whether the action marked the session bad.
+  public var isBad: Bool?
   /// The answer recorded, for ``Event/response`` entries.
   public var response: ReviewResponse?
   /// The diagnostics of a policy update (``Event/policyUpdated``, ``Event/policyRejected``):

@@ -37,6 +37,12 @@ public struct ReviewRecord: Sendable, Hashable {
   public var answer: String?
   /// The significant event's name, or the app fact set (``ReviewLogEntry/name``).
   public var name: String?
+  /// For a launch or a return to the foreground: whether the use was counted.
+  public var counted: Bool?
+  /// For an action: its score (finite).
+  public var score: Double?
+  /// For an action: whether it marked the session bad.
+  public var bad: Bool?
 
   /// Creates a record.
   public init(
@@ -73,6 +79,9 @@ public struct ReviewRecord: Sendable, Hashable {
       reason = DecisionReason.invalidFacts.rawValue
     }
     answer = entry.response?.rawValue
+    counted = entry.counted
+    score = entry.score.flatMap { $0.isFinite ? $0 : nil }
+    bad = entry.isBad
   }
 
   /// The record as one line of JSON, without its newline: keys in the documented order, members
@@ -136,8 +145,27 @@ public struct ReviewRecord: Sendable, Hashable {
       key("name")
       writer.string(name)
     }
+    if let counted {
+      key("counted")
+      writer.bool(counted)
+    }
+    if let score, score.isFinite {
+      key("score")
+      writer.bytes.append(contentsOf: Array(ReviewRecord.number(score).utf8))
+    }
+    if let bad {
+      key("bad")
+      writer.bool(bad)
+    }
     writer.bytes.append(UInt8(ascii: "}"))
     return String(decoding: writer.bytes, as: UTF8.self)
+  }
+
+  /// `value` as a JSON number: an integer without a fraction (`25`), else the shortest decimal
+  /// that reads back to it (`12.5`).
+  static func number(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return "\(value)"
   }
 
   /// ``line`` followed by a newline, as UTF-8: what an app appends to a JSON Lines file or sends.
