@@ -109,7 +109,7 @@ public final class ReviewManager: @unchecked Sendable {
     var closed = false
     _ = perform(
       kind == .launch ? .launch : .foreground, prompting: false,
-      note: "\(kind.rawValue)" + (counts ? " counted" : " not counted (vetoed)"), annotating: { $0.counted = counts }
+      note: "\(kind.rawValue)" + (counts ? " counted" : " not counted (vetoed)"), details: EntryDetails(counted: counts)
     ) { tracker, now in
       closed =
         kind == .launch
@@ -173,7 +173,7 @@ public final class ReviewManager: @unchecked Sendable {
     var undeclared = false
     let asked = perform(
       .significantEvent, prompting: mayPrompt, note: "significant event" + (name.map { " `\($0)`" } ?? ""),
-      annotating: { $0.name = name }
+      details: EntryDetails(name: name)
     ) { tracker, now in
       tracker.countEvent(named: name, at: now)
       // Under the lock: the policy running now (its names as a set, built when it changed), and the
@@ -202,10 +202,7 @@ public final class ReviewManager: @unchecked Sendable {
   public func action(score: Double, isBad: Bool = false, mayPrompt: Bool = true) -> Bool {
     perform(
       .action, prompting: mayPrompt, note: "action scored \(score)" + (isBad ? ", bad" : ""),
-      annotating: {
-        $0.score = score
-        $0.isBad = isBad
-      }
+      details: EntryDetails(score: score, isBad: isBad)
     ) { tracker, now in
       tracker.addAction(score: score, isBad: isBad, at: now)
     }
@@ -382,7 +379,7 @@ public final class ReviewManager: @unchecked Sendable {
   /// `present`, if given, receives the request and its ticket instead of the presenter.
   func perform(
     _ trigger: ReviewLogEntry.Event, prompting: Bool, note: @autoclosure () -> String?,
-    annotating annotate: (inout ReviewLogEntry) -> Void = { _ in },
+    details: EntryDetails = EntryDetails(),
     presenting present: ((PromptRequest, PromptTicket) -> Void)? = nil,
     _ change: (inout ReviewTracker, Timestamp) -> Void
   ) -> Bool {
@@ -438,7 +435,7 @@ public final class ReviewManager: @unchecked Sendable {
     if report.closedTimedOutPrompt { answered(.unknown, note: "prompt left unanswered: outcome unknown (timed out)") }
     if var entry {
       entry.policy = policy
-      annotate(&entry)
+      details.apply(to: &entry)
       if let deciding, let decision = entry.decision {
         let rules = deciding.policy.rules
         entry.decidingRuleNames = decision.decidingRules.compactMap { index in
@@ -451,7 +448,7 @@ public final class ReviewManager: @unchecked Sendable {
       log(entry)
     } else if !prompting, configuration.wantsEntries, let note = note() {
       var entry = ReviewLogEntry(event: trigger, date: Date(now), summary: note)
-      annotate(&entry)
+      details.apply(to: &entry)
       log(entry)
     }
     if let notPresented { log(ManagerMessages.promptNotPresented(notPresented, date: Date(now))) }
