@@ -1,7 +1,7 @@
 import PolicyCore
 
 /// The stable code of every diagnostic PolicyTools reports: the `PolicyTools` domain, `PC4xx`,
-/// errors (and one warning) in facts files, test files and simulation behaviour files.
+/// errors (and one warning) in facts files, test files, simulation behaviour files and records files.
 ///
 /// Codes never change meaning once published. Grammar.md lists each one with its severity,
 /// summary and an example (a test checks the table against this enum). Each diagnostic is
@@ -33,12 +33,15 @@ package enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   /// Given facts that no real history has, by a bound of the schema: `days` above `total_days`,
   /// an answer date before `install_date`.
   case impossibleFacts = "PC410"
+  /// A line of a records file (docs/records.md) that is not a record: not one JSON object, a key
+  /// of the wrong type, a required key missing, a later schema.
+  case invalidRecord = "PC411"
 
   /// Whether diagnostics with this code are errors or warnings: every one but PC409 is an error.
   package var severity: Severity {
     switch self {
     case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
-      .unusablePolicy, .invalidBehaviour, .impossibleFacts:
+      .unusablePolicy, .invalidBehaviour, .impossibleFacts, .invalidRecord:
       .error
     case .unreadFact: .warning
     }
@@ -57,6 +60,7 @@ package enum PolicyToolsCode: String, DiagnosticCodeDefinition {
     case .invalidBehaviour: "invalid behaviour file"
     case .unreadFact: "fact the policy never reads"
     case .impossibleFacts: "impossible facts"
+    case .invalidRecord: "invalid record"
     }
   }
 }

@@ -11,7 +11,7 @@ public struct PolicyIdentity: Sendable, Hashable, CustomStringConvertible {
   public var fingerprint: String
 
   /// An identity for a policy of `origin` whose source text has `fingerprint`.
-  init(origin: PolicyOrigin, fingerprint: String) {
+  public init(origin: PolicyOrigin, fingerprint: String) {
     self.origin = origin
     self.fingerprint = fingerprint
   }
