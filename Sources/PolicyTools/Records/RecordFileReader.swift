@@ -123,11 +123,7 @@ package struct RecordFileReader {
       overlongBytes = 0
       overlongHead = []
       head.withUnsafeBufferPointer { head in
-        report(
-          RecordReader.Problem(
-            start: 0, end: 1, message: "a line of \(length) bytes, longer than \(Self.maximumLineBytes)",
-            help: "a record is one short JSON object per line; is this a records file?"),
-          in: head)
+        report(RecordMessages.overlong(length, limit: Self.maximumLineBytes), in: head)
       }
       return
     }
@@ -157,8 +153,7 @@ package struct RecordFileReader {
     let source = SourceFile(path: path, bytes: Array(repeating: 0x0A, count: offset) + line)
     let start = offset + min(problem.start, line.count)
     let end = offset + min(max(problem.end, problem.start + 1), line.count + 1)
-    let diagnostic = Diagnostic(
-      PolicyToolsCode.invalidRecord, problem.message, at: SourceRange(start: start, end: end), help: [problem.help])
+    let diagnostic = RecordMessages.diagnostic(problem, at: SourceRange(start: start, end: end))
     return DiagnosticRenderer().render(diagnostic, in: source)
   }
 }

@@ -67,6 +67,18 @@ enum RecordMessages {
       help: "a record that names a policy gives its origin: `bundled`, `update` or `guardrails`")
   }
 
+  /// A line longer than the reader holds.
+  static func overlong(_ length: Int, limit: Int) -> Problem {
+    Problem(
+      start: 0, end: 1, message: "a line of \(length) bytes, longer than \(limit)",
+      help: "a record is one short JSON object per line; is this a records file?")
+  }
+
+  /// `PC411`: `problem` as a diagnostic at `range` of its file.
+  static func diagnostic(_ problem: Problem, at range: SourceRange) -> Diagnostic {
+    Diagnostic(PolicyToolsCode.invalidRecord, problem.message, at: range, help: [problem.help])
+  }
+
   /// A control byte inside a string.
   static func controlInString(at offset: Int) -> Problem {
     Problem(
