@@ -1,0 +1,131 @@
+import PolicyCore
+import ReviewPolicy
+
+/// The rollout read-out's counts (issue 26): records, streamed in, tallied per policy and arm.
+///
+/// Each install belongs to the arm of its first prompt check (intention to treat): the policy
+/// that decided it and the rules whose `bucket()` ranges (``CompiledPolicy/bucketRanges(ofRule:)``)
+/// hold the install's bucket values. Memory grows with the installs, not with the records.
+package struct RolloutTally {
+  /// A policy and an arm of it.
+  package struct Arm: Sendable, Hashable, Comparable {
+    /// The policy's fingerprint.
+    package var policy: String
+    /// The arm: the rules whose bucket ranges hold the install's buckets, by name, joined by
+    /// `+`; `rest` when none does; `all` when the policy was not given or reads no bucket.
+    package var name: String
+
+    package static func < (a: Arm, b: Arm) -> Bool { (a.policy, a.name) < (b.policy, b.name) }
+  }
+
+  /// One arm's counts.
+  package struct Counts: Sendable, Hashable {
+    /// Installs in the arm.
+    package var installs = 0
+    /// Prompt checks.
+    package var checks = 0
+    /// Checks that asked.
+    package var asks = 0
+    /// Prompts shown.
+    package var shown = 0
+    /// Answers by kind (`rated`, `declined`, `dismissed`, `unknown`, ...).
+    package var answers: [String: Int] = [:]
+    /// Installs shown at least one prompt.
+    package var promptedInstalls = 0
+    /// Prompted installs that rated at least once.
+    package var ratedInstalls = 0
+    /// Prompted installs that declined at least once.
+    package var declinedInstalls = 0
+
+    /// The share of installs shown a prompt.
+    package var prompted: Proportion { Proportion(promptedInstalls, of: installs) }
+    /// The share of prompted installs that rated.
+    package var ratedPerPrompted: Proportion { Proportion(ratedInstalls, of: promptedInstalls) }
+    /// The share of prompted installs that declined.
+    package var declinedPerPrompted: Proportion { Proportion(declinedInstalls, of: promptedInstalls) }
+  }
+
+  /// What is known of one install.
+  private struct Install {
+    var arm: Arm?
+    var prompted = false
+    var rated = false
+    var declined = false
+    /// Counts seen before the install's arm was known.
+    var checks = 0
+    var asks = 0
+    var shown = 0
+    var answers: [String: Int] = [:]
+  }
+
+  /// The policies given, by fingerprint, with each rule's bucket ranges.
+  private let policies: [String: [(name: String, ranges: [String: ClosedRange<Int64>])]]
+  /// The installs seen.
+  private var installs: [String: Install] = [:]
+
+  /// A tally that names arms by the rules of `policies` (others' installs are in arm `all`).
+  package init(policies: [CompiledPolicy]) {
+    var known: [String: [(name: String, ranges: [String: ClosedRange<Int64>])]] = [:]
+    for policy in policies {
+      let fingerprint = PolicyIdentity.fingerprint(of: String(decoding: policy.source.bytes, as: UTF8.self))
+      known[fingerprint] = policy.rules.indices.compactMap { index in
+        let ranges = policy.bucketRanges(ofRule: index)
+        return ranges.isEmpty ? nil : (policy.rules[index].name ?? policy.rules[index].label, ranges)
+      }
+    }
+    self.policies = known
+  }
+
+  /// The arm of an install whose first check was decided by `policy` with `buckets`.
+  private func arm(policy: String, buckets: [String: Int64]) -> Arm {
+    guard let rules = policies[policy], !rules.isEmpty else { return Arm(policy: policy, name: "all") }
+    let holding = rules.filter { rule in
+      rule.ranges.allSatisfy { name, range in buckets[name].map(range.contains) ?? false }
+    }
+    return Arm(policy: policy, name: holding.isEmpty ? "rest" : holding.map(\.name).joined(separator: "+"))
+  }
+
+  /// Counts `record`.
+  package mutating func add(_ record: ReviewRecord) {
+    var install = installs[record.install] ?? Install()
+    if install.arm == nil, record.asked != nil, let policy = record.policy {
+      install.arm = arm(policy: policy.fingerprint, buckets: record.buckets)
+    }
+    if record.asked != nil {
+      install.checks += 1
+      if record.asked == true { install.asks += 1 }
+    }
+    switch record.event {
+    case ReviewLogEntry.Event.promptShown.rawValue:
+      install.shown += 1
+      install.prompted = true
+    case ReviewLogEntry.Event.response.rawValue:
+      if let answer = record.answer {
+        install.answers[answer, default: 0] += 1
+        if answer == ReviewResponse.rated.rawValue { install.rated = true }
+        if answer == ReviewResponse.declined.rawValue { install.declined = true }
+      }
+    default: break
+    }
+    installs[record.install] = install
+  }
+
+  /// The counts per arm (installs with no prompt check are not in any arm), sorted by policy and arm.
+  package var arms: [(arm: Arm, counts: Counts)] {
+    var result: [Arm: Counts] = [:]
+    for install in installs.values {
+      guard let arm = install.arm else { continue }
+      var counts = result[arm] ?? Counts()
+      counts.installs += 1
+      counts.checks += install.checks
+      counts.asks += install.asks
+      counts.shown += install.shown
+      for (answer, count) in install.answers { counts.answers[answer, default: 0] += count }
+      if install.prompted { counts.promptedInstalls += 1 }
+      if install.prompted && install.rated { counts.ratedInstalls += 1 }
+      if install.prompted && install.declined { counts.declinedInstalls += 1 }
+      result[arm] = counts
+    }
+    return result.keys.sorted().compactMap { arm in result[arm].map { (arm, $0) } }
+  }
+}
