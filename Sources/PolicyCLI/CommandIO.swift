@@ -38,6 +38,9 @@ package protocol CommandIO: AnyObject {
   func readFile(_ path: String, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int)
   /// All of standard input, up to `limit` bytes, and the number of bytes available.
   func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int)
+  /// Reads the file at `path` (`-`: standard input) in pieces of at most `chunkSize` bytes, each
+  /// given to `body` in order, holding no more than one piece.
+  func streamFile(_ path: String, chunkSize: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(FileReadError)
   /// Whether `path` is a directory.
   func isDirectory(_ path: String) -> Bool
   /// The names of the entries of directory `path`.
@@ -57,6 +60,20 @@ package protocol CommandIO: AnyObject {
 }
 
 extension CommandIO {
+  /// By default, the whole file (or standard input) read at once, then given in pieces: for
+  /// in-memory I/O; the system's reads stream.
+  package func streamFile(_ path: String, chunkSize: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void)
+    throws(FileReadError)
+  {
+    let bytes = path == "-" ? readStandardInput(limit: Int.max).bytes : try readFile(path, limit: Int.max).bytes
+    var start = 0
+    while start < bytes.count {
+      let end = min(bytes.count, start + max(1, chunkSize))
+      bytes[start..<end].withUnsafeBufferPointer { body($0) }
+      start = end
+    }
+  }
+
   /// By default, standard error is a terminal when standard output is (as in tests' in-memory I/O).
   package var isStandardErrorTerminal: Bool { isStandardOutputTerminal }
 
@@ -94,6 +111,28 @@ package final class SystemIO: CommandIO {
   /// Reads standard input.
   package func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int) {
     (try? SystemIO.readAll(0, limit: limit)) ?? ([], 0)
+  }
+
+  /// Reads the file (or standard input, `-`) a chunk at a time.
+  package func streamFile(_ path: String, chunkSize: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void)
+    throws(FileReadError)
+  {
+    let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
+    defer { if descriptor != 0 { close(descriptor) } }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
+    if (status.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(reason: "Is a directory") }
+    var chunk = [UInt8](repeating: 0, count: max(1, chunkSize))
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileReadError(reason: String(cString: strerror(errno)))
+      }
+      if count == 0 { break }
+      chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    }
   }
 
   private static func readAll(_ descriptor: Int32, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int) {

@@ -17,6 +17,8 @@ package struct RecordFileReader {
 
   /// What a read found.
   package struct Summary: Sendable, Hashable {
+    /// Nothing read yet.
+    package init() {}
     /// Lines read, blank ones included.
     package var lines = 0
     /// Records read.
@@ -32,7 +34,7 @@ package struct RecordFileReader {
   /// The bytes read at a time.
   let chunkSize: Int
   /// The summary so far.
-  private(set) var summary = Summary()
+  package private(set) var summary = Summary()
   /// The line being assembled across chunks.
   private var pending: [UInt8] = []
   /// Whether the current line passed ``maximumLineBytes`` (the rest of it is skipped).
