@@ -99,12 +99,8 @@ package final class SystemIO: CommandIO {
 
   /// Reads a file with `open`/`read`, reporting `strerror` on failure.
   package func readFile(_ path: String, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int) {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
+    let descriptor = try SystemIO.openForReading(path)
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
-    if (status.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(reason: "Is a directory") }
     return try SystemIO.readAll(descriptor, limit: limit)
   }
 
@@ -117,12 +113,31 @@ package final class SystemIO: CommandIO {
   package func streamFile(_ path: String, chunkSize: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void)
     throws(FileReadError)
   {
-    let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
+    let descriptor = path == "-" ? 0 : try SystemIO.openForReading(path)
     defer { if descriptor != 0 { close(descriptor) } }
+    try SystemIO.readChunks(descriptor, chunkSize: chunkSize, body)
+  }
+
+  /// Opens the file at `path` for reading, refusing a directory.
+  private static func openForReading(_ path: String) throws(FileReadError) -> Int32 {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw FileReadError(reason: String(cString: strerror(errno))) }
-    if (status.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(reason: "Is a directory") }
+    guard fstat(descriptor, &status) == 0 else {
+      close(descriptor)
+      throw FileReadError(reason: String(cString: strerror(errno)))
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      close(descriptor)
+      throw FileReadError(reason: "Is a directory")
+    }
+    return descriptor
+  }
+
+  /// Gives `body` each piece of at most `chunkSize` bytes read from `descriptor` until its end.
+  private static func readChunks(
+    _ descriptor: Int32, chunkSize: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(FileReadError) {
     var chunk = [UInt8](repeating: 0, count: max(1, chunkSize))
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -130,7 +145,7 @@ package final class SystemIO: CommandIO {
         if errno == EINTR { continue }
         throw FileReadError(reason: String(cString: strerror(errno)))
       }
-      if count == 0 { break }
+      if count == 0 { return }
       chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
     }
   }
@@ -138,16 +153,9 @@ package final class SystemIO: CommandIO {
   private static func readAll(_ descriptor: Int32, limit: Int) throws(FileReadError) -> (bytes: [UInt8], size: Int) {
     var bytes: [UInt8] = []
     var total = 0
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FileReadError(reason: String(cString: strerror(errno)))
-      }
-      if count == 0 { break }
-      total += count
-      if bytes.count < limit { bytes.append(contentsOf: chunk[0..<min(count, limit - bytes.count)]) }
+    try readChunks(descriptor, chunkSize: 65_536) { chunk in
+      total += chunk.count
+      if bytes.count < limit { bytes.append(contentsOf: chunk.prefix(limit - bytes.count)) }
     }
     return (bytes, total)
   }

@@ -23,6 +23,10 @@ final class CapturingIO: CommandIO {
   }
 
   func readStandardInput(limit: Int) -> (bytes: [UInt8], size: Int) { ([], 0) }
+  /// The system's streaming read, in 7-byte pieces so lines cross them.
+  func streamFile(_ path: String, chunkSize: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(FileReadError) {
+    try system.streamFile(path, chunkSize: 7, body)
+  }
   func isDirectory(_ path: String) -> Bool { system.isDirectory(path) }
   func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String] { try system.contentsOfDirectory(path) }
   func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError) {

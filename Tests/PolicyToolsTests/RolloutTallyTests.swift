@@ -62,4 +62,20 @@ struct RolloutTallyTests {
     }
     #expect(arms.map(\.counts.installs).reduce(0, +) == 300)
   }
+
+  @Test("policyc report streams a real file in small pieces and reads what was written")
+  func reportFromFile() throws {
+    let record = ReviewRecord(
+      install: "0123456789abcdef0123456789abcdef", time: Timestamp(millisecondsSince1970: 1_767_225_600_000),
+      event: "promptCheck", appVersion: "1.0", policy: PolicyIdentity(origin: .bundled, fingerprint: "ab"),
+      asked: true, reason: "askRuleHeld", rules: ["a"])
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).jsonl").path
+    try String(repeating: record.line + "\r\n", count: 40).write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = policyc(["report", path])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(result.output.hasPrefix("read 40 records from 40 lines of 1 file\n"))
+    #expect(result.output.contains("  all         1      40    40      0"))
+    #expect(policyc(["report", FileManager.default.temporaryDirectory.path]).errors.contains("Is a directory"))
+  }
 }
