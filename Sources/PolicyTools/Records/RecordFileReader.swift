@@ -72,21 +72,21 @@ package struct RecordFileReader {
 
   /// Reads `bytes`, the next part of the file.
   package mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (ReviewRecord) -> Void) {
+    guard let base = bytes.baseAddress else { return }
     var start = 0
-    var index = 0
-    while index < bytes.count {
-      if bytes[index] == 0x0A {
-        if pending.isEmpty && !overlong {
-          line(UnsafeBufferPointer(rebasing: bytes[start..<index]), body)
-        } else {
-          append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-          let whole = pending
-          pending.removeAll(keepingCapacity: true)
-          whole.withUnsafeBufferPointer { line($0, body) }
-        }
-        start = index + 1
+    while start < bytes.count {
+      // The next newline, found by the C library's scan.
+      guard let found = memchr(base + start, 0x0A, bytes.count - start) else { break }
+      let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      if pending.isEmpty && !overlong {
+        line(UnsafeBufferPointer(rebasing: bytes[start..<end]), body)
+      } else {
+        append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        let whole = pending
+        pending.removeAll(keepingCapacity: true)
+        whole.withUnsafeBufferPointer { line($0, body) }
       }
-      index += 1
+      start = end + 1
     }
     if start < bytes.count { append(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
   }

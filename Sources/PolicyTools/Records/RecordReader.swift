@@ -87,11 +87,15 @@ private struct Cursor {
       while true {
         skipSpace()
         let keyStart = index
-        let key = try string()
+        let key = try recordKey()
         let keyEnd = index
         try expect(UInt8(ascii: ":"), "`:` after the key")
         skipSpace()
-        try member(key, keyRange: keyStart..<keyEnd, into: &fields)
+        if let key {
+          try member(key, keyRange: keyStart..<keyEnd, into: &fields)
+        } else {
+          try skipValue(depth: 0)
+        }
         skipSpace()
         guard index < bytes.count else { throw Messages.expected("`,` or `}`", found: found, at: index) }
         if bytes[index] == UInt8(ascii: ",") {
@@ -108,40 +112,59 @@ private struct Cursor {
   }
 
   /// The value of `key`, into `fields`.
-  mutating func member(_ key: String, keyRange: Range<Int>, into fields: inout Fields) throws(Problem) {
+  /// A member's key (the cursor at its opening quote): one of the format's, or nil for another
+  /// (skipped). A key without escapes is matched by its bytes, with no string made.
+  mutating func recordKey() throws(Problem) -> RecordKey? {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      throw Messages.expected("a key in double quotes", found: found, at: index)
+    }
+    var end = index + 1
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+      end += 1
+    }
+    guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return RecordKey(rawValue: try string()) }
+    let start = index + 1
+    index = end + 1
+    for key in RecordKey.byLength[end - start] ?? [] where key.bytes.elementsEqual(bytes[start..<end]) {
+      return key.key
+    }
+    return nil
+  }
+
+  mutating func member(_ recordKey: RecordKey, keyRange: Range<Int>, into fields: inout Fields) throws(Problem) {
     let start = index
+    let key = recordKey.rawValue
     func once<T>(_ slot: inout T?, _ value: T) throws(Problem) {
       guard slot == nil else { throw Messages.duplicate(key, at: keyRange) }
       slot = value
     }
-    switch key {
-    case "schema":
+    switch recordKey {
+    case .schema:
       let schema = try integer(key)
       guard schema >= 1 else { throw Messages.badValue(key, "a schema version from 1", at: start..<index) }
       guard schema <= Int64(ReviewRecord.schema) else { throw Messages.newerSchema(schema, at: start..<index) }
       try once(&fields.schema, Int(schema))
-    case "install": try once(&fields.install, try text(key))
-    case "time":
+    case .install: try once(&fields.install, try text(key))
+    case .time:
       let text = try text(key)
       guard let time = Timestamp(iso8601: text) else {
         throw Messages.badValue(key, "an ISO 8601 instant such as `2026-11-29T04:20:00Z`", at: start..<index)
       }
       try once(&fields.time, time)
-    case "event": try once(&fields.event, try text(key))
-    case "app": try once(&fields.app, try text(key))
-    case "build": try once(&fields.build, try text(key))
-    case "policy": try once(&fields.policy, try text(key))
-    case "origin": try once(&fields.origin, try text(key))
-    case "reason": try once(&fields.reason, try text(key))
-    case "answer": try once(&fields.answer, try text(key))
-    case "name": try once(&fields.name, try text(key))
-    case "asked": try once(&fields.asked, try boolean(key))
-    case "counted": try once(&fields.counted, try boolean(key))
-    case "bad": try once(&fields.bad, try boolean(key))
-    case "score": try once(&fields.score, try number(key))
-    case "rules": try once(&fields.rules, try strings(key))
-    case "buckets": try once(&fields.buckets, try buckets(key))
-    default: try skipValue(depth: 0)
+    case .event: try once(&fields.event, try text(key))
+    case .app: try once(&fields.app, try text(key))
+    case .build: try once(&fields.build, try text(key))
+    case .policy: try once(&fields.policy, try text(key))
+    case .origin: try once(&fields.origin, try text(key))
+    case .reason: try once(&fields.reason, try text(key))
+    case .answer: try once(&fields.answer, try text(key))
+    case .name: try once(&fields.name, try text(key))
+    case .asked: try once(&fields.asked, try boolean(key))
+    case .counted: try once(&fields.counted, try boolean(key))
+    case .bad: try once(&fields.bad, try boolean(key))
+    case .score: try once(&fields.score, try number(key))
+    case .rules: try once(&fields.rules, try strings(key))
+    case .buckets: try once(&fields.buckets, try buckets(key))
     }
   }
 
@@ -397,6 +420,16 @@ private struct Cursor {
   }
 }
 
+/// The keys of the format (docs/records.md).
+enum RecordKey: String, CaseIterable {
+  case schema, install, time, event, app, build, policy, origin, reason, answer, name, asked, counted, bad, score,
+    rules, buckets
+
+  /// The keys by the length of their UTF-8 bytes.
+  static let byLength: [Int: [(bytes: [UInt8], key: RecordKey)]] = Dictionary(
+    grouping: allCases.map { (Array($0.rawValue.utf8), $0) }, by: { $0.0.count })
+}
+
 /// The members read so far.
 private struct Fields {
   var schema: Int?
@@ -419,12 +452,11 @@ private struct Fields {
 
   /// The record, or the first required member missing (reported at the closing brace).
   func record(closing: Int, opening: Int) throws(RecordReader.Problem) -> ReviewRecord {
-    for (key, present) in [
-      ("schema", schema != nil), ("install", install != nil), ("time", time != nil), ("event", event != nil),
-      ("app", app != nil),
-    ] where !present {
-      throw RecordMessages.missing(key, at: closing)
-    }
+    if schema == nil { throw RecordMessages.missing("schema", at: closing) }
+    if install == nil { throw RecordMessages.missing("install", at: closing) }
+    if time == nil { throw RecordMessages.missing("time", at: closing) }
+    if event == nil { throw RecordMessages.missing("event", at: closing) }
+    if app == nil { throw RecordMessages.missing("app", at: closing) }
     var identity: PolicyIdentity?
     if let policy {
       guard let origin, let kind = PolicyOrigin(rawValue: origin) else {
