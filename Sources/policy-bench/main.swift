@@ -59,6 +59,7 @@ do {
   results += try workloads.w4()
   results.append(try workloads.w5())
   results.append(try workloads.w6())
+  results.append(try workloads.w7())
 } catch {
   FileHandle.standardError.write(Data("policy-bench: error: \(error)\n".utf8))
   exit(1)
