@@ -20,7 +20,8 @@ enum Commands {
   static var all: [any Command.Type] {
     [
       CheckCommand.self, EvalCommand.self, ExplainCommand.self, FactsCommand.self, FormatCommand.self,
-      TestCommand.self, SimulateCommand.self, ReportCommand.self, AnalyzeCommand.self, DiffCommand.self,
+      TestCommand.self, SimulateCommand.self, ReportCommand.self, ReplayCommand.self, AnalyzeCommand.self,
+      DiffCommand.self,
       LSPCommand.self,
       HelpCommand.self,
     ]

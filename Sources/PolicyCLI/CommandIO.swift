@@ -47,6 +47,11 @@ package protocol CommandIO: AnyObject {
   func contentsOfDirectory(_ path: String) throws(FileReadError) -> [String]
   /// Replaces the file at `path` with `bytes` atomically (nothing partial is ever visible).
   func replaceFile(_ path: String, with bytes: [UInt8]) throws(FileReadError)
+  /// Replaces the file at `path` with what `produce` writes through the function it is given
+  /// (which may be called from several threads, one piece at a time, each kept whole), holding
+  /// no more than a piece: the file appears when `produce` returns, never partial.
+  func streamToFile(_ path: String, _ produce: (_ write: @escaping @Sendable (Data) -> Void) -> Void)
+    throws(FileReadError)
   /// The environment variables.
   var environment: [String: String] { get }
   /// Whether standard output is a terminal.
@@ -72,6 +77,16 @@ extension CommandIO {
       bytes[start..<end].withUnsafeBufferPointer { body($0) }
       start = end
     }
+  }
+
+  /// By default, the pieces gathered under a lock, then written with ``replaceFile(_:with:)``:
+  /// for in-memory I/O; the system's writes stream.
+  package func streamToFile(_ path: String, _ produce: (_ write: @escaping @Sendable (Data) -> Void) -> Void)
+    throws(FileReadError)
+  {
+    let gathered = LockedBytes()
+    produce { gathered.append($0) }
+    try replaceFile(path, with: gathered.bytes)
   }
 
   /// By default, standard error is a terminal when standard output is (as in tests' in-memory I/O).
@@ -180,6 +195,32 @@ package final class SystemIO: CommandIO {
     }
   }
 
+  /// Writes the pieces to a temporary file beside `path` as they come, then renames it over `path`.
+  package func streamToFile(_ path: String, _ produce: (_ write: @escaping @Sendable (Data) -> Void) -> Void)
+    throws(FileReadError)
+  {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else {
+      throw FileReadError(reason: "cannot create a file in `\(url.deletingLastPathComponent().path)`")
+    }
+    let output = DescriptorOutput(descriptor)
+    produce { output.write($0) }
+    let failure = output.failure
+    close(descriptor)
+    if let failure {
+      try? FileManager.default.removeItem(at: temporary)
+      throw FileReadError(reason: failure)
+    }
+    guard rename(temporary.path, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temporary)
+      throw FileReadError(reason: reason)
+    }
+  }
+
   /// Whether `path` names a directory.
   package func isDirectory(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
@@ -212,4 +253,65 @@ package final class SystemIO: CommandIO {
 
   /// The process's current directory.
   package var currentDirectory: String { FileManager.default.currentDirectoryPath }
+}
+
+/// Bytes appended from several threads under one lock.
+final class LockedBytes: @unchecked Sendable {
+  // @unchecked: `stored` is only touched while holding `lock`.
+  private let lock = NSLock()
+  private var stored: [UInt8] = []
+
+  /// Appends `data` whole.
+  func append(_ data: Data) {
+    lock.lock()
+    stored.append(contentsOf: data)
+    lock.unlock()
+  }
+
+  /// Everything appended so far.
+  var bytes: [UInt8] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+}
+
+/// Writes to an open file descriptor from several threads, one piece at a time, remembering the
+/// first failure (later pieces are then dropped).
+final class DescriptorOutput: @unchecked Sendable {
+  // @unchecked: `failure` is only touched, and the descriptor only written, while holding `lock`.
+  private let lock = NSLock()
+  private let descriptor: Int32
+  private var firstFailure: String?
+
+  /// An output to `descriptor` (which the caller closes).
+  init(_ descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// Writes all of `data`, unless a write failed before.
+  func write(_ data: Data) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard firstFailure == nil else { return }
+    data.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let count = Foundation.write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          firstFailure = String(cString: strerror(errno))
+          return
+        }
+        offset += count
+      }
+    }
+  }
+
+  /// The first write's failure, if any.
+  var failure: String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return firstFailure
+  }
 }

@@ -64,27 +64,7 @@ enum ReportCommand: Command {
       names[PolicyIdentity.fingerprint(of: text)] = path
     }
     var tally = RolloutTally(policies: policies)
-    var summary = RecordFileReader.Summary()
-    var failed = false
-    for path in files {
-      var reader = RecordFileReader(path: path == "-" ? "<stdin>" : path)
-      do {
-        try io.streamFile(path, chunkSize: 1 << 20) { chunk in reader.feed(chunk) { tally.add($0) } }
-      } catch {
-        command.error("cannot read `\(path)`: \(error.reason)")
-        failed = true
-        continue
-      }
-      reader.finish { tally.add($0) }
-      let part = reader.summary
-      summary.lines += part.lines
-      summary.records += part.records
-      summary.problems += part.problems
-      for problem in part.reported { io.write(problem, to: .standardError) }
-      if part.problems > part.reported.count {
-        command.error("\(part.problems - part.reported.count) more lines of `\(path)` are not records")
-      }
-    }
+    let (summary, failed) = command.readRecords(files) { tally.add($0) }
     let read = RolloutReport.policies(tally, files: names)
     switch format {
     case "json": io.write(RolloutReport.json(read, summary: summary), to: .standardOutput)

@@ -15,7 +15,7 @@ enum SimulateCommand: Command {
   /// The usage line printed after a usage error.
   static let usage = """
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
-                            [--html FILE] [--format text|json] [--fact NAME=VALUE]...
+                            [--html FILE] [--records FILE] [--format text|json] [--fact NAME=VALUE]...
                             [--behaviour FILE] [--event NAME=RATE]...
                             [--events NAMES] [model options]
 
@@ -34,7 +34,7 @@ enum SimulateCommand: Command {
     gives the same report, byte for byte.
 
     USAGE: policyc simulate <policy> [<other-policy>] [--users N] [--days D] [--seed S]
-                            [--html FILE] [--format text|json] [--fact NAME=VALUE]...
+                            [--html FILE] [--records FILE] [--format text|json] [--fact NAME=VALUE]...
                             [--behaviour FILE] [--event NAME=RATE]...
                             [--events NAMES] [model options]
 
@@ -43,6 +43,11 @@ enum SimulateCommand: Command {
       --days <d>           days per user, 1 to 3650 (default: 365)
       --seed <s>           random seed, 0 to 18446744073709551615 (default: 1)
       --html <file>        also write a self-contained HTML report with charts
+      --records <file>     also write the first policy's users' records as a review
+                           manager's recorder would (docs/records.md; JSON Lines,
+                           for `policyc report` and `policyc replay`): launches,
+                           sessions, actions, events, prompt checks, prompts and
+                           answers, each user's lines together and in order
       --format <format>    `text` (default) or `json`
       --fact <name=value>  the value of an app fact a policy declares, such as
                            `--fact plan=pro` (repeatable); a declared fact not
@@ -241,7 +246,22 @@ enum SimulateCommand: Command {
     let inPlace = io.isStandardErrorTerminal
     let progress = showsProgress ? progressLine(users: setup.users, inPlace: inPlace, io: io) : nil
     let started = DispatchTime.now().uptimeNanoseconds
-    let report = SimulationReport.simulate(setup, progress: progress)
+    var report: SimulationReport?
+    if let path = options.recordsPath {
+      do throws(FileReadError) {
+        try io.streamToFile(path) { write in
+          var recorded = setup
+          recorded.recordSink = write
+          report = SimulationReport.simulate(recorded, progress: progress)
+        }
+      } catch {
+        command.error("cannot write the records `\(path)`: \(error.reason)")
+        return PolicyCLI.usageError
+      }
+    } else {
+      report = SimulationReport.simulate(setup, progress: progress)
+    }
+    guard let report else { return PolicyCLI.usageError }
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     if showsProgress && inPlace { io.write("\r\u{1B}[K", to: .standardError) }
     if options.verbose {
@@ -278,6 +298,8 @@ enum SimulateCommand: Command {
     var seed: UInt64 = 1
     /// Where to write the HTML report, if anywhere.
     var htmlPath: String?
+    /// Where to write the first policy's records, if anywhere.
+    var recordsPath: String?
     /// `text` or `json`.
     var format = "text"
     /// `--fact` values, as given, in order.
@@ -352,7 +374,7 @@ enum SimulateCommand: Command {
       do {
         parsed = try Arguments.parse(
           rest,
-          valueOptions: Set(["users", "days", "seed", "html", "format", "behaviour", "behavior", "events"])
+          valueOptions: Set(["users", "days", "seed", "html", "records", "format", "behaviour", "behavior", "events"])
             .union(modelOptions),
           flagOptions: ["help", "verbose", "progress", "no-progress"])
       } catch {
@@ -401,6 +423,10 @@ enum SimulateCommand: Command {
       if let path = parsed.values["html"] {
         guard !path.isEmpty else { return .failure(.init(message: "`--html` needs a file name")) }
         options.htmlPath = path
+      }
+      if let path = parsed.values["records"] {
+        guard !path.isEmpty else { return .failure(.init(message: "`--records` needs a file name")) }
+        options.recordsPath = path
       }
       if parsed.values["behaviour"] != nil && parsed.values["behavior"] != nil {
         return .failure(.init(message: "give `--behaviour` once (`--behavior` is the same option)"))

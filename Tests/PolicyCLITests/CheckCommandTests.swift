@@ -29,6 +29,7 @@ let overviewHelp = """
     test      Run a policy's test cases
     simulate  Run policies over a synthetic population of users
     report    Read out a rollout from the app's records
+    replay    Replay the app's real installs under a policy
     analyze   Find rules that never hold and prompts that break review etiquette
     diff      Say whether two policies decide the same, with a counterexample
     lsp       Serve editors over the Language Server Protocol

@@ -50,8 +50,10 @@ struct RecordReaderTests {
         record.reason = Self.text(&system, &state)
         record.rules = (0..<Int(next() % 3)).map { _ in Self.text(&system, &state) }
         for _ in 0..<Int(next() % 3) { record.buckets[Self.text(&system, &state)] = Int64(next() % 100) }
+        if next() % 2 == 0 { record.seed = Int64(bitPattern: next() &* 2_654_435_761) }
       }
       if next() % 3 == 0 { record.answer = Self.text(&system, &state) }
+      if next() % 4 == 0 { record.outside = next() % 2 == 0 }
       if next() % 3 == 0 { record.name = Self.text(&system, &state) }
       if next() % 3 == 0 { record.counted = next() % 2 == 0 }
       if next() % 3 == 0 {
@@ -100,6 +102,8 @@ struct RecordReaderTests {
       (#"{"name":"a\qb"}"#, 10, "an invalid escape in a string"),
       (#"{"name":"\ud800"}"#, 9, "an invalid escape in a string"),
       (#"{"score":1e999}"#, 9, "`score` must be a finite number"),
+      (#"{"seed":"12345"}"#, 8, "`seed` must be 16 hexadecimal digits"),
+      (#"{"outside":1}"#, 11, "`outside` must be `true` or `false`, found `1`"),
       (
         #"{"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#, 37,
         "values nested deeper than 32 levels"

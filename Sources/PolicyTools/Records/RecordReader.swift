@@ -162,9 +162,15 @@ private struct Cursor {
     case .asked: try once(&fields.asked, try boolean(key))
     case .counted: try once(&fields.counted, try boolean(key))
     case .bad: try once(&fields.bad, try boolean(key))
+    case .outside: try once(&fields.outside, try boolean(key))
     case .score: try once(&fields.score, try number(key))
     case .rules: try once(&fields.rules, try strings(key))
     case .buckets: try once(&fields.buckets, try buckets(key))
+    case .seed:
+      guard let seed = ReviewRecord.seed(hex: try text(key)) else {
+        throw Messages.badValue(key, "16 hexadecimal digits", at: start..<index)
+      }
+      try once(&fields.seed, seed)
     }
   }
 
@@ -423,7 +429,7 @@ private struct Cursor {
 /// The keys of the format (docs/records.md).
 enum RecordKey: String, CaseIterable {
   case schema, install, time, event, app, build, policy, origin, reason, answer, name, asked, counted, bad, score,
-    rules, buckets
+    rules, buckets, seed, outside
 
   /// The keys by the length of their UTF-8 bytes.
   static let byLength: [Int: [(bytes: [UInt8], key: RecordKey)]] = Dictionary(
@@ -449,6 +455,8 @@ private struct Fields {
   var score: Double?
   var rules: [String]?
   var buckets: [String: Int64]?
+  var seed: Int64?
+  var outside: Bool?
 
   /// The record, or the first required member missing (reported at the closing brace).
   func record(closing: Int, opening: Int) throws(RecordReader.Problem) -> ReviewRecord {
@@ -472,6 +480,8 @@ private struct Fields {
     record.counted = counted
     record.score = score
     record.bad = bad
+    record.seed = seed
+    record.outside = outside
     return record
   }
 }

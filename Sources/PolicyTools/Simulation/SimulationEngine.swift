@@ -45,6 +45,11 @@ public struct SimulationSetup: Sendable {
   public var model: SimulationModel
   /// One or two policies, run over the same population.
   public var policies: [SimulationPolicy]
+  /// Receives the records (docs/records.md) of the first policy's installs, as a review manager
+  /// with a recorder would write them, each install's lines together and in order (installs in
+  /// no set order; called from several threads, one call at a time is up to the sink); nil
+  /// writes none.
+  public var recordSink: (@Sendable (Data) -> Void)?
 
   /// A run of `users` users for `days` days each, seeded with `seed`, of one or two policies.
   public init(
@@ -225,6 +230,7 @@ public enum SimulationEngine {
       let users = first..<min(setup.users, first + chunkSize)
       let worker = SimulationWorker(plan)
       for user in users { worker.simulate(user: user) }
+      worker.flushRecords(atLeast: 1)
       total.add(activity: worker.activity, tallies: worker.tallies)
       progress?.add(users.count)
     }
@@ -296,6 +302,8 @@ private struct SimulationPlan: Sendable {
   let factThresholds: [[UInt64]]
   /// Per policy, per distributed fact, per value: the value to set (nil when the policy does not declare the fact).
   let factValues: [[[Value]?]]
+  /// The recorder of the first policy's installs, when the run writes records and it compiles.
+  let recorder: SimulationRecorder?
 
   /// Prepares the constants of `setup`.
   init(_ setup: SimulationSetup) {
@@ -328,6 +336,11 @@ private struct SimulationPlan: Sendable {
       }
     }
     self.trackers = trackers
+    if setup.recordSink != nil, let first = setup.policies.first, let compiled = trackers.first??.policy {
+      recorder = SimulationRecorder(compiled: compiled, source: first.text)
+    } else {
+      recorder = nil
+    }
     factValues = trackers.map { tracker in
       model.facts.map { fact -> [Value]? in
         guard let slots = tracker?.policy.layout.slots,
@@ -377,12 +390,25 @@ private final class SimulationWorker {
   private var ratedOnce = false
   /// Whether the current user's prompt checks are explained (see ``SimulationSetup/explainStride``).
   private var explaining = true
+  /// The recorder of the first policy's installs, when the run writes records.
+  private var recorder: SimulationRecorder?
+  /// Whether the user being simulated is recorded (the first policy's, with a recorder).
+  private var recording = false
 
   /// A worker for `plan`.
   init(_ plan: SimulationPlan) {
     self.plan = plan
     tallies = plan.trackers.map { SimulationPolicyTally(days: plan.setup.days, policy: $0?.policy) }
     askTimes.reserveCapacity(64)
+    recorder = plan.recorder
+  }
+
+  /// Hands the records written so far to the run's sink when they are at least `bytes` long.
+  func flushRecords(atLeast bytes: Int) {
+    guard let sink = plan.setup.recordSink, let count = recorder?.bytes.count, count >= bytes,
+      let lines = recorder?.take()
+    else { return }
+    sink(lines)
   }
 
   /// Simulates user `user` under every policy, with the same behaviour stream each time.
@@ -398,9 +424,12 @@ private final class SimulationWorker {
       askedAfterDecline = false
       beyondLimit = false
       ratedOnce = false
+      recording = index == 0 && recorder != nil
       let isHeavy = live(user: user, countsActivity: index == 0)
       finishUser(isHeavy: isHeavy, in: &tallies[index])
     }
+    recording = false
+    flushRecords(atLeast: 1 << 20)
   }
 
   /// Drives a tracker through the user's days; returns whether the user is a heavy user.
@@ -418,6 +447,11 @@ private final class SimulationWorker {
     // The user's install seed, for `bucket("name")`: its own stream, the same under every policy.
     var seeds = SimulationRandom(seed: setup.seed, user: user, stream: 3)
     tracker.installSeed = Int64(bitPattern: seeds.next())
+    if recording {
+      recorder?.begin(
+        random: &seeds, appVersion: tracker.appVersion, seed: tracker.installSeed,
+        bucketNames: tracker.policy.bucketNames)
+    }
     if !plan.factThresholds.isEmpty {
       // App facts: one draw per distributed fact, from a stream of their own.
       var facts = SimulationRandom(seed: setup.seed, user: user, stream: 2)
@@ -449,23 +483,36 @@ private final class SimulationWorker {
           if current != release {
             if release >= 0 { activity.updates += 1 }
             if current > 0 { tracker = tracker.moving(to: plan.versions[min(current, plan.versions.count - 1)]) }
+            if recording { recorder?.appVersion = tracker.appVersion }
             release = current
           }
         }
         var now = Timestamp(millisecondsSince1970: time * 1000)
-        // A launch or a return to the foreground, then the session and a prompt check.
-        tracker.countUse(at: now)
+        // A launch (a day's first session) or a return to the foreground, then the session and a
+        // prompt check.
+        if session == 0 {
+          tracker.launch(at: now, countingUse: true)
+        } else {
+          tracker.appear(at: now, countingUse: true)
+        }
         tracker.startSession(at: now)
-        promptIfAppropriate(&tracker, at: time)
+        if recording {
+          recorder?.add(session == 0 ? .launch : .foreground, at: time) { $0.counted = true }
+          recorder?.add(.sessionStart, at: time)
+        }
+        promptIfAppropriate(&tracker, at: time, event: .promptCheck)
         let actions = 1 + Int(behaviour.below(4))
         let isBad = behaviour.chance(plan.badSession)
         for action in 0..<actions {
           time += 30 + Int64(behaviour.below(270))
           now = Timestamp(millisecondsSince1970: time * 1000)
-          if isBad && action == actions - 1 {
-            tracker.addAction(score: -40, isBad: true, at: now)
-          } else {
-            tracker.addAction(score: 30, isBad: false, at: now)
+          let bad = isBad && action == actions - 1
+          tracker.addAction(score: bad ? -40 : 30, isBad: bad, at: now)
+          if recording {
+            recorder?.add(.action, at: time) { record in
+              record.score = bad ? -40 : 30
+              record.bad = bad
+            }
           }
         }
         var events = 0
@@ -481,6 +528,7 @@ private final class SimulationWorker {
         }
         time += 30
         tracker.endSession(at: Timestamp(millisecondsSince1970: time * 1000))
+        if recording { recorder?.add(.sessionEnd, at: time) }
         activity.sessions += 1
         activity.events += events
         activity.checks += 1 + events
@@ -498,21 +546,33 @@ private final class SimulationWorker {
   ) {
     time += 30 + Int64(behaviour.below(270))
     tracker.countEvent(named: name, at: Timestamp(millisecondsSince1970: time * 1000))
-    promptIfAppropriate(&tracker, at: time)
+    promptIfAppropriate(&tracker, at: time, event: .significantEvent, name: name)
   }
 
   /// Asks `tracker`'s policy at `seconds`; on a prompt, counts it and records the user's answer.
   ///
   /// The decision is also explained (before it is made, so the prompt is not yet recorded), and
   /// every rule and condition counted: what held, what blocked.
-  private func promptIfAppropriate(_ tracker: inout ReviewTracker, at seconds: Int64) {
+  /// A recorded user's check is written as the deciding call `event` (with `name`), then the
+  /// prompt shown and the answer.
+  private func promptIfAppropriate(
+    _ tracker: inout ReviewTracker, at seconds: Int64, event: ReviewLogEntry.Event, name: String? = nil
+  ) {
     let now = Timestamp(millisecondsSince1970: seconds * 1000)
     if explaining, case .success(let facts) = tracker.facts(at: now, complete: false) {
       let policy = tracker.policy
       tallies[policyIndex].checks.add(policy.explain(facts), of: policy)
     }
-    guard tracker.promptIfAppropriate(at: now) else { return }
-    tracker.record(recordAsk(at: seconds, in: &tallies[policyIndex]), at: now)
+    let decision = recording ? tracker.decision(at: now) : nil
+    let asks = tracker.promptIfAppropriate(at: now)
+    if recording { recorder?.decision(event, at: seconds, decision: decision, asked: asks, name: name) }
+    guard asks else { return }
+    let answer = recordAsk(at: seconds, in: &tallies[policyIndex])
+    tracker.record(answer, at: now)
+    if recording {
+      recorder?.add(.promptShown, at: seconds)
+      recorder?.add(.response, at: seconds) { $0.answer = answer.rawValue }
+    }
   }
 
   /// Counts an ask at `now` in `tally` (in place: no copy of its arrays) and returns the user's answer.

@@ -71,6 +71,13 @@ public struct ReviewLogEntry: Sendable {
   public var decidingRuleNames: [String] = []
   /// The `bucket("name")` values the deciding policy reads, for this install, for decision entries.
   public var buckets: [String: Int64] = [:]
+  /// For decision entries of a policy that reads `bucket("name")`: the install's seed the bucket
+  /// values are drawn from (``ReviewState/installSeed``), so a replay draws the same values for
+  /// any bucket name.
+  public var bucketSeed: Int64?
+  /// For ``Event/response`` entries: whether the answer was given outside any prompt
+  /// (``ReviewManager/recordWithoutPrompt(_:)``).
+  public var isOutsidePrompt = false
   /// For ``Event/launch`` and ``Event/foreground`` entries: whether the use was counted (false:
   /// ``ReviewManager/Configuration/shouldCountUse`` vetoed it).
   public var counted: Bool?

@@ -249,7 +249,7 @@ public final class ReviewManager: @unchecked Sendable {
   public func recordWithoutPrompt(_ response: ReviewResponse) {
     _ = perform(.response, prompting: false, note: nil) { tracker, now in tracker.recordWithoutPrompt(response, at: now)
     }
-    answered(response, note: "answer outside a prompt: \(response.rawValue)")
+    answered(response, note: "answer outside a prompt: \(response.rawValue)", outsidePrompt: true)
   }
 
   // MARK: - App facts and policy updates
@@ -367,8 +367,12 @@ public final class ReviewManager: @unchecked Sendable {
   }
 
   /// Logs an answer recorded (a `.response` entry) and calls its callback.
-  func answered(_ response: ReviewResponse, note: String) {
-    if configuration.wantsEntries { log(ManagerMessages.answered(response, note: note, date: configuration.clock())) }
+  func answered(_ response: ReviewResponse, note: String, outsidePrompt: Bool = false) {
+    if configuration.wantsEntries {
+      var entry = ManagerMessages.answered(response, note: note, date: configuration.clock())
+      entry.isOutsidePrompt = outsidePrompt
+      log(entry)
+    }
     configuration.events.answered(response)
   }
 
@@ -444,6 +448,7 @@ public final class ReviewManager: @unchecked Sendable {
         for name in deciding.policy.bucketNames {
           entry.buckets[name] = Bucket.value(seed: UInt64(bitPattern: deciding.seed ?? 0), name: name)
         }
+        if !deciding.policy.bucketNames.isEmpty { entry.bucketSeed = deciding.seed }
       }
       log(entry)
     } else if !prompting, configuration.wantsEntries, let note = note() {

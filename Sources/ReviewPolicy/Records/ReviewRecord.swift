@@ -43,6 +43,11 @@ public struct ReviewRecord: Sendable, Hashable {
   public var score: Double?
   /// For an action: whether it marked the session bad.
   public var bad: Bool?
+  /// For a prompt check of a policy that reads `bucket("name")`: the install's seed its bucket
+  /// values are drawn from (written as 16 hexadecimal digits), so a replay draws the same values.
+  public var seed: Int64?
+  /// For a response: true when the answer was given outside any prompt (a "Rate this app" row).
+  public var outside: Bool?
 
   /// Creates a record.
   public init(
@@ -74,11 +79,13 @@ public struct ReviewRecord: Sendable, Hashable {
       reason = decision.reason.rawValue
       rules = entry.decidingRuleNames
       buckets = entry.buckets
+      seed = entry.bucketSeed
     } else if entry.isDecision {
       asked = false
       reason = DecisionReason.invalidFacts.rawValue
     }
     answer = entry.response?.rawValue
+    if entry.isOutsidePrompt { outside = true }
     counted = entry.counted
     score = entry.score.flatMap { $0.isFinite ? $0 : nil }
     bad = entry.isBad
@@ -136,10 +143,18 @@ public struct ReviewRecord: Sendable, Hashable {
         writer.int64(buckets[name] ?? 0)
       }
       writer.bytes.append(UInt8(ascii: "}"))
+      if let seed {
+        key("seed")
+        writer.string(ReviewRecord.hex(seed))
+      }
     }
     if let answer {
       key("answer")
       writer.string(answer)
+    }
+    if let outside {
+      key("outside")
+      writer.bool(outside)
     }
     if let name {
       key("name")
@@ -166,6 +181,18 @@ public struct ReviewRecord: Sendable, Hashable {
   static func number(_ value: Double) -> String {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return "\(value)"
+  }
+
+  /// `seed`'s bit pattern as 16 lowercase hexadecimal digits.
+  package static func hex(_ seed: Int64) -> String {
+    let digits = String(UInt64(bitPattern: seed), radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  /// The seed written as 16 hexadecimal digits (``hex(_:)``), or nil.
+  package static func seed(hex text: String) -> Int64? {
+    guard text.utf8.count == 16, let bits = UInt64(text, radix: 16) else { return nil }
+    return Int64(bitPattern: bits)
   }
 
   /// ``line`` followed by a newline, as UTF-8: what an app appends to a JSON Lines file or sends.

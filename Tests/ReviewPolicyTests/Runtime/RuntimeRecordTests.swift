@@ -98,6 +98,11 @@ struct RuntimeRecordTests {
     let buckets = try #require(asked["buckets"] as? [String: Int])
     let seed = try #require(manager.snapshot().installSeed)
     #expect(buckets == ["arm": Int(Bucket.value(seed: UInt64(bitPattern: seed), name: "arm"))])
+    // The seed the buckets are drawn from, so a replay draws any other bucket name the same way.
+    #expect(asked["seed"] as? String == ReviewRecord.hex(seed))
+    #expect(ReviewRecord.seed(hex: ReviewRecord.hex(seed)) == seed)
+    #expect(ReviewRecord.hex(-1) == "ffffffffffffffff" && ReviewRecord.hex(1) == "0000000000000001")
+    #expect(records.allSatisfy { $0["outside"] == nil })
     // Launches counted, the return to the foreground vetoed; the action's score and badness.
     #expect(records.filter { $0["event"] as? String == "launch" }.map { $0["counted"] as? Bool } == [true, true])
     #expect(records.first { $0["event"] as? String == "foreground" }?["counted"] as? Bool == false)
@@ -107,6 +112,11 @@ struct RuntimeRecordTests {
     let response = try #require(records.last { ($0["event"] as? String) == "response" })
     #expect(response["answer"] as? String == "rated")
     #expect(response["asked"] == nil && response["rules"] == nil)
+    // An answer outside any prompt says so.
+    manager.recordWithoutPrompt(.declined)
+    let outside = try #require(try lines.objects().last)
+    #expect(outside["event"] as? String == "response" && outside["answer"] as? String == "declined")
+    #expect(outside["outside"] as? Bool == true)
   }
 
   @Test("the install identifier is kept in the store for every process, and a reset draws a new one")
