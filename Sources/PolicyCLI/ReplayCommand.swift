@@ -9,7 +9,7 @@ enum ReplayCommand: Command {
   static let summary = "Replay the app's real installs under a policy"
   static let usage = """
     USAGE: policyc replay <policy> [<other-policy>] --records <records>... [--fact NAME=VALUE]...
-                          [--prompt-timeout SECONDS] [--format text|json]
+                          [--prompt-timeout SECONDS] [--format text|json | --shard i/n]
 
     """
 
@@ -35,7 +35,7 @@ enum ReplayCommand: Command {
     they come.
 
     USAGE: policyc replay <policy> [<other-policy>] --records <records>... [--fact NAME=VALUE]...
-                          [--prompt-timeout SECONDS] [--format text|json]
+                          [--prompt-timeout SECONDS] [--format text|json | --shard i/n]
 
     OPTIONS:
       --records <file>...  the records files (every argument up to the next option)
@@ -45,6 +45,9 @@ enum ReplayCommand: Command {
                            counts as "outcome unknown" (default: 600, the review
                            manager's; 0: until the next launch)
       --format <format>    `text` (default) or `json`
+      --shard <i/n>        replay part i of n of the installs (by a hash of the
+                           install identifier) and write a partial result that
+                           `policyc report --merge` adds up with the others
     \(EnvironmentHelp.eventsOption(column: 23))
       --no-color           plain diagnostics
       -h, --help           show this help
@@ -89,9 +92,21 @@ enum ReplayCommand: Command {
       }
     }
     if let status = command.parse(
-      rest, values: ["format", "events", "prompt-timeout"], flags: ["no-color"], help: help)
+      rest, values: ["format", "events", "prompt-timeout", "shard"], flags: ["no-color"], help: help)
     {
       return status
+    }
+    var shard: RecordShard?
+    if let text = command.arguments.values["shard"] {
+      guard let parsed = RecordShard(text) else {
+        return command.usageError(
+          "`--shard \(text)` must be i/n with 1 <= i <= n <= \(RecordShard.maximumCount), such as `--shard 2/8`")
+      }
+      guard command.arguments.values["format"] == nil else {
+        return command.usageError(
+          "`--shard` writes a partial result (JSON for `policyc report --merge`); it takes no `--format`")
+      }
+      shard = parsed
     }
     var promptTimeout = RecordReplay.defaultPromptTimeout
     if let text = command.arguments.values["prompt-timeout"] {
@@ -131,14 +146,28 @@ enum ReplayCommand: Command {
       policies: compiled.indices.map {
         RecordReplay.Policy(name: compiled[$0].path, compiled: compiled[$0].policy, appFacts: appFacts[$0])
       }, promptTimeout: promptTimeout)
+    replay.shard = shard
     let (summary, failed) = command.readRecords(files) { replay.add($0) }
     let outcome = replay.finish()
     let names = compiled.map(\.path)
-    switch format {
-    case "json": io.write(ReplayReport.json(outcome, names: names, summary: summary), to: .standardOutput)
-    default:
-      io.write(ReplayReport.text(outcome, names: names, summary: summary, files: files.count), to: .standardOutput)
+    if let shard {
+      let header = PartialResult.Header(shard: shard, summary: summary, files: files.count)
+      let part = PartialResult.replay(PartialResult.Replay(header: header, names: names, outcome: outcome))
+      io.write(part.json, to: .standardOutput)
+    } else {
+      write(outcome, names: names, summary: summary, files: files.count, format: format, io: io)
     }
     return failed || summary.problems > 0 ? PolicyCLI.failure : PolicyCLI.success
+  }
+
+  /// Writes the replay's report in `format`.
+  static func write(
+    _ outcome: RecordReplay.Outcome, names: [String], summary: RecordFileReader.Summary, files: Int, format: String,
+    io: CommandIO
+  ) {
+    switch format {
+    case "json": io.write(ReplayReport.json(outcome, names: names, summary: summary), to: .standardOutput)
+    default: io.write(ReplayReport.text(outcome, names: names, summary: summary, files: files), to: .standardOutput)
+    }
   }
 }

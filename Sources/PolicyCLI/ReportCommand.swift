@@ -8,6 +8,9 @@ enum ReportCommand: Command {
   static let summary = "Read out a rollout from the app's records"
   static let usage = """
     USAGE: policyc report <records>... [--policy <policy>] [--format text|json]
+           policyc report <records>... [--policy <policy>] --shard <i/n>
+           policyc report --merge <partial results>... [--format text|json]
+           policyc report --sql [--policy <policy>]
 
     """
 
@@ -32,11 +35,29 @@ enum ReportCommand: Command {
     A line that is not a record is reported (PC411, with its line and column)
     and counted, never dropped in silence.
 
+    With `--sql` it prints the same read-out as SQL queries (one per table:
+    the arms, then their comparisons) over a table `records` with the format's
+    columns, to run where the records are kept (DuckDB, BigQuery, Snowflake,
+    Spark SQL; docs/records.md); they give the JSON report's figures.
+
+    Records too many for one machine split by install: `--shard i/n` reads
+    every file but counts only the installs of part i of n (by a hash of the
+    install identifier) and writes a partial result (JSON); `--merge` adds up
+    the parts of all n shards (of `report` or of `replay`) into exactly the
+    read-out of the whole, and refuses (PC412) a part missing, given twice,
+    of another split or of other files.
+
     USAGE: policyc report <records>... [--policy <policy>] [--format text|json]
+           policyc report <records>... [--policy <policy>] --shard <i/n>
+           policyc report --merge <partial results>... [--format text|json]
+           policyc report --sql [--policy <policy>]
 
     OPTIONS:
       --policy <policy>  The policy whose rules name the arms
       --format <format>  `text` (default) or `json`
+      --sql              Print the read-out as SQL queries instead
+      --shard <i/n>      Count part i of n of the installs; write a partial result
+      --merge            Read partial results and write the whole read-out
       --no-color         Plain diagnostics
       -h, --help         Show this help
 
@@ -47,13 +68,40 @@ enum ReportCommand: Command {
 
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     var command = CommandContext(self, io: io)
-    if let status = command.parse(arguments, values: ["format", "policy"], flags: ["no-color"], help: help) {
+    if let status = command.parse(
+      arguments, values: ["format", "policy", "shard"], flags: ["no-color", "sql", "merge"], help: help)
+    {
       return status
     }
     guard let format = command.format(among: ["text", "json"]) else { return PolicyCLI.usageError }
     let files = command.arguments.operands
-    guard !files.isEmpty else { return command.usageError("give at least one records file") }
+    let sql = command.arguments.flags.contains("sql")
+    let merge = command.arguments.flags.contains("merge")
+    var shard: RecordShard?
+    if let text = command.arguments.values["shard"] {
+      guard let parsed = RecordShard(text) else {
+        return command.usageError(
+          "`--shard \(text)` must be i/n with 1 <= i <= n <= \(RecordShard.maximumCount), such as `--shard 2/8`")
+      }
+      shard = parsed
+    }
+    if [sql, merge, shard != nil].filter({ $0 }).count > 1 {
+      return command.usageError("give one of `--sql`, `--merge` and `--shard`")
+    }
+    if shard != nil && command.arguments.values["format"] != nil {
+      return command.usageError("`--shard` writes a partial result (JSON for `--merge`); it takes no `--format`")
+    }
+    if sql && !files.isEmpty { return command.usageError("`--sql` prints the queries and reads no records files") }
+    guard sql || !files.isEmpty else {
+      return command.usageError(merge ? "give the partial results to merge" : "give at least one records file")
+    }
     let renderer = command.renderer()
+    if merge {
+      if command.arguments.values["policy"] != nil {
+        return command.usageError("`--merge` takes the policies the parts name; give `--policy` to each `--shard` run")
+      }
+      return mergeParts(files, format: format, command: &command, renderer: renderer)
+    }
     var policies: [CompiledPolicy] = []
     var names: [String: String] = [:]
     if let path = command.arguments.values["policy"] {
@@ -63,13 +111,71 @@ enum ReportCommand: Command {
       policies.append(policy)
       names[PolicyIdentity.fingerprint(of: text)] = path
     }
-    var tally = RolloutTally(policies: policies)
+    var tally = RolloutTally(policies: policies, shard: shard)
+    if sql {
+      io.write(RolloutSQL.script(policies: tally.policies), to: .standardOutput)
+      return PolicyCLI.success
+    }
     let (summary, failed) = command.readRecords(files) { tally.add($0) }
-    let read = RolloutReport.policies(tally, files: names)
-    switch format {
-    case "json": io.write(RolloutReport.json(read, summary: summary), to: .standardOutput)
-    default: io.write(RolloutReport.text(read, summary: summary, files: files.count), to: .standardOutput)
+    if let shard {
+      let header = PartialResult.Header(shard: shard, summary: summary, files: files.count)
+      let part = PartialResult.report(PartialResult.Report(header: header, files: names, arms: tally.arms))
+      io.write(part.json, to: .standardOutput)
+    } else {
+      write(RolloutReport.policies(tally, files: names), summary: summary, files: files.count, format: format, io: io)
     }
     return failed || summary.problems > 0 ? PolicyCLI.failure : PolicyCLI.success
+  }
+
+  /// Writes the read-out of `policies` in `format`.
+  static func write(
+    _ policies: [RolloutReport.Policy], summary: RecordFileReader.Summary, files: Int, format: String, io: CommandIO
+  ) {
+    switch format {
+    case "json": io.write(RolloutReport.json(policies, summary: summary), to: .standardOutput)
+    default: io.write(RolloutReport.text(policies, summary: summary, files: files), to: .standardOutput)
+    }
+  }
+
+  /// `--merge`: reads the partial results at `paths`, adds them up and writes the whole read-out
+  /// (a report's or a replay's) in `format`.
+  static func mergeParts(
+    _ paths: [String], format: String, command: inout CommandContext, renderer: DiagnosticRenderer
+  ) -> Int32 {
+    var parts: [(part: PartialResult, file: SourceFile)] = []
+    var failed = false
+    for path in paths {
+      guard let source = command.load(path) else { return PolicyCLI.failure }
+      if let tooLarge = source.tooLarge {
+        command.io.write(renderer.render([tooLarge], in: source.file), to: .standardError)
+        failed = true
+        continue
+      }
+      switch PartialResult.read(source.file) {
+      case .success(let part): parts.append((part, source.file))
+      case .failure(let problem):
+        if let diagnostic = problem.diagnostic, let file = problem.file {
+          command.io.write(renderer.render([diagnostic], in: file), to: .standardError)
+        }
+        failed = true
+      }
+    }
+    guard !failed else { return PolicyCLI.failure }
+    switch PartialResult.merged(parts) {
+    case .failure(let problem):
+      if let diagnostic = problem.diagnostic, let file = problem.file {
+        command.io.write(renderer.render([diagnostic], in: file), to: .standardError)
+      }
+      return PolicyCLI.failure
+    case .success(.report(let report)):
+      let policies = RolloutReport.policies(report.arms, files: report.files)
+      write(policies, summary: report.header.summary, files: report.header.files, format: format, io: command.io)
+      return report.header.summary.problems > 0 ? PolicyCLI.failure : PolicyCLI.success
+    case .success(.replay(let replay)):
+      ReplayCommand.write(
+        replay.outcome, names: replay.names, summary: replay.header.summary, files: replay.header.files,
+        format: format, io: command.io)
+      return replay.header.summary.problems > 0 ? PolicyCLI.failure : PolicyCLI.success
+    }
   }
 }

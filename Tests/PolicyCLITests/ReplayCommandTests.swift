@@ -68,6 +68,50 @@ struct ReplayCommandTests {
     #expect(comparison["sameDecisions"] as? Int == object["checks"] as? Int)
   }
 
+  @Test("--shard i/n parts merged with report --merge give the whole read-out and replay, byte for byte, for any n")
+  func shardedThenMerged() {
+    let io = Self.simulated()
+    let wholeReport = Self.run(["report", "r.jsonl", "--policy", "two.policy", "--format", "json"], on: io)
+    let wholeReplay = Self.run(["replay", "two.policy", "other.policy", "--records", "r.jsonl"], on: io)
+    #expect(wholeReport.status == 0 && wholeReplay.status == 0)
+    for count in [1, 2, 3, 7] {
+      let parts = MemoryIO()
+      for (path, bytes) in io.files { parts.addFile(path, bytes: bytes) }
+      var reportParts: [String] = []
+      var replayParts: [String] = []
+      // The parts in a shuffled order: merging does not depend on it.
+      for index in (1...count).reversed() {
+        let report = Self.run(["report", "r.jsonl", "--policy", "two.policy", "--shard", "\(index)/\(count)"], on: io)
+        let replay = Self.run(
+          ["replay", "two.policy", "other.policy", "--records", "r.jsonl", "--shard", "\(index)/\(count)"], on: io)
+        #expect(report.status == 0 && replay.status == 0)
+        #expect(report.standardOutput.hasPrefix(#"{"partial":"report","version":1,"shard":"\#(index)/\#(count)""#))
+        parts.addFile("report-\(index).json", report.standardOutput)
+        parts.addFile("replay-\(index).json", replay.standardOutput)
+        reportParts.append("report-\(index).json")
+        replayParts.append("replay-\(index).json")
+      }
+      let mergedReport = Self.run(["report", "--merge", "--format", "json"] + reportParts, on: parts)
+      #expect(mergedReport == wholeReport, "\(count) shards")
+      let mergedReplay = Self.run(["report", "--merge"] + replayParts, on: parts)
+      #expect(mergedReplay == wholeReplay, "\(count) shards")
+      if count > 1 {
+        // A part missing or given twice, or parts of both kinds, is PC412 and exit 1.
+        let missing = Self.run(["report", "--merge"] + reportParts.dropLast(), on: parts)
+        #expect(missing.status == 1 && missing.standardError.contains("error: missing shard 1/\(count) [PC412]"))
+        let twice = Self.run(["report", "--merge"] + reportParts + [reportParts[0]], on: parts)
+        #expect(twice.status == 1 && twice.standardError.contains("is given twice [PC412]"))
+        let mixed = Self.run(["report", "--merge", reportParts[0]] + replayParts.dropFirst(), on: parts)
+        #expect(mixed.status == 1 && mixed.standardError.contains("among parts of `policyc report` [PC412]"))
+      }
+    }
+    #expect(Self.run(["report", "r.jsonl", "--shard", "0/3"], on: io).status == 2)
+    #expect(Self.run(["report", "r.jsonl", "--shard", "2/3", "--format", "json"], on: io).status == 2)
+    #expect(Self.run(["report", "--merge", "--sql"], on: io).status == 2)
+    #expect(Self.run(["replay", "two.policy", "--records", "r.jsonl", "--shard", "4/3"], on: io).status == 2)
+    #expect(Self.run(["report", "--merge", "two.policy"], on: io).standardError.contains("[PC401]"))
+  }
+
   @Test("usage errors exit 2; a line that is not a record is located, counted and exits 1")
   func errors() {
     let io = Self.simulated()

@@ -82,6 +82,37 @@ struct ReportCommandTests {
     let rated = try #require(arms.first?["ratedPerPrompted"] as? [String: Any])
     #expect(rated["successes"] as? Int == 1 && rated["trials"] as? Int == 2)
     #expect(abs((rated["low"] as? Double ?? 0) - 0.094_531) < 1e-6)
+    // The comparison of the two arms, as the text says it.
+    let comparisons = try #require(policies.first?["comparisons"] as? [[String: Any]])
+    #expect(comparisons.count == 1)
+    #expect(comparisons.first?["arm"] as? String == "new" && comparisons.first?["other"] as? String == "old")
+    #expect(comparisons.first?["promptedRatio"] as? Double == 2)
+    #expect(comparisons.first?["ratedDifference"] as? Double == 0.5)
+    #expect(abs((comparisons.first?["ratedDifferenceLow"] as? Double ?? 0) + 0.391) < 1e-3)
+  }
+
+  @Test("--sql prints the queries with each arm's rule as bucket ranges; it reads no records")
+  func sql() {
+    let io = MemoryIO()
+    io.addFile("rollout.policy", Self.policy)
+    let result = io.run(["report", "--sql", "--policy", "rollout.policy"])
+    #expect(result.status == 0, "\(result)")
+    let fingerprint = PolicyIdentity.fingerprint(of: Self.policy)
+    #expect(result.standardOutput.hasPrefix("-- The rollout read-out of `policyc report` as SQL"))
+    #expect(result.standardOutput.contains(#"--   "bucket_arm": the value of buckets.arm"#))
+    #expect(
+      result.standardOutput.contains(
+        """
+              WHEN policy = '\(fingerprint)' THEN COALESCE(NULLIF(SUBSTR(
+                CASE WHEN "bucket_arm" BETWEEN 0 AND 9 THEN '+new' ELSE '' END
+                || CASE WHEN "bucket_arm" BETWEEN 10 AND 99 THEN '+old' ELSE '' END, 2), ''), 'rest')
+              ELSE 'all'
+        """))
+    // Two queries: the arms, then their comparisons.
+    #expect(result.standardOutput.split(separator: "\n").filter { $0.hasSuffix(";") && !$0.hasPrefix("--") }.count == 2)
+    #expect(MemoryIO().run(["report", "--sql", "records.jsonl"]).status == 2)
+    // Without a policy every install is in arm `all`.
+    #expect(MemoryIO().run(["report", "--sql"]).standardOutput.contains("    'all' AS arm\n"))
   }
 
   @Test("without --policy every install is in arm `all`; no operand is a usage error; an unreadable file exit 1")

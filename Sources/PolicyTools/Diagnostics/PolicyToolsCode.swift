@@ -36,12 +36,15 @@ package enum PolicyToolsCode: String, DiagnosticCodeDefinition {
   /// A line of a records file (docs/records.md) that is not a record: not one JSON object, a key
   /// of the wrong type, a required key missing, a later schema.
   case invalidRecord = "PC411"
+  /// A file given to `policyc report --merge` that is not a partial result `--shard` wrote, or
+  /// partial results that do not make one whole.
+  case invalidPartialResult = "PC412"
 
   /// Whether diagnostics with this code are errors or warnings: every one but PC409 is an error.
   package var severity: Severity {
     switch self {
     case .invalidJSON, .unexpectedJSON, .unknownFact, .invalidFactValue, .missingFact, .invalidHistoryStep,
-      .unusablePolicy, .invalidBehaviour, .impossibleFacts, .invalidRecord:
+      .unusablePolicy, .invalidBehaviour, .impossibleFacts, .invalidRecord, .invalidPartialResult:
       .error
     case .unreadFact: .warning
     }
@@ -61,6 +64,7 @@ package enum PolicyToolsCode: String, DiagnosticCodeDefinition {
     case .unreadFact: "fact the policy never reads"
     case .impossibleFacts: "impossible facts"
     case .invalidRecord: "invalid record"
+    case .invalidPartialResult: "invalid partial result"
     }
   }
 }

@@ -50,6 +50,16 @@ package struct RecordReplay {
     /// Answers to this side's prompts by kind (a replayed prompt the app did not show has none).
     package var answers: [String: Int] = [:]
 
+    /// Adds `other`'s counts (of other installs).
+    package mutating func add(_ other: Side) {
+      asks += other.asks
+      installsAsked += other.installsAsked
+      for index in firstAskDays.indices where other.firstAskDays.indices.contains(index) {
+        firstAskDays[index] += other.firstAskDays[index]
+      }
+      for (answer, count) in other.answers { answers[answer, default: 0] += count }
+    }
+
     /// The first-ask day at percentile `percent` (1-based days), or nil when nobody was asked.
     package func firstAskDay(percentile percent: Int) -> Int? {
       let total = firstAskDays.reduce(0, +)
@@ -84,19 +94,46 @@ package struct RecordReplay {
     package var onlyOriginal = 0
     /// Installs asked by neither.
     package var neither = 0
-    /// The first checks decided differently (at most ``RecordReplay/examples``): the install, the
-    /// instant, and whether the policy asked there.
+    /// The earliest checks decided differently (at most ``RecordReplay/examples``, by time, then
+    /// install): the install, the instant, and whether the policy asked there.
     package var differences: [Difference] = []
+
+    /// Keeps `difference` if it is among the earliest.
+    mutating func note(_ difference: Difference) {
+      if differences.count == RecordReplay.examples, let last = differences.last, !(difference < last) { return }
+      differences.append(difference)
+      differences.sort()
+      if differences.count > RecordReplay.examples { differences.removeLast() }
+    }
+
+    /// Adds `other`'s counts (of other installs).
+    package mutating func add(_ other: Comparison) {
+      sameDecisions += other.sameDecisions
+      askedInstead += other.askedInstead
+      didNotAsk += other.didNotAsk
+      sameFirstAsk += other.sameFirstAsk
+      earlier += other.earlier
+      later += other.later
+      onlyReplayed += other.onlyReplayed
+      onlyOriginal += other.onlyOriginal
+      neither += other.neither
+      for difference in other.differences { note(difference) }
+    }
   }
 
   /// A check a replayed policy decided differently from the app.
-  package struct Difference: Sendable, Hashable {
+  package struct Difference: Sendable, Hashable, Comparable {
     /// The install.
     package var install: String
     /// The check's instant.
     package var time: Timestamp
     /// Whether the replayed policy asked (the app did the opposite).
     package var asked: Bool
+
+    /// Earlier first, then by install.
+    package static func < (a: Difference, b: Difference) -> Bool {
+      (a.time, a.install, a.asked ? 1 : 0) < (b.time, b.install, b.asked ? 1 : 0)
+    }
   }
 
   /// The most differing checks kept per policy, as examples.
@@ -118,6 +155,19 @@ package struct RecordReplay {
     package var replayed: [Side]
     /// How each replayed policy differs from the app.
     package var comparisons: [Comparison]
+
+    /// Adds `other`'s counts (of other installs, the same policies).
+    package mutating func add(_ other: Outcome) {
+      installs += other.installs
+      records += other.records
+      checks += other.checks
+      unknownEvents += other.unknownEvents
+      original.add(other.original)
+      for index in replayed.indices where other.replayed.indices.contains(index) {
+        replayed[index].add(other.replayed[index])
+        comparisons[index].add(other.comparisons[index])
+      }
+    }
   }
 
   /// A manager's default prompt timeout: 600 seconds.
@@ -171,8 +221,12 @@ package struct RecordReplay {
     Int64(bitPattern: FNV1a.hash(install.utf8))
   }
 
-  /// Replays `record`.
+  /// The part of the installs replayed (all when nil).
+  package var shard: RecordShard?
+
+  /// Replays `record` (unless its install is outside ``shard``).
   package mutating func add(_ record: ReviewRecord) {
+    if let shard, !shard.contains(install: record.install) { return }
     outcome.records += 1
     let time = record.time
     var install =
@@ -263,8 +317,8 @@ package struct RecordReplay {
       case (true, false): outcome.comparisons[index].askedInstead += 1
       case (false, true): outcome.comparisons[index].didNotAsk += 1
       }
-      if asks != originalAsked && outcome.comparisons[index].differences.count < RecordReplay.examples {
-        outcome.comparisons[index].differences.append(Difference(install: install.id, time: time, asked: asks))
+      if asks != originalAsked {
+        outcome.comparisons[index].note(Difference(install: install.id, time: time, asked: asks))
       }
     }
   }

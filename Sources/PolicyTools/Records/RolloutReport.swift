@@ -17,8 +17,15 @@ package enum RolloutReport {
 
   /// The tally's arms grouped by policy; `files` names the given policies by fingerprint.
   package static func policies(_ tally: RolloutTally, files: [String: String]) -> [Policy] {
+    policies(tally.arms, files: files)
+  }
+
+  /// `arms` grouped by policy; `files` names the given policies by fingerprint.
+  package static func policies(_ arms: [(arm: RolloutTally.Arm, counts: RolloutTally.Counts)], files: [String: String])
+    -> [Policy]
+  {
     var result: [Policy] = []
-    for (arm, counts) in tally.arms {
+    for (arm, counts) in arms {
       if result.last?.fingerprint != arm.policy {
         result.append(Policy(fingerprint: arm.policy, file: files[arm.policy], arms: []))
       }
@@ -130,6 +137,12 @@ package enum RolloutReport {
             w.array { w in
               for (name, counts) in policy.arms { write(name, counts, to: &w) }
             }
+            w.key("comparisons")
+            w.array { w in
+              for (first, second) in pairs(policy.arms) {
+                write(comparing: policy.arms[first], with: policy.arms[second], to: &w)
+              }
+            }
           }
         }
       }
@@ -162,6 +175,36 @@ package enum RolloutReport {
         w.key(key)
         write(proportion, to: &w)
       }
+    }
+  }
+
+  /// One comparison of two arms as a JSON object: the ratio of their prompted shares and the
+  /// difference of their rated-per-prompted shares with its interval (null where undefined).
+  static func write(
+    comparing a: (name: String, counts: RolloutTally.Counts), with b: (name: String, counts: RolloutTally.Counts),
+    to writer: inout JSONWriter
+  ) {
+    func decimal(_ value: Double?, _ w: inout JSONWriter) {
+      if let value { w.raw(String(format: "%.6f", value)) } else { w.null() }
+    }
+    writer.object { w in
+      w.key("arm")
+      w.string(a.name)
+      w.key("other")
+      w.string(b.name)
+      w.key("promptedRatio")
+      if let pa = a.counts.prompted.rate, let pb = b.counts.prompted.rate, pb > 0 {
+        decimal(pa / pb, &w)
+      } else {
+        w.null()
+      }
+      let difference = a.counts.ratedPerPrompted.difference(from: b.counts.ratedPerPrompted)
+      w.key("ratedDifference")
+      decimal(difference?.estimate, &w)
+      w.key("ratedDifferenceLow")
+      decimal(difference?.interval.lowerBound, &w)
+      w.key("ratedDifferenceHigh")
+      decimal(difference?.interval.upperBound, &w)
     }
   }
 

@@ -37,6 +37,18 @@ package struct RolloutTally {
     /// Prompted installs that declined at least once.
     package var declinedInstalls = 0
 
+    /// Adds `other`'s counts (of other installs).
+    package mutating func add(_ other: Counts) {
+      installs += other.installs
+      checks += other.checks
+      asks += other.asks
+      shown += other.shown
+      for (answer, count) in other.answers { answers[answer, default: 0] += count }
+      promptedInstalls += other.promptedInstalls
+      ratedInstalls += other.ratedInstalls
+      declinedInstalls += other.declinedInstalls
+    }
+
     /// The share of installs shown a prompt.
     package var prompted: Proportion { Proportion(promptedInstalls, of: installs) }
     /// The share of prompted installs that rated.
@@ -48,6 +60,8 @@ package struct RolloutTally {
   /// What is known of one install.
   private struct Install {
     var arm: Arm?
+    /// When the check that fixed ``arm`` was made.
+    var armTime = Timestamp(millisecondsSince1970: 0)
     var prompted = false
     var rated = false
     var declined = false
@@ -59,13 +73,26 @@ package struct RolloutTally {
   }
 
   /// The policies given, by fingerprint, with each rule's bucket ranges.
-  private let policies: [String: [(name: String, ranges: [String: ClosedRange<Int64>])]]
+  package let policies: [String: [ArmRule]]
+
+  /// A rule that names an arm: its name (or label) and the `bucket()` ranges it requires.
+  package typealias ArmRule = (name: String, ranges: [String: ClosedRange<Int64>])
   /// The installs seen.
   private var installs: [String: Install] = [:]
 
   /// A tally that names arms by the rules of `policies` (others' installs are in arm `all`).
+  /// The part of the installs counted (all when nil).
+  package var shard: RecordShard?
+
+  /// A tally that names arms by the rules of `policies` (others' installs are in arm `all`),
+  /// counting the installs of `shard` only (all when nil).
+  package init(policies: [CompiledPolicy], shard: RecordShard?) {
+    self.init(policies: policies)
+    self.shard = shard
+  }
+
   package init(policies: [CompiledPolicy]) {
-    var known: [String: [(name: String, ranges: [String: ClosedRange<Int64>])]] = [:]
+    var known: [String: [ArmRule]] = [:]
     for policy in policies {
       let fingerprint = PolicyIdentity.fingerprint(of: String(decoding: policy.source.bytes, as: UTF8.self))
       known[fingerprint] = policy.rules.indices.compactMap { index in
@@ -87,9 +114,21 @@ package struct RolloutTally {
 
   /// Counts `record`.
   package mutating func add(_ record: ReviewRecord) {
+    if let shard, !shard.contains(install: record.install) { return }
     var install = installs[record.install] ?? Install()
-    if install.arm == nil, record.asked != nil, let policy = record.policy {
-      install.arm = arm(policy: policy.fingerprint, buckets: record.buckets)
+    if record.asked != nil, let policy = record.policy {
+      // The earliest check fixes the arm (at one instant, the first arm in order), whatever
+      // order the records come in: the SQL read-out (``RolloutSQL``) says the same.
+      let candidate = arm(policy: policy.fingerprint, buckets: record.buckets)
+      if let current = install.arm {
+        if record.time < install.armTime || (record.time == install.armTime && candidate < current) {
+          install.arm = candidate
+          install.armTime = record.time
+        }
+      } else {
+        install.arm = candidate
+        install.armTime = record.time
+      }
     }
     if record.asked != nil {
       install.checks += 1
@@ -108,6 +147,15 @@ package struct RolloutTally {
     default: break
     }
     installs[record.install] = install
+  }
+
+  /// The arms of several tallies of disjoint installs (shards), added up, sorted.
+  package static func merged(_ parts: [[(arm: Arm, counts: Counts)]]) -> [(arm: Arm, counts: Counts)] {
+    var result: [Arm: Counts] = [:]
+    for part in parts {
+      for (arm, counts) in part { result[arm, default: Counts()].add(counts) }
+    }
+    return result.keys.sorted().compactMap { arm in result[arm].map { (arm, $0) } }
   }
 
   /// The counts per arm (installs with no prompt check are not in any arm), sorted by policy and arm.
