@@ -7,9 +7,9 @@ enum ReportCommand: Command {
   static let name = "report"
   static let summary = "Read out a rollout from the app's records"
   static let usage = """
-    USAGE: policyc report <records>... [--policy <policy>] [--format text|json]
+    USAGE: policyc report <records>... [--policy <policy>] [--format text|json] [--html FILE]
            policyc report <records>... [--policy <policy>] --shard <i/n>
-           policyc report --merge <partial results>... [--format text|json]
+           policyc report --merge <partial results>... [--format text|json] [--html FILE]
            policyc report --sql [--policy <policy>]
 
     """
@@ -47,14 +47,16 @@ enum ReportCommand: Command {
     read-out of the whole, and refuses (PC412) a part missing, given twice,
     of another split or of other files.
 
-    USAGE: policyc report <records>... [--policy <policy>] [--format text|json]
+    USAGE: policyc report <records>... [--policy <policy>] [--format text|json] [--html FILE]
            policyc report <records>... [--policy <policy>] --shard <i/n>
-           policyc report --merge <partial results>... [--format text|json]
+           policyc report --merge <partial results>... [--format text|json] [--html FILE]
            policyc report --sql [--policy <policy>]
 
     OPTIONS:
       --policy <policy>  The policy whose rules name the arms
       --format <format>  `text` (default) or `json`
+      --html <file>      Also write the read-out as a self-contained HTML page with
+                         a chart of every share and its interval per arm
       --sql              Print the read-out as SQL queries instead
       --shard <i/n>      Count part i of n of the installs; write a partial result
       --merge            Read partial results and write the whole read-out
@@ -69,7 +71,7 @@ enum ReportCommand: Command {
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
     var command = CommandContext(self, io: io)
     if let status = command.parse(
-      arguments, values: ["format", "policy", "shard"], flags: ["no-color", "sql", "merge"], help: help)
+      arguments, values: ["format", "policy", "shard", "html"], flags: ["no-color", "sql", "merge"], help: help)
     {
       return status
     }
@@ -87,6 +89,9 @@ enum ReportCommand: Command {
     }
     if [sql, merge, shard != nil].filter({ $0 }).count > 1 {
       return command.usageError("give one of `--sql`, `--merge` and `--shard`")
+    }
+    if command.arguments.values["html"] != nil && (sql || shard != nil) {
+      return command.usageError("`--html` writes the read-out; `--sql` and `--shard` write none")
     }
     if shard != nil && command.arguments.values["format"] != nil {
       return command.usageError("`--shard` writes a partial result (JSON for `--merge`); it takes no `--format`")
@@ -122,9 +127,26 @@ enum ReportCommand: Command {
       let part = PartialResult.report(PartialResult.Report(header: header, files: names, arms: tally.arms))
       io.write(part.json, to: .standardOutput)
     } else {
-      write(RolloutReport.policies(tally, files: names), summary: summary, files: files.count, format: format, io: io)
+      let read = RolloutReport.policies(tally, files: names)
+      write(read, summary: summary, files: files.count, format: format, io: io)
+      if !writeHTML(read, summary: summary, files: files.count, command: command) { return PolicyCLI.usageError }
     }
     return failed || summary.problems > 0 ? PolicyCLI.failure : PolicyCLI.success
+  }
+
+  /// Writes the HTML read-out where `--html` says, if it does; false when it cannot be written.
+  static func writeHTML(
+    _ policies: [RolloutReport.Policy], summary: RecordFileReader.Summary, files: Int, command: CommandContext
+  ) -> Bool {
+    guard let path = command.arguments.values["html"] else { return true }
+    do {
+      try command.io.replaceFile(
+        path, with: Array(RolloutHTML.render(policies, summary: summary, files: files).utf8))
+      return true
+    } catch {
+      command.error("cannot write the HTML read-out `\(path)`: \(error.reason)")
+      return false
+    }
   }
 
   /// Writes the read-out of `policies` in `format`.
@@ -170,8 +192,14 @@ enum ReportCommand: Command {
     case .success(.report(let report)):
       let policies = RolloutReport.policies(report.arms, files: report.files)
       write(policies, summary: report.header.summary, files: report.header.files, format: format, io: command.io)
+      guard writeHTML(policies, summary: report.header.summary, files: report.header.files, command: command) else {
+        return PolicyCLI.usageError
+      }
       return report.header.summary.problems > 0 ? PolicyCLI.failure : PolicyCLI.success
     case .success(.replay(let replay)):
+      if command.arguments.values["html"] != nil {
+        return command.usageError("`--html` is for the parts of `policyc report`; these are parts of `policyc replay`")
+      }
       ReplayCommand.write(
         replay.outcome, names: replay.names, summary: replay.header.summary, files: replay.header.files,
         format: format, io: command.io)

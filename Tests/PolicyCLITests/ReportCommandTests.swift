@@ -91,6 +91,24 @@ struct ReportCommandTests {
     #expect(abs((comparisons.first?["ratedDifferenceLow"] as? Double ?? 0) + 0.391) < 1e-3)
   }
 
+  @Test("--html writes one self-contained page: the arms' table, the verdict, one interval chart per share")
+  func html() throws {
+    let io = MemoryIO()
+    io.addFile("rollout.policy", Self.policy)
+    io.addFile("records.jsonl", Self.records)
+    let result = io.run(["report", "records.jsonl", "--policy", "rollout.policy", "--html", "out.html"])
+    #expect(result.status == 0, "\(result)")
+    let page = String(decoding: try #require(io.files["out.html"]), as: UTF8.self)
+    #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
+    #expect(!page.contains("<script") && !page.contains("http"))
+    #expect(page.contains("<tr><td>new</td><td>2</td><td>2</td><td>2</td><td>2</td><td>100.0% (34.2-100.0)</td>"))
+    #expect(page.contains("new vs old: the new arm was prompted 2.00x as often"))
+    #expect(page.components(separatedBy: "<figure id=").count == 4)
+    // Each arm's estimate and interval, as the tooltip says it.
+    #expect(page.contains("<title>new: 50.0% (9.5-90.5), 1 of 2</title>"))
+    #expect(io.run(["report", "--sql", "--html", "x.html"]).status == 2)
+  }
+
   @Test("--sql prints the queries with each arm's rule as bucket ranges; it reads no records")
   func sql() {
     let io = MemoryIO()

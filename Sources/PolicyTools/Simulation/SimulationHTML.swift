@@ -78,7 +78,7 @@ public enum SimulationHTML {
   // MARK: - Parts
 
   /// The report's style sheet.
-  private static let style = """
+  static let style = """
     body{margin:0;background:#f8fafc;color:#0f172a;font:15px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,\
     "Helvetica Neue",Arial,sans-serif}
     main{max-width:1000px;margin:0 auto;padding:24px 28px 40px}
@@ -112,7 +112,7 @@ public enum SimulationHTML {
   }
 
   /// A chart with its title, caption and legend.
-  private static func figure(_ id: String, _ title: String, _ caption: String, _ names: [String], chart: String)
+  static func figure(_ id: String, _ title: String, _ caption: String, _ names: [String], chart: String)
     -> String
   {
     "<figure id=\"\(id)\">\n<h2>\(escape(title))</h2>\n<p>\(escape(caption))</p>\n"
@@ -408,7 +408,7 @@ public enum SimulationHTML {
   // MARK: - Helpers
 
   /// A coordinate with at most one decimal.
-  private static func n(_ value: Double) -> String {
+  static func n(_ value: Double) -> String {
     SimulationFormat.trimmed(value, places: 1)
   }
 
