@@ -112,9 +112,9 @@ struct DiagnosticFormatsTests {
 
 @Suite("PolicyTools' diagnostic codes")
 struct PolicyToolsCodeTests {
-  @Test("PC401-PC411: the PolicyTools domain, errors but PC409, stable spellings")
+  @Test("PC401-PC412: the PolicyTools domain, errors but PC409, stable spellings")
   func codes() {
-    #expect(PolicyToolsCode.allCases.map(\.rawValue) == (401...411).map { "PC\($0)" })
+    #expect(PolicyToolsCode.allCases.map(\.rawValue) == (401...412).map { "PC\($0)" })
     #expect(PolicyToolsCode.allCases.allSatisfy { $0.code.domain == "PolicyTools" })
     #expect(PolicyToolsCode.allCases.filter { $0.severity == .warning } == [.unreadFact])
     #expect(PolicyToolsCode.allCases.allSatisfy { !$0.summary.isEmpty })
