@@ -25,6 +25,51 @@ struct RecordReaderTests {
     return result
   }
 
+  @Test("every key of the format is recognised by its bytes, and nothing else is")
+  func keys() {
+    for key in RecordKey.allCases {
+      var name = key.rawValue
+      #expect(name.withUTF8 { RecordKey(bytes: $0) } == key)
+      var longer = name + "s"
+      #expect(longer.withUTF8 { RecordKey(bytes: $0) } == nil)
+      var other = String(name.dropLast()) + "_"
+      #expect(other.withUTF8 { RecordKey(bytes: $0) } == nil)
+    }
+    var empty = ""
+    #expect(empty.withUTF8 { RecordKey(bytes: $0) } == nil)
+  }
+
+  @Test("the reader's in-place ISO 8601 parse agrees with Timestamp(iso8601:) on random instants and near misses")
+  func instants() {
+    var state: UInt64 = 0x7173
+    func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state >> 11
+    }
+    let span = UInt64(Timestamp.latest.millisecondsSince1970 - Timestamp.earliest.millisecondsSince1970)
+    for _ in 0..<5_000 {
+      let instant = Timestamp(
+        millisecondsSince1970: Timestamp.earliest.millisecondsSince1970 + Int64(next() % span))
+      var text = instant.description
+      // A near miss now and then: a byte changed, dropped or added.
+      switch next() % 4 {
+      case 0:
+        var bytes = Array(text.utf8)
+        bytes[Int(next() % UInt64(bytes.count))] = Array("0123456789-:TZ.+ x".utf8)[Int(next() % 18)]
+        text = String(decoding: bytes, as: UTF8.self)
+      case 1: text.removeLast()
+      default: break
+      }
+      let line = #"{"schema":1,"install":"a","time":"\#(text)","event":"launch","app":"1"}"#
+      let read = RecordReader.record(in: line)
+      switch (read, Timestamp(iso8601: text)) {
+      case (.success(let record), let parsed?): #expect(record.time == parsed, "\(text)")
+      case (.failure(let problem), nil): #expect(problem.message.hasPrefix("`time` must be"), "\(text)")
+      default: Issue.record("the reader and Timestamp(iso8601:) disagree on \(text)")
+      }
+    }
+  }
+
   @Test("2,000 random records, with every optional member and escaped text, read back to themselves")
   func roundTrip() throws {
     var system = SystemRandomNumberGenerator()

@@ -41,40 +41,37 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
   /// A date without a time is midnight UTC. A time needs a zone (`Z` or `±HH:MM`).
   /// Returns nil for anything else, including impossible dates such as `2025-02-30`.
   public init?(iso8601 text: some StringProtocol) {
-    let bytes = Array(text.utf8)
-    var index = 0
-    func number(_ digits: Int) -> Int64? {
-      guard index + digits <= bytes.count else { return nil }
-      var value: Int64 = 0
-      for offset in 0..<digits {
-        let byte = bytes[index + offset]
-        guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-      }
-      index += digits
-      return value
-    }
-    func expect(_ character: Character) -> Bool {
-      guard index < bytes.count, bytes[index] == character.asciiValue else { return false }
-      index += 1
-      return true
-    }
-    guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+    var text = String(text)
+    guard let milliseconds = text.withUTF8({ Timestamp.milliseconds(iso8601: $0) }) else { return nil }
+    self.millisecondsSince1970 = milliseconds
+  }
+
+  /// ``init(iso8601:)`` of UTF-8 bytes (a records reader parses its lines' bytes in place).
+  package init?(iso8601UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    guard let milliseconds = Timestamp.milliseconds(iso8601: bytes) else { return nil }
+    self.millisecondsSince1970 = milliseconds
+  }
+
+  /// The instant of ISO-8601 text's `bytes` (see ``init(iso8601:)``) in milliseconds, or nil.
+  private static func milliseconds(iso8601 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    var scan = ISOScanner(bytes: bytes)
+    guard let year = scan.number(4), scan.expect("-"), let month = scan.number(2), scan.expect("-"),
+      let day = scan.number(2),
       year >= 1, (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year)
     else { return nil }
     var milliseconds = Timestamp.daysFromCivil(year: year, month: month, day: day) * 86_400_000
-    if index < bytes.count {
-      guard expect("T") || expect("t") || expect(" "), let hour = number(2), expect(":"),
-        let minute = number(2), hour < 24, minute < 60
+    if scan.index < bytes.count {
+      guard scan.expect("T") || scan.expect("t") || scan.expect(" "), let hour = scan.number(2), scan.expect(":"),
+        let minute = scan.number(2), hour < 24, minute < 60
       else { return nil }
       var second: Int64 = 0
       var millisecond: Int64 = 0
-      if expect(":") {
-        guard let value = number(2), value < 60 else { return nil }
+      if scan.expect(":") {
+        guard let value = scan.number(2), value < 60 else { return nil }
         second = value
-        if expect(".") {
+        if scan.expect(".") {
           var digits = 0
-          while index < bytes.count, let digit = number(1) {
+          while scan.index < bytes.count, let digit = scan.number(1) {
             if digits < 3 { millisecond = millisecond * 10 + digit }
             digits += 1
           }
@@ -86,12 +83,15 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         }
       }
       var offset: Int64 = 0
-      if expect("Z") || expect("z") {
+      if scan.expect("Z") || scan.expect("z") {
         offset = 0
-      } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-        let sign: Int64 = bytes[index] == UInt8(ascii: "+") ? 1 : -1
-        index += 1
-        guard let zoneHour = number(2), expect(":"), let zoneMinute = number(2), zoneHour < 24, zoneMinute < 60
+      } else if scan.index < bytes.count,
+        bytes[scan.index] == UInt8(ascii: "+") || bytes[scan.index] == UInt8(ascii: "-")
+      {
+        let sign: Int64 = bytes[scan.index] == UInt8(ascii: "+") ? 1 : -1
+        scan.index += 1
+        guard let zoneHour = scan.number(2), scan.expect(":"), let zoneMinute = scan.number(2), zoneHour < 24,
+          zoneMinute < 60
         else { return nil }
         offset = sign * (zoneHour * 60 + zoneMinute) * 60_000
       } else {
@@ -99,9 +99,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
       }
       milliseconds += ((hour * 60 + minute) * 60 + second) * 1000 + millisecond - offset
     }
-    guard index == bytes.count else { return nil }
-    self.millisecondsSince1970 = milliseconds
-    guard self >= .earliest && self <= .latest else { return nil }
+    guard scan.index == bytes.count else { return nil }
+    guard milliseconds >= Timestamp.earliest.millisecondsSince1970,
+      milliseconds <= Timestamp.latest.millisecondsSince1970
+    else { return nil }
+    return milliseconds
   }
 
   /// The instant as ISO-8601 text in UTC, such as `2025-03-01T12:30:00Z`.
@@ -166,5 +168,31 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
     let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}
+
+/// A cursor over ISO-8601 bytes (a struct, so the parse keeps its position in a register).
+private struct ISOScanner {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+
+  /// The `digits`-digit decimal number at the cursor, which moves past it; nil (not moving) otherwise.
+  mutating func number(_ digits: Int) -> Int64? {
+    guard index + digits <= bytes.count else { return nil }
+    var value: Int64 = 0
+    for offset in 0..<digits {
+      let byte = bytes[index + offset]
+      guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+    }
+    index += digits
+    return value
+  }
+
+  /// Whether `character` is at the cursor, moving past it if so.
+  mutating func expect(_ character: Unicode.Scalar) -> Bool {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+    index += 1
+    return true
   }
 }

@@ -125,10 +125,7 @@ private struct Cursor {
     guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return RecordKey(rawValue: try string()) }
     let start = index + 1
     index = end + 1
-    for key in RecordKey.byLength[end - start] ?? [] where key.bytes.elementsEqual(bytes[start..<end]) {
-      return key.key
-    }
-    return nil
+    return RecordKey(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
   mutating func member(_ recordKey: RecordKey, keyRange: Range<Int>, into fields: inout Fields) throws(Problem) {
@@ -146,8 +143,14 @@ private struct Cursor {
       try once(&fields.schema, Int(schema))
     case .install: try once(&fields.install, try text(key))
     case .time:
-      let text = try text(key)
-      guard let time = Timestamp(iso8601: text) else {
+      // Parsed where it lies when it has no escapes (it never has: the writer writes none).
+      let time: Timestamp?
+      if let raw = plainString() {
+        time = Timestamp(iso8601UTF8: UnsafeBufferPointer(rebasing: bytes[raw]))
+      } else {
+        time = Timestamp(iso8601: try text(key))
+      }
+      guard let time else {
         throw Messages.badValue(key, "an ISO 8601 instant such as `2026-11-29T04:20:00Z`", at: start..<index)
       }
       try once(&fields.time, time)
@@ -263,6 +266,19 @@ private struct Cursor {
   }
 
   /// A string value of `key`.
+  /// The bytes of the string at the cursor, which then moves past it, when it has no escape and
+  /// no control character; else nil and the cursor stays.
+  mutating func plainString() -> Range<Int>? {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    var end = index + 1
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+      end += 1
+    }
+    guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+    defer { index = end + 1 }
+    return (index + 1)..<end
+  }
+
   mutating func text(_ key: String) throws(Problem) -> String {
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
       throw Messages.wrongType(key, "a string", found: found, at: index)
@@ -431,9 +447,39 @@ enum RecordKey: String, CaseIterable {
   case schema, install, time, event, app, build, policy, origin, reason, answer, name, asked, counted, bad, score,
     rules, buckets, seed, outside
 
-  /// The keys by the length of their UTF-8 bytes.
-  static let byLength: [Int: [(bytes: [UInt8], key: RecordKey)]] = Dictionary(
-    grouping: allCases.map { (Array($0.rawValue.utf8), $0) }, by: { $0.0.count })
+  /// The key whose UTF-8 bytes are `bytes`, or nil: by length, then by bytes, with no string
+  /// and no table (the reader meets a key every few bytes).
+  init?(bytes: UnsafeBufferPointer<UInt8>) {
+    func equals(_ key: StaticString) -> Bool {
+      guard key.utf8CodeUnitCount == bytes.count else { return false }
+      for offset in 0..<bytes.count where key.utf8Start[offset] != bytes[offset] { return false }
+      return true
+    }
+    let key: RecordKey?
+    switch bytes.count {
+    case 3: key = equals("app") ? .app : equals("bad") ? .bad : nil
+    case 4: key = equals("time") ? .time : equals("name") ? .name : equals("seed") ? .seed : nil
+    case 5:
+      key =
+        equals("event")
+        ? .event
+        : equals("build")
+          ? .build : equals("asked") ? .asked : equals("score") ? .score : equals("rules") ? .rules : nil
+    case 6:
+      key =
+        equals("schema")
+        ? .schema
+        : equals("policy")
+          ? .policy : equals("origin") ? .origin : equals("reason") ? .reason : equals("answer") ? .answer : nil
+    case 7:
+      key =
+        equals("install")
+        ? .install : equals("counted") ? .counted : equals("buckets") ? .buckets : equals("outside") ? .outside : nil
+    default: key = nil
+    }
+    guard let key else { return nil }
+    self = key
+  }
 }
 
 /// The members read so far.

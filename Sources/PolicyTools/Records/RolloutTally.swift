@@ -104,7 +104,7 @@ package struct RolloutTally {
   }
 
   /// The arm of an install whose first check was decided by `policy` with `buckets`.
-  private func arm(policy: String, buckets: [String: Int64]) -> Arm {
+  private static func arm(policy: String, buckets: [String: Int64], policies: [String: [ArmRule]]) -> Arm {
     guard let rules = policies[policy], !rules.isEmpty else { return Arm(policy: policy, name: "all") }
     let holding = rules.filter { rule in
       rule.ranges.allSatisfy { name, range in buckets[name].map(range.contains) ?? false }
@@ -115,11 +115,18 @@ package struct RolloutTally {
   /// Counts `record`.
   package mutating func add(_ record: ReviewRecord) {
     if let shard, !shard.contains(install: record.install) { return }
-    var install = installs[record.install] ?? Install()
+    // One lookup, the install changed in place.
+    RolloutTally.add(record, to: &installs[record.install, default: Install()], policies: policies)
+  }
+
+  /// Counts `record` into its install's counts.
+  private static func add(
+    _ record: ReviewRecord, to install: inout Install, policies: [String: [ArmRule]]
+  ) {
     if record.asked != nil, let policy = record.policy {
       // The earliest check fixes the arm (at one instant, the first arm in order), whatever
       // order the records come in: the SQL read-out (``RolloutSQL``) says the same.
-      let candidate = arm(policy: policy.fingerprint, buckets: record.buckets)
+      let candidate = arm(policy: policy.fingerprint, buckets: record.buckets, policies: policies)
       if let current = install.arm {
         if record.time < install.armTime || (record.time == install.armTime && candidate < current) {
           install.arm = candidate
@@ -146,7 +153,6 @@ package struct RolloutTally {
       }
     default: break
     }
-    installs[record.install] = install
   }
 
   /// The arms of several tallies of disjoint installs (shards), added up, sorted.
