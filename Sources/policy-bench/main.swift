@@ -60,6 +60,7 @@ do {
   results.append(try workloads.w5())
   results.append(try workloads.w6())
   results.append(try workloads.w7())
+  results.append(try workloads.w8())
 } catch {
   FileHandle.standardError.write(Data("policy-bench: error: \(error)\n".utf8))
   exit(1)
