@@ -202,7 +202,7 @@ package enum PartialResult: Sendable {
     }
   }
 
-  /// A comparison: its counts and its differences.
+  /// A comparison: its counts and its differences (as `policyc replay --format json` writes it).
   static func write(_ comparison: RecordReplay.Comparison, to writer: inout JSONWriter) {
     writer.object { w in
       for (key, value) in fields(of: comparison) {
@@ -216,7 +216,7 @@ package enum PartialResult: Sendable {
             w.key("install")
             w.string(difference.install)
             w.key("time")
-            w.number(Int(difference.time.millisecondsSince1970))
+            w.string(difference.time.description)
             w.key("asked")
             w.bool(difference.asked)
           }
@@ -480,7 +480,10 @@ private struct PartialReader {
       guard case .bool(let asked) = askedNode.value else {
         throw Messages.wrong("`asked`", expected: "`true` or `false`", at: askedNode.range)
       }
-      let time = Timestamp(millisecondsSince1970: Int64(try int("time", of: item)))
+      let timeNode = try member("time", of: item)
+      guard let time = Timestamp(iso8601: try string(timeNode, "`time`")) else {
+        throw Messages.wrong("`time`", expected: "an ISO 8601 instant", at: timeNode.range)
+      }
       comparison.note(RecordReplay.Difference(install: try string("install", of: item), time: time, asked: asked))
     }
     return comparison

@@ -96,33 +96,8 @@ package enum ReplayReport {
             w.string(name)
             w.key("replayed")
             write(outcome.replayed[index], to: &w)
-            let comparison = outcome.comparisons[index]
             w.key("comparison")
-            w.object { w in
-              for (key, value) in [
-                ("sameDecisions", comparison.sameDecisions), ("askedInstead", comparison.askedInstead),
-                ("didNotAsk", comparison.didNotAsk), ("sameFirstAsk", comparison.sameFirstAsk),
-                ("earlier", comparison.earlier), ("later", comparison.later),
-                ("onlyReplayed", comparison.onlyReplayed), ("onlyOriginal", comparison.onlyOriginal),
-                ("neither", comparison.neither),
-              ] {
-                w.key(key)
-                w.number(value)
-              }
-              w.key("differences")
-              w.array { w in
-                for difference in comparison.differences {
-                  w.object { w in
-                    w.key("install")
-                    w.string(difference.install)
-                    w.key("time")
-                    w.string(difference.time.description)
-                    w.key("asked")
-                    w.bool(difference.asked)
-                  }
-                }
-              }
-            }
+            PartialResult.write(outcome.comparisons[index], to: &w)
           }
         }
       }
