@@ -141,9 +141,9 @@ package enum PartialResult: Sendable {
             w.number(value)
           }
           w.key("original")
-          PartialResult.write(outcome.original, to: &w)
+          ReplayReport.write(outcome.original, to: &w, histogram: true)
           w.key("replayed")
-          w.array { w in for side in outcome.replayed { PartialResult.write(side, to: &w) } }
+          w.array { w in for side in outcome.replayed { ReplayReport.write(side, to: &w, histogram: true) } }
           w.key("comparisons")
           w.array { w in for comparison in outcome.comparisons { PartialResult.write(comparison, to: &w) } }
         }
@@ -178,27 +178,6 @@ package enum PartialResult: Sendable {
         w.key(key)
         w.number(counts[key] ?? 0)
       }
-    }
-  }
-
-  /// A side of a replay: its counts, and its first-ask days as `[day index, installs]` pairs.
-  static func write(_ side: RecordReplay.Side, to writer: inout JSONWriter) {
-    writer.object { w in
-      w.key("asks")
-      w.number(side.asks)
-      w.key("installsAsked")
-      w.number(side.installsAsked)
-      w.key("firstAskDays")
-      w.array { w in
-        for (day, count) in side.firstAskDays.enumerated() where count > 0 {
-          w.array { w in
-            w.number(day)
-            w.number(count)
-          }
-        }
-      }
-      w.key("answers")
-      write(side.answers, to: &w)
     }
   }
 

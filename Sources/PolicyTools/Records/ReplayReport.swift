@@ -105,27 +105,36 @@ package enum ReplayReport {
     return writer.output + "\n"
   }
 
-  /// One side as a JSON object.
-  static func write(_ side: RecordReplay.Side, to writer: inout JSONWriter) {
+  /// One side as a JSON object: its first asks as percentiles (`firstAskDay`), or with
+  /// `histogram` (for partial results) every day's installs as `[day index, installs]` pairs
+  /// (`firstAskDays`).
+  static func write(_ side: RecordReplay.Side, to writer: inout JSONWriter, histogram: Bool = false) {
     writer.object { w in
       w.key("asks")
       w.number(side.asks)
       w.key("installsAsked")
       w.number(side.installsAsked)
-      w.key("firstAskDay")
-      w.object { w in
-        for percent in percentiles {
-          w.key(percent == 50 ? "median" : "p\(percent)")
-          if let day = side.firstAskDay(percentile: percent) { w.number(day) } else { w.null() }
+      if histogram {
+        w.key("firstAskDays")
+        w.array { w in
+          for (day, count) in side.firstAskDays.enumerated() where count > 0 {
+            w.array { w in
+              w.number(day)
+              w.number(count)
+            }
+          }
+        }
+      } else {
+        w.key("firstAskDay")
+        w.object { w in
+          for percent in percentiles {
+            w.key(percent == 50 ? "median" : "p\(percent)")
+            if let day = side.firstAskDay(percentile: percent) { w.number(day) } else { w.null() }
+          }
         }
       }
       w.key("answers")
-      w.object { w in
-        for key in side.answers.keys.sorted() {
-          w.key(key)
-          w.number(side.answers[key] ?? 0)
-        }
-      }
+      PartialResult.write(side.answers, to: &w)
     }
   }
 }
