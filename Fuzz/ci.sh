@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI for the fuzz targets: for each target (pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp, update), build it, replay the
+# CI for the fuzz targets: for each target (pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp, update, records), build it, replay the
 # inputs in Fuzz/regressions/TARGET (each run once), then fuzz it for FUZZ_SECONDS (default 20)
 # from the committed corpus (seeds and campaign inputs, Fuzz/corpus/TARGET.tar.xz, which run.sh
 # unpacks into .build-fuzz/committed-corpus/TARGET and replays in full before fuzzing). Any crash,
@@ -23,7 +23,7 @@ seconds=${FUZZ_SECONDS:-20}
 if [ $# -gt 0 ]; then
   targets=("$@")
 else
-  targets=(pipeline facts testfile store analyzer behaviour legacy lsp update)
+  targets=(pipeline facts testfile store analyzer behaviour legacy lsp update records)
 fi
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 

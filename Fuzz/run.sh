@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh TARGET SECONDS [extra libFuzzer args]
 #
-# TARGET is pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp or update (see Fuzz/README.md). SECONDS 0 only builds.
+# TARGET is pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp, update or records (see Fuzz/README.md). SECONDS 0 only builds.
 # The binary goes to .build-fuzz/bin/TARGET (rebuilt when a source is newer); new corpus
 # inputs to .build-fuzz/corpus/TARGET; crash reproducers to .build-fuzz/artifacts/TARGET/. The
 # committed corpus, Fuzz/corpus/TARGET.tar.xz, is unpacked by Fuzz/tools/corpus.sh into
@@ -25,7 +25,7 @@ fi
 
 if [ $# -lt 2 ]; then
   echo "usage: Fuzz/run.sh TARGET SECONDS [extra libFuzzer args]" >&2
-  echo "targets: pipeline facts testfile store analyzer behaviour legacy lsp update" >&2
+  echo "targets: pipeline facts testfile store analyzer behaviour legacy lsp update records" >&2
   exit 2
 fi
 target=$1
@@ -39,9 +39,9 @@ mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target
 case "$target" in
   pipeline | store | legacy) modules=(PolicyCore ReviewPolicy) ;;
   update) modules=(PolicyCore ReviewPolicy ReliabilitySupport) ;;
-  facts | testfile | behaviour | lsp | analyzer) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
+  facts | testfile | behaviour | lsp | analyzer | records) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
   *)
-    echo "unknown target \`$target\`; the targets are pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp and update" >&2
+    echo "unknown target \`$target\`; the targets are pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp, update and records" >&2
     exit 2
     ;;
 esac

@@ -131,9 +131,13 @@ public struct ReviewRecord: Sendable, Hashable {
       key("reason")
       writer.string(reason)
     }
-    if asked != nil {
+    // A decision always has its rules and buckets (perhaps empty); any record read with them
+    // keeps them, so every record writes a line that reads back to it.
+    if asked != nil || !rules.isEmpty {
       key("rules")
       writer.array(rules) { $0.string($1) }
+    }
+    if asked != nil || !buckets.isEmpty {
       key("buckets")
       writer.bytes.append(UInt8(ascii: "{"))
       for (index, name) in buckets.keys.sorted().enumerated() {
@@ -143,10 +147,10 @@ public struct ReviewRecord: Sendable, Hashable {
         writer.int64(buckets[name] ?? 0)
       }
       writer.bytes.append(UInt8(ascii: "}"))
-      if let seed {
-        key("seed")
-        writer.string(ReviewRecord.hex(seed))
-      }
+    }
+    if let seed {
+      key("seed")
+      writer.string(ReviewRecord.hex(seed))
     }
     if let answer {
       key("answer")
