@@ -25,6 +25,28 @@ struct RecordReaderTests {
     return result
   }
 
+  @Test("a file read with its recent strings reused gives each line's record as read alone")
+  func recentStrings() {
+    let installs = ["a", "a", "b", #"a\u0062"#, "ab", "ab", "a", ""]
+    var text = ""
+    for (index, install) in installs.enumerated() {
+      let policy = index % 3 == 0 ? "" : #","policy":"p\#(index % 2)","origin":"bundled""#
+      text +=
+        #"{"schema":1,"install":"\#(install)","time":"2026-01-01T00:00:0\#(index)Z","event":"e","app":"1"\#(policy)}"#
+      text += "\n"
+    }
+    var reader = RecordFileReader(path: "r.jsonl")
+    var read: [ReviewRecord] = []
+    Array(text.utf8).withUnsafeBufferPointer { reader.feed($0) { read.append($0) } }
+    reader.finish { read.append($0) }
+    let alone = text.split(separator: "\n").compactMap { line -> ReviewRecord? in
+      guard case .success(let record) = RecordReader.record(in: String(line)) else { return nil }
+      return record
+    }
+    #expect(read == alone)
+    #expect(read.map(\.install) == ["a", "a", "b", "ab", "ab", "ab", "a", ""])
+  }
+
   @Test("every key of the format is recognised by its bytes, and nothing else is")
   func keys() {
     for key in RecordKey.allCases {

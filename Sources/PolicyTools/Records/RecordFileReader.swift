@@ -37,6 +37,8 @@ package struct RecordFileReader {
   package private(set) var summary = Summary()
   /// The line being assembled across chunks.
   private var pending: [UInt8] = []
+  /// The last install and policy strings read, reused while they recur.
+  private var recent = RecordReader.RecentStrings()
   /// Whether the current line passed ``maximumLineBytes`` (the rest of it is skipped).
   private var overlong = false
   /// The length of an overlong line so far.
@@ -132,7 +134,7 @@ package struct RecordFileReader {
     var content = bytes
     if let last = content.last, last == 0x0D { content = UnsafeBufferPointer(rebasing: content.dropLast()) }
     if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-    switch RecordReader.record(in: content) {
+    switch RecordReader.record(in: content, recent: &recent) {
     case .success(let record):
       summary.records += 1
       body(record)

@@ -26,12 +26,31 @@ package enum RecordReader {
 
   /// The record on `line` (its bytes without the newline).
   package static func record(in line: UnsafeBufferPointer<UInt8>) -> Result<ReviewRecord, Problem> {
+    var recent = RecentStrings()
+    return record(in: line, recent: &recent)
+  }
+
+  /// The record on `line`, reusing the strings of `recent` (the last install and policy read)
+  /// when they recur, as they do line after line.
+  package static func record(in line: UnsafeBufferPointer<UInt8>, recent: inout RecentStrings) -> Result<
+    ReviewRecord, Problem
+  > {
     var cursor = Cursor(bytes: line)
     do throws(Problem) {
-      return .success(try cursor.record())
+      return .success(try cursor.record(recent: &recent))
     } catch {
       return .failure(error)
     }
+  }
+
+  /// The last `install` and `policy` strings read, with their bytes: a records file names one
+  /// install line after line, so most lines make no new string for them.
+  package struct RecentStrings {
+    var install: (bytes: [UInt8], text: String) = ([], "")
+    var policy: (bytes: [UInt8], text: String) = ([], "")
+
+    /// A cache with nothing in it.
+    package init() {}
   }
 
   /// The record in `line` (text without the newline).
@@ -75,7 +94,7 @@ private struct Cursor {
   }
 
   /// record = "{" member { "," member } "}" (the members in any order).
-  mutating func record() throws(Problem) -> ReviewRecord {
+  mutating func record(recent: inout RecordReader.RecentStrings) throws(Problem) -> ReviewRecord {
     skipSpace()
     let open = index
     try expect(UInt8(ascii: "{"), "`{` (a record is one JSON object)")
@@ -92,7 +111,7 @@ private struct Cursor {
         try expect(UInt8(ascii: ":"), "`:` after the key")
         skipSpace()
         if let key {
-          try member(key, keyRange: keyStart..<keyEnd, into: &fields)
+          try member(key, keyRange: keyStart..<keyEnd, into: &fields, recent: &recent)
         } else {
           try skipValue(depth: 0)
         }
@@ -128,7 +147,9 @@ private struct Cursor {
     return RecordKey(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
-  mutating func member(_ recordKey: RecordKey, keyRange: Range<Int>, into fields: inout Fields) throws(Problem) {
+  mutating func member(
+    _ recordKey: RecordKey, keyRange: Range<Int>, into fields: inout Fields, recent: inout RecordReader.RecentStrings
+  ) throws(Problem) {
     let start = index
     let key = recordKey.rawValue
     func once<T>(_ slot: inout T?, _ value: T) throws(Problem) {
@@ -141,7 +162,7 @@ private struct Cursor {
       guard schema >= 1 else { throw Messages.badValue(key, "a schema version from 1", at: start..<index) }
       guard schema <= Int64(ReviewRecord.schema) else { throw Messages.newerSchema(schema, at: start..<index) }
       try once(&fields.schema, Int(schema))
-    case .install: try once(&fields.install, try text(key))
+    case .install: try once(&fields.install, try text(key, recent: &recent.install))
     case .time:
       // Parsed where it lies when it has no escapes (it never has: the writer writes none).
       let time: Timestamp?
@@ -157,7 +178,7 @@ private struct Cursor {
     case .event: try once(&fields.event, try text(key))
     case .app: try once(&fields.app, try text(key))
     case .build: try once(&fields.build, try text(key))
-    case .policy: try once(&fields.policy, try text(key))
+    case .policy: try once(&fields.policy, try text(key, recent: &recent.policy))
     case .origin: try once(&fields.origin, try text(key))
     case .reason: try once(&fields.reason, try text(key))
     case .answer: try once(&fields.answer, try text(key))
@@ -266,6 +287,20 @@ private struct Cursor {
   }
 
   /// A string value of `key`.
+  /// ``text(_:)``, or `recent`'s string when the string at the cursor has its bytes (else it
+  /// becomes `recent`).
+  mutating func text(_ key: String, recent: inout (bytes: [UInt8], text: String)) throws(Problem) -> String {
+    let start = index
+    if let raw = plainString() {
+      if recent.bytes.elementsEqual(bytes[raw]) { return recent.text }
+      index = start
+    }
+    let text = try text(key)
+    // Read: the string's bytes lie between the quotes at `start` and `index - 1`.
+    recent = (Array(bytes[(start + 1)..<(index - 1)]), text)
+    return text
+  }
+
   /// The bytes of the string at the cursor, which then moves past it, when it has no escape and
   /// no control character; else nil and the cursor stays.
   mutating func plainString() -> Range<Int>? {
