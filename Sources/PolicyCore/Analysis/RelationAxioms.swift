@@ -224,9 +224,11 @@ struct RelationAxioms: Sendable {
           !since.isOptional, let age = variable(since), age.isAge
         else { continue }
         for (key, member) in members[familyName] ?? [] {
-          guard case .duration(let window) = key, window <= longest, let within = variable(member), !within.isAge
-          else { continue }
-          propagators.append(.covers(count: count, member: within, age: age, window: window.milliseconds, kept: kept))
+          guard case .duration(let window) = key, let within = variable(member), !within.isAge else { continue }
+          // A window longer than the family remembers holds what it remembers: all of `count`
+          // when `since` is within `longest`.
+          let covered = min(window.milliseconds, longest.milliseconds + 1)
+          propagators.append(.covers(count: count, member: within, age: age, window: covered, kept: kept))
         }
       case .distinct(let firstName, let secondName):
         guard let first = plain[firstName], let second = plain[secondName], let one = variable(first),

@@ -180,7 +180,7 @@ extension FactSchema {
         else { continue }
         for member in members[familyName] ?? [] {
           guard case .int(let within)? = member.value, case .duration(let window)? = member.member?.key,
-            age < window.milliseconds, window <= longest, within < min(count, kept)
+            age < window.milliseconds, age <= longest.milliseconds, within < min(count, kept)
           else { continue }
           report(relation, countName, member.name)
         }

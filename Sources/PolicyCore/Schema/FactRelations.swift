@@ -118,8 +118,9 @@ public struct FactRelation: Sendable, Hashable {
     case distinct(String, String)
     /// The family `family`, keyed by a duration, counts occurrences within the window before
     /// `now`, and the `int` fact `count` counts occurrences none of which is before the instant
-    /// fact `since`: `min(count, kept) <= family(w)` wherever `since` is less than w before now,
-    /// for windows up to `longest` (the family remembers the last `kept` occurrences of that long).
+    /// fact `since`: `min(count, kept) <= family(w)` wherever `since` is less than w and at most
+    /// `longest` before now (the family remembers the last `kept` occurrences of the last
+    /// `longest`, so a longer window holds them all too).
     case windowCovers(family: String, count: String, since: String, longest: TimeSpan, kept: Int64)
     /// `lower <= upper` wherever the `int` fact `fact` is at most the `int` fact `limit`.
     case boundWhenAtMost(FactBound, fact: String, limit: String)
@@ -227,7 +228,7 @@ public struct FactRelation: Sendable, Hashable {
       return "the members `\(family)(k)` add up to at most `\(total)`"
     case .windowCovers(let family, let count, let since, let longest, let kept):
       return
-        "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w before now, for w up to \(longest)"
+        "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w and at most \(longest) before now"
     }
   }
 
