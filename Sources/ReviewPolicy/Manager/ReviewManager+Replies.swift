@@ -58,10 +58,11 @@ extension ReviewManager {
           outcome = tracker.answer(response, toPromptShownAt: ticket.shownAt ?? now, at: now)
         }
         (problems, closedTimedOut) = (result.problems, result.closedTimedOutPrompt)
-        if case .success = outcome {
-          ticket.phase = .answered
-          if self.ticket === ticket { self.ticket = nil }
-        }
+        // Recorded, or refused because the prompt already has the user's answer (one given outside
+        // the prompt while it was up takes it): either way the prompt is answered, and no longer
+        // holds back later checks (with the clock standing still, it would hold them forever).
+        ticket.phase = .answered
+        if self.ticket === ticket { self.ticket = nil }
         received = .recorded(response, outcome)
       }
     case .notPresented(let reason) where ticket.phase == .requested:

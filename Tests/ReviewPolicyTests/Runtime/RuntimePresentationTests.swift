@@ -38,6 +38,24 @@ struct RuntimePresentationTests {
     }
   }
 
+  @Test("a presenter's answer refused because an answer outside the prompt took it first closes the prompt: the next check asks")
+  func refusedAnswerClosesPrompt() throws {
+    let held = HeldReply()
+    // The clock stands still: nothing but the answer can close the prompt.
+    let manager = try F.manager(presenter: held.presenter)
+    #expect(manager.promptIfAppropriate())
+    held.last?.shown()
+    // A "Send feedback" row while the prompt is up: the prompt takes it as its outcome.
+    manager.recordWithoutPrompt(.feedback)
+    let before = held.count
+    held.last?.answer(.rated)
+    #expect(manager.currentState.rated == false, "refused: the prompt had an answer")
+    #expect(manager.promptIfAppropriate(), "the refused answer closed the prompt; a check asks again")
+    #expect(held.count == before + 1)
+    held.last?.answer(.rated)
+    #expect(manager.currentState.rated)
+  }
+
   @Test("a presenter that could not present records no prompt, logs once per episode, and the check can ask again")
   func notPresented() throws {
     let log = RuntimeLogCollector()
