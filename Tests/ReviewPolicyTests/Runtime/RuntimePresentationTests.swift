@@ -38,7 +38,7 @@ struct RuntimePresentationTests {
     }
   }
 
-  @Test("a presenter's answer refused because an answer outside the prompt took it first closes the prompt: the next check asks")
+  @Test("a presenter's answer refused (an answer outside the prompt took it) closes the prompt; the next check asks")
   func refusedAnswerClosesPrompt() throws {
     let held = HeldReply()
     // The clock stands still: nothing but the answer can close the prompt.
