@@ -184,9 +184,6 @@ package enum RolloutReport {
     comparing a: (name: String, counts: RolloutTally.Counts), with b: (name: String, counts: RolloutTally.Counts),
     to writer: inout JSONWriter
   ) {
-    func decimal(_ value: Double?, _ w: inout JSONWriter) {
-      if let value { w.raw(String(format: "%.6f", value)) } else { w.null() }
-    }
     writer.object { w in
       w.key("arm")
       w.string(a.name)
@@ -208,6 +205,11 @@ package enum RolloutReport {
     }
   }
 
+  /// `value` rounded to 6 decimals, or null.
+  static func decimal(_ value: Double?, _ writer: inout JSONWriter) {
+    if let value { writer.raw(String(format: "%.6f", value)) } else { writer.null() }
+  }
+
   /// A share as `{"successes":…,"trials":…,"rate":…,"low":…,"high":…}` (rounded to 6 decimals).
   static func write(_ proportion: Proportion, to writer: inout JSONWriter) {
     writer.object { w in
@@ -219,7 +221,7 @@ package enum RolloutReport {
         ("rate", proportion.rate), ("low", proportion.interval?.lowerBound), ("high", proportion.interval?.upperBound),
       ] {
         w.key(key)
-        if let value { w.raw(String(format: "%.6f", value)) } else { w.null() }
+        decimal(value, &w)
       }
     }
   }

@@ -33,7 +33,6 @@ public struct PolicyIdentity: Sendable, Hashable, CustomStringConvertible {
 
   /// The fingerprint of a policy's source bytes, as for its text.
   static func fingerprint<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
-    let digits = String(FNV1a.hash(bytes), radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+    ReviewRecord.hex(Int64(bitPattern: FNV1a.hash(bytes)))
   }
 }

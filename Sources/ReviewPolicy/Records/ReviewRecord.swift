@@ -187,7 +187,7 @@ public struct ReviewRecord: Sendable, Hashable {
     return "\(value)"
   }
 
-  /// `seed`'s bit pattern as 16 lowercase hexadecimal digits.
+  /// `seed`'s bit pattern as 16 lowercase hexadecimal digits (also a policy's fingerprint).
   package static func hex(_ seed: Int64) -> String {
     let digits = String(UInt64(bitPattern: seed), radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
