@@ -131,4 +131,36 @@ struct WitnessTestCaseTests {
       #expect(replayed.value(of: fact.name) == fact.value, "\(fact.name)" as Comment)
     }
   }
+
+  @Test(
+    "prompts the tracker forgot: a window longer than since(first_use) holds fewer of them only when the last prompt came over 730 days after first use"
+  )
+  func forgottenPrompts() throws {
+    let environment = PolicyEnvironment.standard
+    func compared(_ within: String) throws -> EquivalenceResult {
+      let old = try #require(environment.compile("ask a when prompts >= 3 and \(within)").policy)
+      let new = try #require(
+        environment.compile("ask a when prompts >= 3 and \(within) and prompts_within(1000d) >= 3").policy)
+      return PolicyDiff.compare(old, new)
+    }
+    // Within 730 days of first use every prompt of this version is remembered: the same.
+    #expect(try compared("since(first_use) < 700d") == .equivalent)
+    // Beyond, a user whose last prompt came over 730 days after first use has forgotten ones.
+    guard case .different(let counterexample) = try compared("since(first_use) < 1000d") else {
+      Issue.record("no counterexample")
+      return
+    }
+    let witness = counterexample.witness
+    #expect(ReviewSchema.standard.brokenRelations(in: witness.assignment, now: witness.now).isEmpty)
+    let instants = Dictionary(
+      witness.facts.compactMap { fact -> (String, Int64)? in
+        guard case .instant(let instant)? = fact.value else { return nil }
+        return (fact.name, instant.millisecondsSince1970)
+      }, uniquingKeysWith: { first, _ in first })
+    let (firstUse, lastPrompt) = (try #require(instants["first_use"]), try #require(instants["last_prompt"]))
+    #expect(lastPrompt - firstUse > 730 * 86_400_000)
+    let policy = try #require(environment.compile("ask a when prompts >= 3 and since(first_use) < 1000d").policy)
+    let made = WitnessTestCase.make(for: witness, named: "forgotten", policy: policy, environment: environment)
+    #expect(throws: Never.self) { try made.get() }
+  }
 }

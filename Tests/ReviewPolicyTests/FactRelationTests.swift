@@ -259,16 +259,20 @@ struct FactRelationTests {
       }
       guard !counts.isEmpty else { return nil }
       return counts.reduce(0, +) == whole
-    case .windowCovers(let family, _, let since, let longest, _):
-      // Some window (up to the longest) longer than the age of `since`, and none.
-      guard case .some(.instant(let instant)?) = value(since) else { return nil }
-      let age = now.millisecondsSince1970 - instant.millisecondsSince1970
+    case .windowCovers(let family, _, let since, let latest, let longest, _):
+      // Applying (some window longer than the age of `since`, the latest occurrence at most
+      // `longest` after it) and not.
+      guard case .some(.instant(let start)?) = value(since), case .some(.instant(let last)?) = value(latest) else {
+        return nil
+      }
+      let age = now.millisecondsSince1970 - start.millisecondsSince1970
       let windows = members(family).compactMap { member -> Int64? in
-        if case .duration(let window)? = member.key, window <= longest { return window.milliseconds }
+        if case .duration(let window)? = member.key { return window.milliseconds }
         return nil
       }
       guard !windows.isEmpty else { return nil }
-      return windows.contains { age < $0 }
+      return last.millisecondsSince1970 - start.millisecondsSince1970 <= longest.milliseconds
+        && windows.contains { age < $0 }
     }
   }
 }

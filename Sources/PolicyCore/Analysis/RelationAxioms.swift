@@ -25,8 +25,13 @@ struct RelationAxioms: Sendable {
     case wholeUnits(count: AnalysisVariable, age: AnalysisVariable, unit: Int64)
     /// `count >= 1` exactly when `latest` is present and its `age` is below `window`.
     case window(count: AnalysisVariable, latest: String, age: AnalysisVariable, window: Int64)
-    /// `member >= min(count, kept)` when `age` is below `window`.
-    case covers(count: AnalysisVariable, member: AnalysisVariable, age: AnalysisVariable, window: Int64, kept: Int64)
+    /// `member >= min(count, kept)` when `age` is below `window` and the optional instant fact
+    /// `latest` is at most `longest` after the instant whose age `age` is. `latestAge` is the
+    /// latest instant's age, nil when the analysis has no variable for it (it is then only known
+    /// to be at least 0).
+    case covers(
+      count: AnalysisVariable, member: AnalysisVariable, age: AnalysisVariable, latest: String,
+      latestAge: AnalysisVariable?, window: Int64, longest: Int64, kept: Int64)
     /// The optional fact `fact` is present when the variable is at least the minimum.
     case presentFrom(fact: String, AnalysisVariable, minimum: Int64)
     /// The members add up to at most the total: each member is at least every variable of its
@@ -45,7 +50,7 @@ struct RelationAxioms: Sendable {
       case .wholeUnits(let count, let age, _): [count.name, age.name]
       case .window(let count, let latest, _, _): [count.name, latest]
       case .distinct(_, let fact, _, let other): [fact, other]
-      case .covers(let count, let member, let age, _, _): [count.name, member.name, age.name]
+      case .covers(let count, let member, let age, let latest, _, _, _, _): [count.name, member.name, age.name, latest]
       case .sum(let members, let total): members.joined().map(\.name) + [total.name]
       case .presentFrom(let fact, let variable, _): [fact, variable.name]
       }
@@ -219,16 +224,17 @@ struct RelationAxioms: Sendable {
         }
         let keyed = parts.keys.sorted { $0.description < $1.description }.compactMap { parts[$0] }
         if !keyed.isEmpty { propagators.append(.sum(members: keyed, total: total)) }
-      case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
+      case .windowCovers(let familyName, let countName, let sinceName, let latestName, let longest, let kept):
         guard let count = plain[countName].flatMap(variable), !count.isAge, let since = plain[sinceName],
           !since.isOptional, let age = variable(since), age.isAge
         else { continue }
+        let latestAge = plain[latestName].flatMap(variable).flatMap { $0.isAge ? $0 : nil }
         for (key, member) in members[familyName] ?? [] {
           guard case .duration(let window) = key, let within = variable(member), !within.isAge else { continue }
-          // A window longer than the family remembers holds what it remembers: all of `count`
-          // when `since` is within `longest`.
-          let covered = min(window.milliseconds, longest.milliseconds + 1)
-          propagators.append(.covers(count: count, member: within, age: age, window: covered, kept: kept))
+          propagators.append(
+            .covers(
+              count: count, member: within, age: age, latest: latestName, latestAge: latestAge,
+              window: window.milliseconds, longest: longest.milliseconds, kept: kept))
         }
       case .distinct(let firstName, let secondName):
         guard let first = plain[firstName], let second = plain[secondName], let one = variable(first),
@@ -435,24 +441,44 @@ struct RelationAxioms: Sendable {
         return true
       case nil: return true
       }
-    case .covers(let count, let member, let age, let window, let kept):
+    case .covers(let count, let member, let age, let latest, let latestAge, let window, let longest, let kept):
       guard state.ordered[count] != nil || state.ordered[member] != nil || state.ordered[age] != nil else {
         return true
       }
+      // Without a latest occurrence the count is 0, which every window holds.
+      if state.presence[latest] == false { return true }
       let ages = domain(age, state)
       let counts = domain(count, state)
       let within = domain(member, state)
       let least = min(counts.lower.word, kept)
       if ages.lower.word >= window { return true }
-      if ages.upper.word < window {
+      // How long after `since` the latest occurrence is: its age below the age of `since`.
+      let latestAges = latestAge.map { domain($0, state) }
+      let gapLow = latestAges.map { saturating(ages.lower.word, minus: $0.upper.word) } ?? Int64.min
+      let gapHigh = saturating(ages.upper.word, minus: max(latestAges?.lower.word ?? 0, 0))
+      if gapLow > longest { return true }
+      let inWindow = ages.upper.word < window
+      if inWindow && gapHigh <= longest {
         // It applies: the window holds at least the count (up to `kept`).
         guard narrow(member, atLeast: AnalysisKey(word: least), &state, &touched) else { return false }
         if within.upper.word < kept { return narrow(count, atMost: within.upper, &state, &touched) }
         return true
       }
-      // Unknown: when the window cannot hold the count, `since` is at least the window ago.
+      // Unknown: when the window cannot hold the count, one of the conditions fails; narrow
+      // the other when the first holds for sure.
       guard least > within.upper.word else { return true }
-      return narrow(age, atLeast: AnalysisKey(word: window), &state, &touched)
+      if gapHigh <= longest { return narrow(age, atLeast: AnalysisKey(word: window), &state, &touched) }
+      guard inWindow, let latestAge, isPresent(latest, state), let latestAges else { return true }
+      // The latest occurrence is more than `longest` after `since`.
+      let (lowestSince, overflow) = latestAges.lower.word.addingReportingOverflow(longest)
+      if !overflow, lowestSince < Int64.max,
+        !narrow(age, atLeast: AnalysisKey(word: lowestSince + 1), &state, &touched)
+      {
+        return false
+      }
+      let highestLatest = saturating(domain(age, state).upper.word, minus: longest)
+      guard highestLatest > Int64.min else { return false }
+      return narrow(latestAge, atMost: AnalysisKey(word: highestLatest - 1), &state, &touched)
     case .presentFrom(let fact, let count, let minimum):
       switch state.presence[fact] {
       case true?: return true
@@ -490,6 +516,13 @@ struct RelationAxioms: Sendable {
 
   private func domain(_ variable: AnalysisVariable, _ state: TheoryState) -> OrderedDomain {
     state.ordered[variable] ?? OrderedDomain(kind: variable.kind)
+  }
+
+  /// `a - b`, held at the ends of `Int64` rather than overflowing.
+  private func saturating(_ a: Int64, minus b: Int64) -> Int64 {
+    let (difference, overflow) = a.subtractingReportingOverflow(b)
+    guard overflow else { return difference }
+    return b < 0 ? .max : .min
   }
 
   /// Raises the lower bound of `variable` to `key` (no change when it is already there).
@@ -570,7 +603,7 @@ extension RelationAxioms {
       case .order(_, let lower, _, let upper, _): edge = (lower, upper)
       case .wholeUnits(let count, let age, _): edge = (age.name, count.name)
       case .window(let count, let latest, _, _): edge = (latest, count.name)
-      case .covers(let count, let member, _, _, _): edge = (count.name, member.name)
+      case .covers(let count, let member, _, _, _, _, _, _): edge = (count.name, member.name)
       case .minimum, .samePresence, .presentWith, .presentWhenPositive, .distinct, .sum, .presentFrom: continue
       }
       guard let low = position[edge.0], let high = position[edge.1], low != high else { continue }

@@ -174,13 +174,14 @@ extension FactSchema {
           if overflow { break }
         }
         if overflow || sum > total { report(relation, totalName) }
-      case .windowCovers(let familyName, let countName, let sinceName, let longest, let kept):
+      case .windowCovers(let familyName, let countName, let sinceName, let latestName, let longest, let kept):
         guard case .int(let count)? = plain[countName]?.value, case .instant(let since)? = plain[sinceName]?.value,
-          let age = FactSchema.age(of: since, at: now)
+          case .instant(let latest)? = plain[latestName]?.value, let age = FactSchema.age(of: since, at: now),
+          let gap = FactSchema.age(of: since, at: latest), gap <= longest.milliseconds
         else { continue }
         for member in members[familyName] ?? [] {
           guard case .int(let within)? = member.value, case .duration(let window)? = member.member?.key,
-            age < window.milliseconds, age <= longest.milliseconds, within < min(count, kept)
+            age < window.milliseconds, within < min(count, kept)
           else { continue }
           report(relation, countName, member.name)
         }

@@ -117,11 +117,12 @@ public struct FactRelation: Sendable, Hashable {
     /// Two facts of one type never have the same value when both are present.
     case distinct(String, String)
     /// The family `family`, keyed by a duration, counts occurrences within the window before
-    /// `now`, and the `int` fact `count` counts occurrences none of which is before the instant
-    /// fact `since`: `min(count, kept) <= family(w)` wherever `since` is less than w and at most
-    /// `longest` before now (the family remembers the last `kept` occurrences of the last
-    /// `longest`, so a longer window holds them all too).
-    case windowCovers(family: String, count: String, since: String, longest: TimeSpan, kept: Int64)
+    /// `now`; the `int` fact `count` counts occurrences none of which is before the instant fact
+    /// `since`, and the optional instant fact `latest` is the latest occurrence. The family
+    /// remembers at most `kept` occurrences, those at most `longest` before the latest one, so
+    /// `min(count, kept) <= family(w)` wherever `since` is less than w before now and `latest` is
+    /// at most `longest` after `since`.
+    case windowCovers(family: String, count: String, since: String, latest: String, longest: TimeSpan, kept: Int64)
     /// `lower <= upper` wherever the `int` fact `fact` is at most the `int` fact `limit`.
     case boundWhenAtMost(FactBound, fact: String, limit: String)
     /// `lower <= upper` wherever the fact `fact` is above (for instants: after) the fact `limit`
@@ -164,7 +165,7 @@ public struct FactRelation: Sendable, Hashable {
     case .wholeUnits(let count, let since, _): [count, since]
     case .window(let family, let latest): [family, latest]
     case .distinct(let first, let second): [first, second]
-    case .windowCovers(let family, let count, let since, _, _): [count, family, since]
+    case .windowCovers(let family, let count, let since, let latest, _, _): [count, family, since, latest]
     case .presentTogether(let family, _, let other): [family] + (other.map { [$0] } ?? [])
     case .membersSum(let family, let total): [family, total]
     case .presentFrom(let name, let count, _): [name, count]
@@ -226,9 +227,9 @@ public struct FactRelation: Sendable, Hashable {
         + (other.map { ", and present when `\($0)` is" } ?? "")
     case .membersSum(let family, let total):
       return "the members `\(family)(k)` add up to at most `\(total)`"
-    case .windowCovers(let family, let count, let since, let longest, let kept):
+    case .windowCovers(let family, let count, let since, let latest, let longest, let kept):
       return
-        "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w and at most \(longest) before now"
+        "`\(count)` (up to \(kept)) <= `\(family)(w)` when `\(since)` is less than w ago and `\(latest)` at most \(longest) after it"
     }
   }
 
@@ -345,13 +346,13 @@ extension FactSchema {
     case .membersSum(let name, let total):
       guard let family = family(named: name), let total = fact(named: total) else { return false }
       return family.type == .int && !family.isOptional && total.type == .int && !total.isOptional
-    case .windowCovers(let name, let count, let since, let longest, let kept):
+    case .windowCovers(let name, let count, let since, let latest, let longest, let kept):
       guard longest.milliseconds > 0, !longest.isInfinite, kept >= 1 else { return false }
-      guard let family = family(named: name), let count = fact(named: count), let since = fact(named: since) else {
-        return false
-      }
+      guard let family = family(named: name), let count = fact(named: count), let since = fact(named: since),
+        let latest = fact(named: latest)
+      else { return false }
       return family.keyType == .duration && family.type == .int && !family.isOptional && count.type == .int
-        && !count.isOptional && since.type == .instant
+        && !count.isOptional && since.type == .instant && latest.type == .instant
     }
   }
 

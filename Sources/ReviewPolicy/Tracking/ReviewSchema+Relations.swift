@@ -52,19 +52,23 @@ extension ReviewSchema {
         .boundWhen(FactBound("first_use", atMost: instant, because: ""), when: .isTrue(flag)),
         because: "`\(flag)` is an answer of this version, so `\(instant)` is not before `first_use`")
     }
+    // Recording a prompt forgets those more than `promptRetention` before it.
+    let retention = "\(ReviewLimits.promptRetention.milliseconds / 86_400_000) days"
     let covered = [
       FactRelation(
         .windowCovers(
-          family: "prompts_within", count: "prompts", since: "first_use", longest: ReviewLimits.promptRetention,
-          kept: Int64(ReviewLimits.promptHistory)),
+          family: "prompts_within", count: "prompts", since: "first_use", latest: "last_prompt",
+          longest: ReviewLimits.promptRetention, kept: Int64(ReviewLimits.promptHistory)),
         because:
-          "this version's prompts come after `first_use`, so a window longer than `since(first_use)` holds them all"),
+          "this version's prompts come after `first_use`, and none is forgotten while the last one is at most "
+          + "\(retention) after it, so a window longer than `since(first_use)` holds them all"),
       FactRelation(
         .windowCovers(
-          family: "prompts_within", count: "total_prompts", since: "install_date",
+          family: "prompts_within", count: "total_prompts", since: "install_date", latest: "last_prompt",
           longest: ReviewLimits.promptRetention, kept: Int64(ReviewLimits.promptHistory)),
-        because: "every prompt comes after `install_date`, so a window longer than `since(install_date)` holds them all"
-      ),
+        because:
+          "every prompt comes after `install_date`, and none is forgotten while the last one is at most \(retention) "
+          + "after it, so a window longer than `since(install_date)` holds them all"),
     ]
     let sums = [
       ("events", "significant events with a name are some of this version's events"),

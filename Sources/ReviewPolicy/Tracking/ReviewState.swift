@@ -100,7 +100,8 @@ public struct ReviewState: Codable, Sendable, Hashable {
 
   // MARK: - Prompts and answers
 
-  /// Prompts shown, oldest first: every prompt within `ReviewLimits.promptRetention`, and always the last one.
+  /// Prompts shown, oldest first: every prompt within `ReviewLimits.promptRetention` before the last one
+  /// (up to `ReviewLimits.promptHistory`), and always the last one.
   public var promptHistory: [PromptRecord] = []
   /// The user's answers, oldest first, at most `ReviewLimits.responseHistory`.
   public var responses: [ResponseRecord] = []
