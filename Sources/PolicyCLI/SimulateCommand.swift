@@ -18,6 +18,7 @@ enum SimulateCommand: Command {
                             [--html FILE] [--records FILE] [--format text|json] [--fact NAME=VALUE]...
                             [--behaviour FILE] [--event NAME=RATE]...
                             [--events NAMES] [model options]
+           policyc simulate --fit <records>... [--output FILE]
 
     """
 
@@ -37,6 +38,7 @@ enum SimulateCommand: Command {
                             [--html FILE] [--records FILE] [--format text|json] [--fact NAME=VALUE]...
                             [--behaviour FILE] [--event NAME=RATE]...
                             [--events NAMES] [model options]
+           policyc simulate --fit <records>... [--output FILE]
 
     OPTIONS:
       --users <n>          users to simulate, 1 to 1000000 (default: 1000)
@@ -60,6 +62,13 @@ enum SimulateCommand: Command {
                            cadence, sessions per day and the answer mix (see
                            docs/simulate.md); flags given too win (also --behavior)
     \(EnvironmentHelp.eventsOption(column: 23))
+      --fit <records>...   estimate a behaviour file from the app's records
+                           (docs/records.md) instead of simulating: open rates
+                           (heavy and light users), sessions per day, each event's
+                           rate, segments of installs that never produce an
+                           event, the answer mix, bad sessions and the release
+                           cadence (docs/simulate.md); to standard output, or to
+                           the file of `--output FILE`
       --verbose            print the speed (user-days per second) on standard error
       --progress           show progress on standard error ("simulated 4,000/10,000
                            users"); the default when standard error is a terminal
@@ -154,6 +163,7 @@ enum SimulateCommand: Command {
 
   /// Runs `policyc simulate` with `arguments` (after the command name) and returns the exit status.
   static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    if isFit(arguments) { return fit(arguments, io: io) }
     var command = CommandContext(self, io: io)
     let options: Options
     switch Options.parse(arguments) {

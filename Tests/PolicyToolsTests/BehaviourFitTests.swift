@@ -1,0 +1,160 @@
+import Foundation
+import PolicyCore
+import ReviewPolicy
+import Testing
+
+@testable import PolicyTools
+
+/// `policyc simulate --fit`: the estimators on data drawn from known parameters, and a simulated
+/// population's records fitted back to the model that made them.
+@Suite("behaviour fit")
+struct BehaviourFitTests {
+  /// Records of `users` simulated users over `days` days of `model`, under a policy that asks.
+  static func simulatedRecords(_ model: SimulationModel, users: Int, days: Int, seed: UInt64) -> [ReviewRecord] {
+    let sink = RecordReplayTests.Sink()
+    let text = "never too_soon when since(last_prompt) < 4w\nask when total_days >= 2\n"
+    var setup = SimulationSetup(
+      users: users, days: days, seed: seed, model: model, policies: [SimulationPolicy(name: "p", text: text)])
+    setup.recordSink = sink.write
+    _ = SimulationEngine.run(setup)
+    return sink.records()
+  }
+
+  @Test("a simulated population's records give back its model: open rates, sessions, events, answers, releases")
+  func recoversTheModel() throws {
+    var model = SimulationModel()
+    model.heavyShare = 0.3
+    model.heavyOpenRate = 0.7
+    model.lightOpenRate = 0.1
+    model.sessionsPerDay = 2
+    model.badSessionRate = 0.1
+    model.rateShare = 0.3
+    model.declineShare = 0.3
+    model.remindShare = 0.2
+    model.releaseEvery = 14
+    model.events = [SimulationEventRate(name: "export", perSession: 0.5), .init(name: "share", perSession: 0.2)]
+    var fit = BehaviourFit()
+    for record in Self.simulatedRecords(model, users: 3000, days: 90, seed: 11) { fit.add(record) }
+    let estimate = fit.finish()
+    #expect(estimate.installs == 3000)
+    #expect(estimate.days == 90)
+    // Tolerances: about three standard errors at 3,000 installs (open rates over 89 days each).
+    let open = try #require(estimate.openRates)
+    #expect(abs(open.heavyShare - 0.3) < 0.03, "\(open)")
+    #expect(abs(open.heavyRate - 0.7) < 0.02, "\(open)")
+    #expect(abs(open.lightRate - 0.1) < 0.01, "\(open)")
+    // Sessions cut at 23:00 make a day's sessions slightly fewer than the model's mean.
+    let sessions = try #require(estimate.sessionsPerDay)
+    #expect(sessions > 1.85 && sessions <= 2.02, "\(sessions)")
+    #expect(abs((estimate.badSessions ?? 0) - 0.1) < 0.01)
+    let rates = Dictionary(uniqueKeysWithValues: estimate.events.map { ($0.name, $0.fit) })
+    #expect(abs((rates["export"]?.pooledRate ?? 0) - 0.5) < 0.02, "\(rates)")
+    #expect(abs((rates["share"]?.pooledRate ?? 0) - 0.2) < 0.01, "\(rates)")
+    // Everyone produces both events: no segments.
+    #expect(estimate.segmentEvents.isEmpty, "\(estimate.events.map { ($0.name, $0.fit.statistic) })")
+    let answers = try #require(estimate.answerShares)
+    #expect(estimate.promptsShown > 2000)
+    #expect(abs(answers.rate - 0.3) < 0.04 && abs(answers.decline - 0.3) < 0.04 && abs(answers.later - 0.2) < 0.04)
+    #expect(estimate.releaseEvery == 14)
+
+    // The file reads back as a behaviour model with those values.
+    let source = SourceFile(path: "fitted.json", text: estimate.behaviourFile)
+    let read = try SimulationBehaviour.read(source, into: SimulationModel()).get()
+    #expect(read.heavyShare == (open.heavyShare * 10_000).rounded() / 10_000)
+    #expect(read.releaseEvery == 14)
+    #expect(read.events.map(\.name) == ["export", "share"])
+    #expect(abs(read.sessionsPerDay - sessions) < 1e-4)
+  }
+
+  /// Installs: `producing` of `installs` produce the event, a geometric number per session with
+  /// mean `rate`; each has 1 to 60 sessions. The histograms the estimator takes.
+  static func eventCounts(
+    installs: Int, producing: Double, rate: Double, seed: UInt64
+  ) -> (zeros: [MixtureFit.SessionCount], producers: MixtureFit.Producers) {
+    var random = SeededGenerator(seed: seed)
+    var zeros: [Int: Int] = [:]
+    var producers = MixtureFit.Producers(installs: 0, events: 0, sessions: 0)
+    let more = rate / (1 + rate)
+    for _ in 0..<installs {
+      let sessions = 1 + Int(random.next() % 60)
+      var events = 0
+      if Double(random.next() >> 11) / 9_007_199_254_740_992 < producing {
+        for _ in 0..<sessions {
+          while Double(random.next() >> 11) / 9_007_199_254_740_992 < more { events += 1 }
+        }
+      }
+      if events > 0 {
+        producers.installs += 1
+        producers.events += events
+        producers.sessions += sessions
+      } else {
+        zeros[sessions, default: 0] += 1
+      }
+    }
+    return (zeros.map { .init(sessions: $0.key, installs: $0.value) }, producers)
+  }
+
+  @Test("zero inflation: 20% of installs buying 0.05 times a session is told apart from everyone buying less")
+  func zeroInflation() throws {
+    let inflated = Self.eventCounts(installs: 20_000, producing: 0.2, rate: 0.05, seed: 3)
+    let fit = try #require(MixtureFit.zeroInflated(zeroSessions: inflated.zeros, withEvents: inflated.producers))
+    #expect(abs(fit.neverShare - 0.8) < 0.02, "\(fit)")
+    #expect(abs(fit.rate - 0.05) < 0.005, "\(fit)")
+    #expect(fit.statistic > 1000, "\(fit)")
+    // The pooled rate is the plain mean: a fifth of it.
+    #expect(abs(fit.pooledRate - 0.01) < 0.001, "\(fit)")
+
+    let plain = Self.eventCounts(installs: 20_000, producing: 1, rate: 0.05, seed: 4)
+    let none = try #require(MixtureFit.zeroInflated(zeroSessions: plain.zeros, withEvents: plain.producers))
+    #expect(none.statistic < BehaviourEstimate.segmentStatistic, "\(none)")
+    #expect(abs(none.pooledRate - 0.05) < 0.002, "\(none)")
+  }
+
+  @Test("open rates: one rate for everyone gives no heavy users; two give both")
+  func openRates() throws {
+    var random = SeededGenerator(seed: 9)
+    func counts(_ rates: [(share: Double, rate: Double)]) -> [MixtureFit.DayCount] {
+      var histogram: [Int: Int] = [:]
+      for _ in 0..<5000 {
+        var draw = Double(random.next() >> 11) / 9_007_199_254_740_992
+        let rate = rates.first { draw -= $0.share; return draw < 0 }?.rate ?? rates[rates.count - 1].rate
+        var opened = 0
+        for _ in 0..<60 where Double(random.next() >> 11) / 9_007_199_254_740_992 < rate { opened += 1 }
+        histogram[opened, default: 0] += 1
+      }
+      return histogram.map { .init(days: 60, opened: $0.key, installs: $0.value) }
+    }
+    let one = try #require(MixtureFit.openRates(counts([(1, 0.4)])))
+    #expect(one.heavyShare == 0 && abs(one.lightRate - 0.4) < 0.01, "\(one)")
+    let two = try #require(MixtureFit.openRates(counts([(0.1, 0.9), (0.9, 0.3)])))
+    #expect(abs(two.heavyShare - 0.1) < 0.02 && abs(two.heavyRate - 0.9) < 0.02, "\(two)")
+    #expect(abs(two.lightRate - 0.3) < 0.01, "\(two)")
+    #expect(MixtureFit.openRates([]) == nil)
+  }
+
+  @Test("segments: each inflated event splits the installs, shares add up to exactly 100%, the file reads back")
+  func segmentsFromEvents() throws {
+    var estimate = BehaviourEstimate()
+    estimate.installs = 100
+    func event(_ name: String, never: Double, statistic: Double) -> BehaviourEstimate.Event {
+      .init(
+        name: name, fit: .init(pooledRate: 0.1 * (1 - never), neverShare: never, rate: 0.1, statistic: statistic),
+        producers: 1)
+    }
+    estimate.events = [
+      event("export", never: 0, statistic: 0), event("purchase", never: 0.8, statistic: 500),
+      event("share", never: 1.0 / 3, statistic: 50), event("weak", never: 0.5, statistic: 5),
+    ]
+    let segments = estimate.segments
+    #expect(
+      segments.map(\.name) == [
+        "with purchase, with share", "without purchase, with share", "with purchase, without share",
+        "without purchase, without share",
+      ])
+    #expect(segments.map(\.share) == [1333, 5333, 667, 2667])
+    #expect(segments.reduce(0) { $0 + $1.share } == 10_000)
+    #expect(segments[1].events.map(\.rate) == [0, 0.1])
+    let file = estimate.behaviourFile
+    #expect(file.contains("\"events\": {\"export\": 0.1, \"weak\": 0.05}"), "\(file)")
+  }
+}
