@@ -27,7 +27,8 @@ struct SimulateFitCommandTests {
     #expect(
       fitted.standardError.hasPrefix(
         "policyc simulate: note: fitted 300 installs over 60 days from \(SimulationFormat.grouped(lines)) records ("))
-    #expect(fitted.standardError.contains("policyc simulate: note: records carry no fact values: give `facts` by hand\n"))
+    #expect(
+      fitted.standardError.contains("policyc simulate: note: records carry no fact values: give `facts` by hand\n"))
     let object = try JSONSerialization.jsonObject(with: Data(fitted.standardOutput.utf8))
     let file = try #require(object as? [String: Any])
     #expect(

@@ -117,7 +117,10 @@ struct BehaviourFitTests {
       var histogram: [Int: Int] = [:]
       for _ in 0..<5000 {
         var draw = Double(random.next() >> 11) / 9_007_199_254_740_992
-        let rate = rates.first { draw -= $0.share; return draw < 0 }?.rate ?? rates[rates.count - 1].rate
+        let rate =
+          rates.first {
+            draw -= $0.share; return draw < 0
+          }?.rate ?? rates[rates.count - 1].rate
         var opened = 0
         for _ in 0..<60 where Double(random.next() >> 11) / 9_007_199_254_740_992 < rate { opened += 1 }
         histogram[opened, default: 0] += 1

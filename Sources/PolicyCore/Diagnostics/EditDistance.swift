@@ -1,4 +1,6 @@
-/// "Did you mean" support: Levenshtein distance with a cap.
+/// "Did you mean" support: edit distance with a cap, counting a swap of two adjacent letters
+/// (`exprot` for `export`) as one edit, like an insertion, a deletion or a substitution (the
+/// optimal string alignment distance).
 package enum EditDistance {
   /// The most cells of distance tables one suggestion may fill: with the cap of 100 errors, the
   /// suggestions of a whole file cost a bounded amount however many names it declares.
@@ -18,6 +20,8 @@ package enum EditDistance {
     let outside = limit + 1
     var previous = (0...rhs.count).map { min($0, outside) }
     var current = [Int](repeating: outside, count: rhs.count + 1)
+    // The row before `previous`, for swaps.
+    var twoBack = [Int](repeating: outside, count: rhs.count + 1)
     for i in 1...lhs.count {
       let low = max(1, i - limit)
       let high = min(rhs.count, i + limit)
@@ -28,11 +32,18 @@ package enum EditDistance {
         for j in low...high {
           let cost = lowercased(lhs[i - 1]) == lowercased(rhs[j - 1]) ? 0 : 1
           current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost, outside)
+          if i > 1 && j > 1 && cost == 1 && lowercased(lhs[i - 1]) == lowercased(rhs[j - 2])
+            && lowercased(lhs[i - 2]) == lowercased(rhs[j - 1])
+          {
+            current[j] = min(current[j], twoBack[j - 2] + 1)
+          }
           rowMinimum = min(rowMinimum, current[j])
         }
       }
       if high < rhs.count { current[high + 1] = outside }
       if rowMinimum > limit { return nil }
+      // Rotate: the new row becomes `previous`, the old `previous` becomes `twoBack`.
+      swap(&twoBack, &previous)
       swap(&previous, &current)
     }
     return previous[rhs.count] <= limit ? previous[rhs.count] : nil

@@ -29,7 +29,11 @@ enum LexerMessages {
   static func unknownDurationUnit(_ suffix: String, number: String, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.invalidDuration, "unknown duration unit `\(LiteralText.abbreviated(suffix))`", at: range,
-      help: [DurationUnit.unitAdvice(for: number, suffix: suffix)])
+      help: [DurationUnit.unitAdvice(for: number, suffix: suffix)],
+      // `M` may mean months: it gets the advice but no fix.
+      fixIts: (suffix == "M" ? nil : DurationUnit.meant(by: suffix)).map { unit in
+        [FixIt("replace `\(suffix)` with `\(unit.symbol)`", edits: [SourceEdit(replacing: range, with: unit.symbol)])]
+      } ?? [])
   }
 
   /// `PC103`: a string without its closing quote on its line.

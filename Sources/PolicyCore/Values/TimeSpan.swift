@@ -169,19 +169,26 @@ package enum DurationUnit: String, Sendable, Hashable, CaseIterable {
     return "durations are whole numbers of `s`, `m`, `h`, `d` or `w`"
   }
 
-  /// Advice for an unknown unit such as `30days` or `30x`.
-  static func unitAdvice(for number: String, suffix: String) -> String {
+  /// The unit an unknown suffix such as `days`, `hrs` or `D` stands for, if any: a spelled-out
+  /// unit or a unit in capitals.
+  static func meant(by suffix: String) -> DurationUnit? {
     let lower = suffix.lowercased()
     let known: [(String, DurationUnit)] = [
       ("sec", .seconds), ("second", .seconds), ("min", .minutes), ("minute", .minutes),
       ("hour", .hours), ("hr", .hours), ("day", .days), ("week", .weeks), ("wk", .weeks),
     ]
-    for (prefix, unit) in known where lower == prefix || lower == prefix + "s" {
-      return "write `\(number)\(unit.symbol)` for \(number) \(unit.name)"
+    for (prefix, unit) in known where lower == prefix || lower == prefix + "s" { return unit }
+    return DurationUnit(lower)
+  }
+
+  /// Advice for an unknown unit such as `30days` or `30x`.
+  static func unitAdvice(for number: String, suffix: String) -> String {
+    guard let unit = meant(by: suffix) else {
+      return "the units are `s`, `m`, `h`, `d` and `w`, as in `\(number)d`"
     }
-    if let unit = DurationUnit(lower) {
+    if DurationUnit(suffix.lowercased()) != nil {
       return "units are lowercase; write `\(number)\(unit.symbol)`"
     }
-    return "the units are `s`, `m`, `h`, `d` and `w`, as in `\(number)d`"
+    return "write `\(number)\(unit.symbol)` for \(number) \(unit.name)"
   }
 }

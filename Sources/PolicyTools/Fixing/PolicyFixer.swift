@@ -4,11 +4,13 @@ import ReviewPolicy
 /// Applies the fix-its of a policy's diagnostics, one at a time, keeping only the fixes that
 /// leave the policy better: `policyc check --fix` and the editor's "fix all".
 ///
-/// A fix is kept when the fixed file has no more syntax errors and no more errors than before,
-/// and is better: fewer syntax errors (a file that parses can be checked, so fixing its syntax
-/// may surface checking errors that the same count hides), else fewer errors, else fewer warnings. After each kept fix the file is checked
-/// again, so later fixes see the new text; this repeats until no fix helps (a fixed point), at
-/// most ``maximumChecks`` checks in all. Fixes that were tried and not kept are not tried again.
+/// A fix is kept when the fixed file has fewer syntax errors (a file that parses further is
+/// checked further, so fixing its syntax may surface checking errors that the syntax error hid;
+/// they get their own fixes), or else no more syntax errors and no more errors than before, and
+/// fewer errors or fewer warnings. After each kept fix the file is checked again, so later fixes
+/// see the new text; this repeats until no fix helps (a fixed point: syntax errors never grow,
+/// so it ends), at most ``maximumChecks`` checks in all. Fixes that were tried and not kept are
+/// not tried again. A file that parsed still parses after its fixes.
 public struct PolicyFixer: Sendable {
   /// The diagnostics of a policy: what `policyc check` reports.
   public typealias Check = @Sendable (SourceFile) -> [Diagnostic]
@@ -91,9 +93,12 @@ public struct PolicyFixer: Sendable {
         < (rhs.syntaxErrors, rhs.errors, lhs.checkedUpTo, rhs.warnings)
     }
 
-    /// Whether `self` (a candidate) is better than `current` and worse in no way.
+    /// Whether `self` (a candidate) is better than `current`: fewer syntax errors whatever the
+    /// rest (the checker now sees what the syntax errors hid: `uses = 20` fixed to `uses == 20`
+    /// lets it report the misspelt facts around it, with their own fixes), else worse in no way.
     func improves(on current: Score) -> Bool {
-      syntaxErrors <= current.syntaxErrors && errors <= current.errors && self < current
+      if syntaxErrors < current.syntaxErrors { return true }
+      return syntaxErrors <= current.syntaxErrors && errors <= current.errors && self < current
     }
   }
 

@@ -148,8 +148,10 @@ package struct BehaviourFit: Sendable {
     }
     estimate.sessions = sessions
     estimate.openRates = MixtureFit.openRates(
-      dayCounts.map { MixtureFit.DayCount(days: Int($0.key >> 32), opened: Int($0.key & 0xFFFF_FFFF), installs: $0.value) }
-        .sorted { ($0.days, $0.opened) < ($1.days, $1.opened) })
+      dayCounts.map {
+        MixtureFit.DayCount(days: Int($0.key >> 32), opened: Int($0.key & 0xFFFF_FFFF), installs: $0.value)
+      }
+      .sorted { ($0.days, $0.opened) < ($1.days, $1.opened) })
     if openDays > 0 { estimate.sessionsPerDay = Double(sessions) / Double(openDays) }
     if sessions > 0 { estimate.badSessions = Double(badSessions) / Double(sessions) }
     estimate.events = eventNames.indices.compactMap { name in eventRate(name) }
