@@ -149,6 +149,24 @@ struct LanguageServerTests {
     #expect(nothing?["result"].map { $0.value == .null } == true)
   }
 
+  @Test("hover on a declared fact: its declaration, type, who sets it and its default (or what happens without one)")
+  func hoverDeclaredFact() {
+    var client = TestClient()
+    client.open(
+      uri,
+      "fact plan: string = \"free\"\nfact beta: bool\nfact coupon: string?\n"
+        + "ask when plan == \"pro\" and beta and has coupon\n")
+    let plan = client.request("textDocument/hover", TestClient.at(uri, 3, 10))?.hoverText ?? ""
+    #expect(plan.hasPrefix("```policy\nfact plan: string = \"free\"\n```\n\nType: `string`."), "\(plan)")
+    #expect(plan.contains("Declared in this policy: the app sets it (`setFact(\"plan\", ...)`)."))
+    #expect(plan.contains("Default: `\"free\"` until the app sets it."))
+    #expect(!plan.contains("\n\n."))
+    let beta = client.request("textDocument/hover", TestClient.at(uri, 3, 30))?.hoverText ?? ""
+    #expect(beta.contains("No default: until the app sets it, the policy never asks"), "\(beta)")
+    let coupon = client.request("textDocument/hover", TestClient.at(uri, 3, 42))?.hoverText ?? ""
+    #expect(coupon.contains("Type: `string?`") && coupon.contains("Absent until the app sets it"), "\(coupon)")
+  }
+
   @Test("completion: facts and keywords by prefix, units after a number, event names inside events(\"")
   func completion() {
     var client = TestClient()
@@ -240,6 +258,39 @@ struct LanguageServerTests {
     #expect(edit?["range"]?["end"]?["character"]?.intValue == 22)
   }
 
+  @Test("fix all: what check --fix does, as one edit, when asked for (source.fixAll) or beside several quick fixes")
+  func fixAll() {
+    var client = TestClient()
+    let text = "never answered when declined or rated\nask when dayz >= 30 and uses = 20 and sinse(last_prompt) > 8w\n"
+    client.open(uri, text)
+    func actions(_ only: String?) -> [JSONNode] {
+      let context = only.map { #"{"diagnostics":[],"only":[\#($0)]}"# } ?? #"{"diagnostics":[]}"#
+      return client.request(
+        "textDocument/codeAction",
+        #"{"textDocument":{"uri":"\#(uri)"},"range":{"start":{"line":1,"character":29},"end":{"line":1,"character":29}},"context":\#(context)}"#
+      )?["result"]?.arrayValue ?? []
+    }
+    // `=` is the only syntax error; fixing it lets the checker see `dayz` and `sinse`.
+    let requested = actions(#""source.fixAll""#)
+    #expect(requested.count == 1)
+    #expect(requested.first?["kind"]?.stringValue == "source.fixAll.policyc")
+    #expect(requested.first?["title"]?.stringValue == "Fix all: apply 3 fixes (policyc check --fix)")
+    let edit = requested.first?["edit"]?["changes"]?[uri]?.arrayValue?.first
+    #expect(
+      edit?["newText"]?.stringValue
+        == "never answered when declined or rated\nask when days >= 30 and uses == 20 and since(last_prompt) > 8w\n")
+    #expect(edit?["range"]?["start"]?["line"]?.intValue == 0 && edit?["range"]?["end"]?["line"]?.intValue == 2)
+    // Quick fixes only: no fix all; no filter: the quick fix at the cursor and, with only one
+    // automatic fix in the document (`=`), no fix all either.
+    #expect(actions(#""quickfix""#).map { $0["kind"]?.stringValue } == ["quickfix"])
+    #expect(actions(nil).map { $0["kind"]?.stringValue } == ["quickfix"])
+    // A clean document has nothing to fix.
+    client.notify(
+      "textDocument/didChange",
+      #"{"textDocument":{"uri":"\#(uri)","version":9},"contentChanges":[{"text":"ask when days >= 30\n"}]}"#)
+    #expect(actions(#""source""#).isEmpty)
+  }
+
   @Test("positions count UTF-16 units, and invalid UTF-8 in a document is reported, not fatal")
   func positions() {
     var client = TestClient()
@@ -281,6 +332,13 @@ struct LanguageServerTests {
     #expect(client.request("textDocument/hover", "{}")?["error"]?["code"]?.intValue == -32602)
     #expect(client.send("[1,2]").first?["error"]?["code"]?.intValue == -32600)
     #expect(client.send(#"{"id":5}"#).first?["error"]?["code"]?.intValue == -32600)
+    // An `id` of the wrong kind: an error with a null id, not silence.
+    for id in ["true", "[1]", #"{"a":1}"#] {
+      let answer = client.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"textDocument/hover","params":{}}"#).first
+      #expect(answer?["error"]?["code"]?.intValue == -32600, "\(id)")
+      #expect(answer?["error"]?["message"]?.stringValue?.contains("it must be a number or a string") == true)
+      #expect(answer?["id"].map { $0.value == .null } == true)
+    }
     #expect(client.notify("$/unknownNotification", "{}").isEmpty)
     // Still serving: a message split into single bytes.
     let body = #"{"jsonrpc":"2.0","id":"x","method":"shutdown"}"#

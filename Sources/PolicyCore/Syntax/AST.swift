@@ -77,7 +77,7 @@ package struct FactDeclaration: Sendable, Hashable {
   /// The range of the type annotation, `?` included.
   var typeRange: SourceRange
   /// The default after `=`, as written (the checker requires a literal of the declared type), or nil.
-  var defaultValue: Expr?
+  package var defaultValue: Expr?
   /// The whole declaration.
   package var range: SourceRange
 

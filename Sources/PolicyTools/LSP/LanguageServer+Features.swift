@@ -13,8 +13,10 @@ extension LanguageServer {
       guard let range = params?["range"], let start = Self.position(range["start"]),
         let end = Self.position(range["end"])
       else { return .failure(LanguageServerMessages.missingParameter("range")) }
+      let only = params?["context"]?["only"]?.arrayValue?.compactMap(\.stringValue)
       return .success(
-        codeActions(document, SourceRange(start: document.offset(of: start), end: document.offset(of: end))))
+        codeActions(
+          document, SourceRange(start: document.offset(of: start), end: document.offset(of: end)), only: only))
     default:
       guard let offset else { return .failure(LanguageServerMessages.missingParameter("position")) }
       guard !document.isTestFile else { return .success(method == "textDocument/references" ? .array([]) : .null) }
@@ -75,16 +77,8 @@ extension LanguageServer {
       let definition = analysis.source.text(in: binding.range)
       return "```policy\n\(definition)\n```" + (type.map { "\n\nType: `\($0)`" } ?? "")
     }
-    if let slot = analysis.compilation.policy?.layout.slots.first(where: { $0.name == name }),
-      schema.fact(named: name) == nil
-    {
-      return factText(
-        name, type: slot.type, optional: slot.isOptional, unit: nil, meaning: slot.meaning, declared: true)
-    }
     if let declared = analysis.factDeclaration(named: name) {
-      return factText(
-        name, type: declared.type, optional: declared.isOptional, unit: nil,
-        meaning: "declared in this policy; the app sets it", declared: true)
+      return declaredFactText(declared, in: analysis)
     }
     if let fact = schema.fact(named: name) {
       return factText(
@@ -118,6 +112,23 @@ extension LanguageServer {
     if let unit { text += "\n\nUnit: \(unit)." }
     text += optional ? "\n\nMay be absent: test it with `has \(name)` or give a default with `??`." : ""
     text += declared ? "" : "\n\nStandard review fact."
+    return text
+  }
+
+  /// Hover text for a fact the policy declares: its declaration, type, who sets it, and what it
+  /// is when the app does not.
+  func declaredFactText(_ declared: FactDeclaration, in analysis: DocumentAnalysis) -> String {
+    let name = declared.name.name
+    let typeText = declared.type.map { Self.typeName($0, optional: declared.isOptional) } ?? "?"
+    var text = "```policy\n\(analysis.source.text(in: declared.range))\n```\n\nType: `\(typeText)`.\n\n"
+    text += "Declared in this policy: the app sets it (`setFact(\"\(name)\", ...)`)."
+    if let value = declared.defaultValue {
+      text += "\n\nDefault: `\(analysis.source.text(in: value.range))` until the app sets it."
+    } else if declared.isOptional {
+      text += "\n\nAbsent until the app sets it: test it with `has \(name)` or give a default with `??`."
+    } else {
+      text += "\n\nNo default: until the app sets it, the policy never asks (a fact it needs is missing)."
+    }
     return text
   }
 
@@ -302,9 +313,20 @@ extension LanguageServer {
   }
 
   /// Quick fixes: the fix-its of the diagnostics that touch `range`.
-  mutating func codeActions(_ document: LSPDocument, _ range: SourceRange) -> LSPValue {
+  mutating func codeActions(_ document: LSPDocument, _ range: SourceRange, only: [String]? = nil) -> LSPValue {
+    /// Whether the client asked for actions of `kind` (a kind asked for covers the kinds below it).
+    func wanted(_ kind: String) -> Bool {
+      only.map { kinds in kinds.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
+    }
     var actions: [LSPValue] = []
-    for diagnostic in diagnostics(for: document)
+    let all = diagnostics(for: document)
+    // "Fix all": on request, or beside the quick fixes when there are several to apply.
+    let automatic = all.reduce(0) { $0 + $1.fixIts.filter(\.isAutomatic).count }
+    if wanted(Self.fixAllKind), only != nil || automatic >= 2, let fixAll = fixAllAction(document) {
+      actions.append(fixAll)
+    }
+    guard wanted("quickfix") else { return .array(actions) }
+    for diagnostic in all
     where diagnostic.range.start <= range.end && range.start <= diagnostic.range.end {
       for fixIt in diagnostic.fixIts {
         let edits = fixIt.edits.map { edit in
@@ -320,5 +342,28 @@ extension LanguageServer {
       }
     }
     return .array(actions)
+  }
+
+  /// The kind of the "fix all" action.
+  static let fixAllKind = "source.fixAll.policyc"
+
+  /// "Fix all": what `policyc check --fix` does to the document (``PolicyFixer``: every automatic
+  /// fix that helps, to a fixed point), as one edit; nil when nothing would change.
+  mutating func fixAllAction(_ document: LSPDocument) -> LSPValue? {
+    guard !document.isTestFile, !Self.isProjectFile(document.uri),
+      document.source.bytes.count <= Limits.maximumFileSize
+    else { return nil }
+    let fixer = check.map { PolicyFixer(check: $0) } ?? PolicyFixer(environment: analysis(of: document).environment)
+    let outcome = fixer.fix(document.source)
+    guard outcome.changed else { return nil }
+    let count = outcome.applied.count == 1 ? "1 fix" : "\(outcome.applied.count) fixes"
+    let whole = SourceRange(start: 0, end: document.source.bytes.count)
+    let edit = LSPValue.object([
+      ("range", document.lspRange(whole)), ("newText", .string(String(decoding: outcome.fixed.bytes, as: UTF8.self))),
+    ])
+    return .object([
+      ("title", .string("Fix all: apply \(count) (policyc check --fix)")), ("kind", .string(Self.fixAllKind)),
+      ("edit", .object([("changes", .object([(document.uri, .array([edit]))]))])),
+    ])
   }
 }

@@ -92,6 +92,10 @@ public struct LanguageServer: Sendable {
     }
     guard case .object = message.value else { return [Self.error(id: nil, LanguageServerMessages.messageNotAnObject)] }
     let id = message["id"]?.idText
+    // An `id` that is a Boolean, an array or an object makes neither a request nor a notification.
+    if let given = message["id"], id == nil, given.value != .null {
+      return [Self.error(id: nil, LanguageServerMessages.invalidIdentifier(kind: given.value.kindName))]
+    }
     guard let method = message["method"]?.stringValue else {
       // A response to a request of ours (we send none that need answers): nothing to do.
       if message["result"] != nil || message["error"] != nil { return [] }
@@ -387,7 +391,10 @@ public struct LanguageServer: Sendable {
           ("referencesProvider", .bool(true)),
           ("documentSymbolProvider", .bool(true)),
           ("documentFormattingProvider", .bool(true)),
-          ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix")]))])),
+          (
+            "codeActionProvider",
+            .object([("codeActionKinds", .array([.string("quickfix"), .string(LanguageServer.fixAllKind)]))])
+          ),
         ])
       ),
       ("serverInfo", .object([("name", .string("policyc lsp")), ("version", .string(version))])),

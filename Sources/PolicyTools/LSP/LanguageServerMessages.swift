@@ -24,6 +24,12 @@ enum LanguageServerMessages {
     LanguageServer.RequestError(code: -32600, message: "Invalid Request: no `method`")
   }
 
+  /// -32600: a message whose `id` is neither a number, a string nor null (`kind` names what it is).
+  static func invalidIdentifier(kind: String) -> LanguageServer.RequestError {
+    LanguageServer.RequestError(
+      code: -32600, message: "Invalid Request: `id` is \(kind); it must be a number or a string")
+  }
+
   /// -32600: a request after `shutdown`.
   static var shutDown: LanguageServer.RequestError {
     LanguageServer.RequestError(code: -32600, message: "Invalid Request: the server is shut down")
