@@ -195,31 +195,24 @@ enum SimulateCommand: Command {
       }
     }
     for (name, text) in options.modelFlags {
-      if name == "event-rate" && !model.events.isEmpty {
+      if name == "event-rate" && model.namesEvents {
         return command.usageError(
           "`--event-rate` sets the rate of the default `export` events; the behaviour file names its own events")
       }
       if let problem = model.set(name, text) { return command.usageError(problem) }
     }
     if let problem = model.validate() { return command.usageError(problem) }
-    if !options.events.isEmpty && model.events.isEmpty {
-      // The named events join the default ones.
-      model.events = [SimulationEventRate(name: "export", perSession: model.eventsPerSession)]
-    }
-    for event in options.events {
-      if let index = model.events.firstIndex(where: { $0.name == event.name }) {
-        model.events[index] = event
-      } else {
-        model.events.append(event)
-      }
-    }
-    model.facts.removeAll { fact in options.facts.contains { $0.name == fact.name } }
+    // `--event` and `--fact` win over the file at the top level and in every segment; named
+    // events join the default ones.
+    for event in options.events { model.setEvent(event) }
+    for fact in options.facts { model.removeDistribution(of: fact.name) }
 
     // App facts the policies declare.
     let appFacts: [[(name: String, value: Value)]]
     let defaulted: [[String]]
     switch SimulationAppFacts.resolve(
-      options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.facts)
+      options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.everyUserFacts,
+      partlyDistributed: model.someUserFacts)
     {
     case .success(let resolved):
       appFacts = resolved.values
