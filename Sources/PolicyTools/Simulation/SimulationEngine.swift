@@ -183,6 +183,11 @@ public struct SimulationActivity: Sendable, Hashable {
     SimulationActivity.add(other.segmentUsers, to: &segmentUsers)
   }
 
+  /// Users of the model's segment `index` (0 for a segment the run does not have).
+  public func segmentUsers(_ index: Int) -> Int {
+    segmentUsers.indices.contains(index) ? segmentUsers[index] : 0
+  }
+
   /// Adds `counts` to `total` element by element, extending `total` if it is shorter.
   static func add(_ counts: [Int], to total: inout [Int]) {
     if total.count < counts.count { total += Array(repeating: 0, count: counts.count - total.count) }
