@@ -57,8 +57,9 @@ enum SimulateCommand: Command {
                            the file's events, or the default `export` events
       --behaviour <file>   the behaviour model as JSON: event names with rates per
                            session, app facts with distributions, the release
-                           cadence, sessions per day and the answer mix (see
-                           docs/simulate.md); flags given too win (also --behavior)
+                           cadence, sessions per day, the answer mix and segments
+                           of users with their own settings (see docs/simulate.md);
+                           flags given too win, in every segment (also --behavior)
     \(EnvironmentHelp.eventsOption(column: 23))
       --verbose            print the speed (user-days per second) on standard error
       --progress           show progress on standard error ("simulated 4,000/10,000
@@ -96,19 +97,30 @@ enum SimulateCommand: Command {
       times per session with its mean rate; each user gets one value of each
       distributed app fact.
 
+      A behaviour file's keys: `events`, `facts`, `releaseEvery`,
+      `sessionsPerDay`, `answers`, `heavyShare`, `heavyOpenRate`,
+      `lightOpenRate`, `badSessions` and `segments`. `segments` names groups
+      of users, each with its `share` (the shares add up to 100%) and any of
+      the other keys but `releaseEvery`: a segment's `events` and `facts` are
+      merged by name over the top level's (a rate of 0 removes an event), its
+      other keys replace the top level's. Each user's segment is drawn from a
+      stream of its own, the same under both policies. Model flags, `--event`
+      and `--fact` set the value at the top level and in every segment.
+
       Every event and app fact a policy reads is listed in the report with
       what the model gives it; before the run, a warning names every event a
       policy reads that the model never produces.
 
-    REPORT: users asked (heavy and light users), the day of the first ask
-    (percentiles and histogram), asks, asks per user per year, users asked
-    more than once, the most asks to one user, the shortest time between two
-    asks to one user, asks after a "no thanks", asks beyond 3 in 365 days
-    (Apple's yearly limit), the answers, users who rated, and the number of
-    asks per user. JSON (`--format json`) has the keys users, days, seed,
-    model, activity and policies, a list of objects with name, usersAsked,
-    askedShare, heavyUsersAsked, lightUsersAsked, firstAskDay (p10, p25,
-    median, p75, p90, histogram [{from, to, users}], byDay), asks,
+    REPORT: users asked (heavy and light users, and each segment's users),
+    the day of the first ask (percentiles and histogram), asks, asks per user
+    per year, users asked more than once, the most asks to one user, the
+    shortest time between two asks to one user, asks after a "no thanks",
+    asks beyond 3 in 365 days (Apple's yearly limit), the answers, users who
+    rated, and the number of asks per user. JSON (`--format json`) has the
+    keys users, days, seed, model, activity and policies, a list of objects
+    with name, usersAsked, askedShare, heavyUsersAsked, lightUsersAsked,
+    segments [{name, users, asked}] (with segments only), firstAskDay (p10,
+    p25, median, p75, p90, histogram [{from, to, users}], byDay), asks,
     asksPerUserPerYear, asksPerUser [{asks, orMore, users}],
     usersAskedMoreThanOnce, maximumAsks, shortestGapDays, asksAfterDecline,
     usersAskedAfterDecline, asksBeyond3In365Days, usersBeyond3In365Days,

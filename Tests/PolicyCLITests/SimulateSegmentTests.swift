@@ -397,6 +397,19 @@ struct SimulateSegmentTests {
       ))
   }
 
+  @Test("policyc help simulate and docs/simulate.md name every key of a behaviour file and of a segment")
+  func documented() throws {
+    let help = SimulateCommand.help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let path = Examples.directory.deletingLastPathComponent().appendingPathComponent("docs/simulate.md")
+    let guide = String(decoding: try Data(contentsOf: path), as: UTF8.self)
+    for key in SimulationBehaviour.keys + SimulationBehaviour.segmentKeys {
+      #expect(help.contains("`\(key)`"), "\(key) is not in the help")
+      #expect(guide.contains("`\(key)`"), "\(key) is not in docs/simulate.md")
+    }
+    #expect(guide.contains("| `segments` |"))
+    #expect(guide.contains("\n### Segments\n"))
+  }
+
   /// `text` with every run of spaces made one space, to compare table rows whatever the column widths.
   func squeezed(_ text: String) -> String {
     text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
