@@ -377,7 +377,12 @@ struct SimulateSegmentTests {
         simulateJSON(["plan.policy", "--behaviour", "b.json", "--fact", "plan=pro", "--users", "50"], files: files)
       ).first)
     #expect(planned["usersAsked"] as? Int == 50)
-    // Without it, the segments' plans: only buyers are asked.
+    // Without it, the segments' plans, stated per segment: only buyers are asked.
+    let plans = simulate(["plan.policy", "--behaviour", "b.json", "--users", "50"], files: files)
+    #expect(plans.result.standardError == "")
+    #expect(
+      squeezed(plans.result.standardOutput).contains(
+        "\n fact `plan` pro 100% in buyers (20%); free 100% in others (80%)\n"))
     let byPlan = try #require(
       try simulatePolicies(simulateJSON(["plan.policy", "--behaviour", "b.json", "--users", "50"], files: files))
         .first?["segments"] as? [[String: Any]])
@@ -394,6 +399,30 @@ struct SimulateSegmentTests {
     #expect(
       rate.result.standardError.hasPrefix(
         "policyc simulate: error: `--event-rate` sets the rate of the default `export` events; the behaviour file names its own events\n"
+      ))
+  }
+
+  @Test("a fact only some segments give: the others take the default; its values are checked against the type")
+  func partlyDistributedFact() {
+    let files = [
+      "plan.policy": "fact plan: string\nask paying when plan == \"pro\"\n",
+      "seats.policy": "fact plan: int\nask when plan > 2\n",
+      "p.json": #"{"segments": {"buyers": {"share": "20%", "facts": {"plan": {"pro": 1}}}, "others": {"share": 0.8}}}"#,
+    ]
+    let run = simulate(["plan.policy", "--behaviour", "p.json", "--users", "50", "--days", "3"], files: files)
+    #expect(run.result.status == 0)
+    #expect(
+      run.result.standardError
+        == "policyc simulate: note: plan.policy declares app facts the simulation cannot know; using `plan` = \"\" "
+        + "(set them with --fact NAME=VALUE)\n")
+    #expect(
+      squeezed(run.result.standardOutput).contains(
+        "\n fact `plan` pro 100% in buyers (20%); \"\" (default) in others (80%)\n"))
+    let wrong = simulate(["seats.policy", "--behaviour", "p.json"], files: files)
+    #expect(wrong.result.status == 2)
+    #expect(
+      wrong.result.standardError.hasPrefix(
+        "policyc simulate: error: the behaviour file gives `plan` the value `pro`, but `plan` is an `int` in seats.policy"
       ))
   }
 
