@@ -59,8 +59,9 @@ enum SimulateCommand: Command {
                            the file's events, or the default `export` events
       --behaviour <file>   the behaviour model as JSON: event names with rates per
                            session, app facts with distributions, the release
-                           cadence, sessions per day and the answer mix (see
-                           docs/simulate.md); flags given too win (also --behavior)
+                           cadence, sessions per day, the answer mix and segments
+                           of users with their own settings (see docs/simulate.md);
+                           flags given too win, in every segment (also --behavior)
     \(EnvironmentHelp.eventsOption(column: 23))
       --fit <records>...   estimate a behaviour file from the app's records
                            (docs/records.md) instead of simulating: open rates
@@ -105,19 +106,30 @@ enum SimulateCommand: Command {
       times per session with its mean rate; each user gets one value of each
       distributed app fact.
 
+      A behaviour file's keys: `events`, `facts`, `releaseEvery`,
+      `sessionsPerDay`, `answers`, `heavyShare`, `heavyOpenRate`,
+      `lightOpenRate`, `badSessions` and `segments`. `segments` names groups
+      of users, each with its `share` (the shares add up to 100%) and any of
+      the other keys but `releaseEvery`: a segment's `events` and `facts` are
+      merged by name over the top level's (a rate of 0 removes an event), its
+      other keys replace the top level's. Each user's segment is drawn from a
+      stream of its own, the same under both policies. Model flags, `--event`
+      and `--fact` set the value at the top level and in every segment.
+
       Every event and app fact a policy reads is listed in the report with
       what the model gives it; before the run, a warning names every event a
       policy reads that the model never produces.
 
-    REPORT: users asked (heavy and light users), the day of the first ask
-    (percentiles and histogram), asks, asks per user per year, users asked
-    more than once, the most asks to one user, the shortest time between two
-    asks to one user, asks after a "no thanks", asks beyond 3 in 365 days
-    (Apple's yearly limit), the answers, users who rated, and the number of
-    asks per user. JSON (`--format json`) has the keys users, days, seed,
-    model, activity and policies, a list of objects with name, usersAsked,
-    askedShare, heavyUsersAsked, lightUsersAsked, firstAskDay (p10, p25,
-    median, p75, p90, histogram [{from, to, users}], byDay), asks,
+    REPORT: users asked (heavy and light users, and each segment's users),
+    the day of the first ask (percentiles and histogram), asks, asks per user
+    per year, users asked more than once, the most asks to one user, the
+    shortest time between two asks to one user, asks after a "no thanks",
+    asks beyond 3 in 365 days (Apple's yearly limit), the answers, users who
+    rated, and the number of asks per user. JSON (`--format json`) has the
+    keys users, days, seed, model, activity and policies, a list of objects
+    with name, usersAsked, askedShare, heavyUsersAsked, lightUsersAsked,
+    segments [{name, users, asked}] (with segments only), firstAskDay (p10,
+    p25, median, p75, p90, histogram [{from, to, users}], byDay), asks,
     asksPerUserPerYear, asksPerUser [{asks, orMore, users}],
     usersAskedMoreThanOnce, maximumAsks, shortestGapDays, asksAfterDecline,
     usersAskedAfterDecline, asksBeyond3In365Days, usersBeyond3In365Days,
@@ -205,31 +217,24 @@ enum SimulateCommand: Command {
       }
     }
     for (name, text) in options.modelFlags {
-      if name == "event-rate" && !model.events.isEmpty {
+      if name == "event-rate" && model.namesEvents {
         return command.usageError(
           "`--event-rate` sets the rate of the default `export` events; the behaviour file names its own events")
       }
       if let problem = model.set(name, text) { return command.usageError(problem) }
     }
     if let problem = model.validate() { return command.usageError(problem) }
-    if !options.events.isEmpty && model.events.isEmpty {
-      // The named events join the default ones.
-      model.events = [SimulationEventRate(name: "export", perSession: model.eventsPerSession)]
-    }
-    for event in options.events {
-      if let index = model.events.firstIndex(where: { $0.name == event.name }) {
-        model.events[index] = event
-      } else {
-        model.events.append(event)
-      }
-    }
-    model.facts.removeAll { fact in options.facts.contains { $0.name == fact.name } }
+    // `--event` and `--fact` win over the file at the top level and in every segment; named
+    // events join the default ones.
+    for event in options.events { model.setEvent(event) }
+    for fact in options.facts { model.removeDistribution(of: fact.name) }
 
     // App facts the policies declare.
     let appFacts: [[(name: String, value: Value)]]
     let defaulted: [[String]]
     switch SimulationAppFacts.resolve(
-      options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.facts)
+      options.facts, for: compiled.map { ($0.path, $0.policy) }, distributed: model.everyUserFacts,
+      partlyDistributed: model.someUserFacts)
     {
     case .success(let resolved):
       appFacts = resolved.values

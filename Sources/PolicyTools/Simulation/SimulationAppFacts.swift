@@ -22,10 +22,12 @@ public enum SimulationAppFacts {
   /// Matches `given` against the facts each policy declares and parses the values by the declared types.
   ///
   /// A fact with a distribution in `distributed` (from a behaviour file) takes no default: its
-  /// values must parse as the declared type; a fact no policy declares is ignored there.
+  /// values must parse as the declared type; a fact no policy declares is ignored there. A fact
+  /// distributed only for some users (`partlyDistributed`: in some segments) takes a default for
+  /// the others, and its values must parse as the declared type too.
   public static func resolve(
     _ given: [(name: String, value: String)], for policies: [(path: String, policy: CompiledPolicy)],
-    distributed: [SimulationFactDistribution] = []
+    distributed: [SimulationFactDistribution] = [], partlyDistributed: [SimulationFactDistribution] = []
   ) -> Result<Resolved, Failure> {
     var declaredNames: [String] = []
     for (_, policy) in policies {
@@ -54,13 +56,18 @@ public enum SimulationAppFacts {
       var defaultedNames: [String] = []
       for slot in policy.layout.slots {
         guard case .declaration = slot.origin else { continue }
-        if givenValues[slot.name] == nil, let distribution = distributed.first(where: { $0.name == slot.name }) {
-          for share in distribution.shares where parse(share.value, as: slot.type) == nil {
-            return .failure(
-              .init(
-                message: SimulationMessages.distributedValueMismatch(
-                  slot.name, value: share.value, type: slot.type, path: path)))
+        if givenValues[slot.name] == nil {
+          for distribution in distributed + partlyDistributed where distribution.name == slot.name {
+            for share in distribution.shares where parse(share.value, as: slot.type) == nil {
+              return .failure(
+                .init(
+                  message: SimulationMessages.distributedValueMismatch(
+                    slot.name, value: share.value, type: slot.type, path: path)))
+            }
           }
+        }
+        if givenValues[slot.name] == nil, distributed.contains(where: { $0.name == slot.name }) {
+          continue
         } else if let text = givenValues[slot.name] {
           guard let value = parse(text, as: slot.type) else {
             return .failure(

@@ -10,12 +10,27 @@ import PolicyCore
 /// ```
 ///
 /// Every key is optional; a key not given keeps the model's value. Shares are numbers from
-/// 0 to 1 or strings such as `"70%"`. Problems are located in the file: invalid JSON is
-/// PC401, anything else PC408.
+/// 0 to 1 or strings such as `"70%"`. `segments` names groups of users with their own settings
+/// (``SimulationSegment``):
+///
+/// ```json
+/// { "events": {"export": 1},
+///   "segments": {"buyers": {"share": "20%", "events": {"purchase": 0.05}},
+///                "others": {"share": "80%"}} }
+/// ```
+///
+/// Problems are located in the file: invalid JSON (and a key given twice, such as a segment
+/// name) is PC401, anything else PC408.
 public enum SimulationBehaviour {
   /// The keys of a behaviour file, in documentation order.
   public static let keys = [
     "events", "facts", "releaseEvery", "sessionsPerDay", "answers", "heavyShare", "heavyOpenRate", "lightOpenRate",
+    "badSessions", "segments",
+  ]
+
+  /// The keys of a segment: its share, and the top-level keys it can change, in documentation order.
+  public static let segmentKeys = [
+    "share", "events", "facts", "sessionsPerDay", "answers", "heavyShare", "heavyOpenRate", "lightOpenRate",
     "badSessions",
   ]
 
@@ -41,6 +56,10 @@ public enum SimulationBehaviour {
     /// The problems found, in file order: PC408 errors of ``SimulationMessages``.
     var problems: [Diagnostic] = []
 
+    /// The `answers` of each segment that gives some, by segment name: checked against the top
+    /// level's answers once the whole file is read.
+    var segmentAnswers: [String: SourceRange] = [:]
+
     /// Reads the root object.
     mutating func read(_ root: JSONNode) {
       guard case .object(let members) = root.value else {
@@ -49,8 +68,8 @@ public enum SimulationBehaviour {
       }
       for member in members {
         switch member.key {
-        case "events": readEvents(member.value)
-        case "facts": readFacts(member.value)
+        case "events": if let events = readEvents(member.value) { model.events = events }
+        case "facts": if let facts = readFacts(member.value) { model.facts = facts }
         case "releaseEvery":
           if let days = number(member, in: 0...3650, unit: "a whole number of days") {
             if let whole = Int(exactly: days) {
@@ -59,26 +78,55 @@ public enum SimulationBehaviour {
               problems.append(SimulationMessages.fractionalReleaseEvery(at: member.value.range))
             }
           }
-        case "sessionsPerDay":
-          if let value = number(member, in: 1...20, unit: "a number") { model.sessionsPerDay = value }
-        case "answers": readAnswers(member.value)
+        case "sessionsPerDay": if let value = sessionsPerDay(member) { model.sessionsPerDay = value }
+        case "answers":
+          guard let answers = readAnswers(member.value) else { break }
+          let total =
+            (answers.rate ?? model.rateShare) + (answers.decline ?? model.declineShare)
+            + (answers.later ?? model.remindShare)
+          guard total <= 1 + 1e-9 else {
+            problems.append(SimulationMessages.answersOverWhole(total: total, at: member.value.range))
+            break
+          }
+          if let rate = answers.rate { model.rateShare = rate }
+          if let decline = answers.decline { model.declineShare = decline }
+          if let later = answers.later { model.remindShare = later }
         case "heavyShare": if let value = share(member) { model.heavyShare = value }
         case "heavyOpenRate": if let value = share(member) { model.heavyOpenRate = value }
         case "lightOpenRate": if let value = share(member) { model.lightOpenRate = value }
         case "badSessions": if let value = share(member) { model.badSessionRate = value }
+        case "segments": readSegments(member.value)
         default:
           let suggestion = EditDistance.suggestion(for: member.key, among: SimulationBehaviour.keys)
           problems.append(
             SimulationMessages.unknownBehaviourKey(member.key, suggestion: suggestion, at: member.keyRange))
         }
       }
+      // A segment's answers with the top level's answers it does not give.
+      for segment in model.segments {
+        guard let range = segmentAnswers[segment.name] else { continue }
+        let resolved = segment.model(over: model)
+        let total = resolved.rateShare + resolved.remindShare + resolved.declineShare
+        if total > 1 + 1e-9 {
+          problems.append(SimulationMessages.segmentAnswersOverWhole(segment.name, total: total, at: range))
+        }
+      }
+      // In file order (the checks above come after the keys they follow).
+      problems = problems.enumerated().sorted {
+        ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset)
+      }.map(\.element)
     }
 
-    /// Reads `events`: an object from event names to mean counts per session.
-    mutating func readEvents(_ node: JSONNode) {
+    /// The mean sessions per day of `member`, 1 to 20; otherwise records why not.
+    mutating func sessionsPerDay(_ member: JSONMember) -> Double? {
+      number(member, in: 1...20, unit: "a number")
+    }
+
+    /// Reads `events`: an object from event names to mean counts per session; nil when it is not an object.
+    mutating func readEvents(_ node: JSONNode) -> [SimulationEventRate]? {
       guard case .object(let members) = node.value else {
         problems.append(SimulationMessages.eventsNotAnObject(kind: node.value.kindName, at: node.range))
-        return
+        return nil
       }
       var events: [SimulationEventRate] = []
       for member in members {
@@ -93,14 +141,14 @@ public enum SimulationBehaviour {
         guard let rate = number(member, in: 0...20, unit: "a number of events per session") else { continue }
         events.append(SimulationEventRate(name: member.key, perSession: rate))
       }
-      model.events = events
+      return events
     }
 
-    /// Reads `facts`: an object from fact names to objects from values to shares.
-    mutating func readFacts(_ node: JSONNode) {
+    /// Reads `facts`: an object from fact names to objects from values to shares; nil when it is not an object.
+    mutating func readFacts(_ node: JSONNode) -> [SimulationFactDistribution]? {
       guard case .object(let members) = node.value else {
         problems.append(SimulationMessages.factsNotAnObject(kind: node.value.kindName, at: node.range))
-        return
+        return nil
       }
       var facts: [SimulationFactDistribution] = []
       for member in members {
@@ -127,16 +175,17 @@ public enum SimulationBehaviour {
         }
         facts.append(SimulationFactDistribution(name: member.key, shares: shares))
       }
-      model.facts = facts
+      return facts
     }
 
-    /// Reads `answers`: the shares of "rate", "no thanks" and "remind me later".
-    mutating func readAnswers(_ node: JSONNode) {
+    /// Reads `answers`: the shares of "rate", "no thanks" and "remind me later" it gives; nil when
+    /// it has a problem.
+    mutating func readAnswers(_ node: JSONNode) -> (rate: Double?, decline: Double?, later: Double?)? {
       guard case .object(let members) = node.value else {
         problems.append(SimulationMessages.answersNotAnObject(kind: node.value.kindName, at: node.range))
-        return
+        return nil
       }
-      var answers = (rate: model.rateShare, decline: model.declineShare, later: model.remindShare)
+      var answers: (rate: Double?, decline: Double?, later: Double?) = (nil, nil, nil)
       var valid = true
       for member in members {
         guard SimulationBehaviour.answerKeys.contains(member.key) else {
@@ -155,15 +204,97 @@ public enum SimulationBehaviour {
         default: answers.later = value
         }
       }
-      guard valid else { return }
-      let total = answers.rate + answers.decline + answers.later
-      guard total <= 1 + 1e-9 else {
-        problems.append(SimulationMessages.answersOverWhole(total: total, at: node.range))
+      return valid ? answers : nil
+    }
+
+    /// Reads `segments`: an object from segment names to segments, whose shares add up to 1.
+    mutating func readSegments(_ node: JSONNode) {
+      guard case .object(let members) = node.value else {
+        problems.append(SimulationMessages.segmentsNotAnObject(kind: node.value.kindName, at: node.range))
         return
       }
-      model.rateShare = answers.rate
-      model.declineShare = answers.decline
-      model.remindShare = answers.later
+      guard !members.isEmpty else {
+        problems.append(SimulationMessages.noSegments(at: node.range))
+        return
+      }
+      var segments: [SimulationSegment] = []
+      var valid = true
+      for (index, member) in members.enumerated() {
+        guard index < SimulationSegment.maximumCount else {
+          problems.append(SimulationMessages.tooManySegments(at: member.keyRange))
+          valid = false
+          break
+        }
+        guard !member.key.isEmpty else {
+          problems.append(SimulationMessages.emptySegmentName(at: member.keyRange))
+          valid = false
+          continue
+        }
+        guard member.key.utf8.count <= SimulationSegment.maximumNameBytes else {
+          problems.append(SimulationMessages.longSegmentName(bytes: member.key.utf8.count, at: member.keyRange))
+          valid = false
+          continue
+        }
+        guard let segment = readSegment(member) else {
+          valid = false
+          continue
+        }
+        segments.append(segment)
+      }
+      guard valid else { return }
+      let total = segments.reduce(0) { $0 + $1.share }
+      guard abs(total - 1) <= 1e-6 else {
+        problems.append(SimulationMessages.segmentSharesNotWhole(total: total, at: node.range))
+        return
+      }
+      model.segments = segments
+    }
+
+    /// Reads the segment `member`; nil when it has a problem.
+    mutating func readSegment(_ member: JSONMember) -> SimulationSegment? {
+      let name = member.key
+      guard case .object(let members) = member.value.value else {
+        problems.append(
+          SimulationMessages.segmentNotAnObject(name, kind: member.value.value.kindName, at: member.value.range))
+        return nil
+      }
+      let before = problems.count
+      var segment = SimulationSegment(name: name, share: 0)
+      var share: Double?
+      var shareGiven = false
+      for setting in members {
+        switch setting.key {
+        case "share":
+          shareGiven = true
+          share = self.share(setting)
+        case "events": if let events = readEvents(setting.value) { segment.events = events }
+        case "facts": if let facts = readFacts(setting.value) { segment.facts = facts }
+        case "sessionsPerDay": segment.sessionsPerDay = sessionsPerDay(setting)
+        case "answers":
+          guard let answers = readAnswers(setting.value) else { break }
+          segment.rateShare = answers.rate
+          segment.declineShare = answers.decline
+          segment.remindShare = answers.later
+          segmentAnswers[name] = setting.value.range
+        case "heavyShare": segment.heavyShare = self.share(setting)
+        case "heavyOpenRate": segment.heavyOpenRate = self.share(setting)
+        case "lightOpenRate": segment.lightOpenRate = self.share(setting)
+        case "badSessions": segment.badSessionRate = self.share(setting)
+        case "releaseEvery":
+          problems.append(SimulationMessages.releaseEveryInSegment(segment: name, at: setting.keyRange))
+        case "segments":
+          problems.append(SimulationMessages.nestedSegments(segment: name, at: setting.keyRange))
+        default:
+          let suggestion = EditDistance.suggestion(for: setting.key, among: SimulationBehaviour.segmentKeys)
+          problems.append(
+            SimulationMessages.unknownSegmentKey(
+              setting.key, segment: name, suggestion: suggestion, at: setting.keyRange))
+        }
+      }
+      if !shareGiven { problems.append(SimulationMessages.missingSegmentShare(name, at: member.keyRange)) }
+      guard problems.count == before, let share else { return nil }
+      segment.share = share
+      return segment
     }
 
     /// The number of `member` if it is one within `bounds`; otherwise records why not.

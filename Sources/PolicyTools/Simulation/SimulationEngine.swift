@@ -117,12 +117,15 @@ public struct SimulationPolicyTally: Sendable, Hashable {
   public var managerFailures = 0
   /// What the rules did at the prompt checks.
   public var checks: SimulationCheckTally
+  /// Users asked at least once, per segment of the model (``SimulationModel/segments``); empty without segments.
+  public var segmentUsersAsked: [Int]
 
-  /// An empty tally for a run of `days` days of `policy` (nil: no rule counts).
-  public init(days: Int, policy: CompiledPolicy? = nil) {
+  /// An empty tally for a run of `days` days of `policy` (nil: no rule counts), with `segments` segments.
+  public init(days: Int, policy: CompiledPolicy? = nil, segments: Int = 0) {
     firstAskDays = Array(repeating: 0, count: days)
     asksPerUser = Array(repeating: 0, count: SimulationSetup.askBuckets)
     checks = SimulationCheckTally(policy: policy)
+    segmentUsersAsked = Array(repeating: 0, count: segments)
   }
 
   /// Adds `other`'s counts to this tally.
@@ -145,6 +148,7 @@ public struct SimulationPolicyTally: Sendable, Hashable {
     usersRated += other.usersRated
     managerFailures += other.managerFailures
     checks.merge(other.checks)
+    SimulationActivity.add(other.segmentUsersAsked, to: &segmentUsersAsked)
   }
 }
 
@@ -164,6 +168,8 @@ public struct SimulationActivity: Sendable, Hashable {
   public var checks = 0
   /// App versions picked up after the first.
   public var updates = 0
+  /// Users per segment of the model (``SimulationModel/segments``); empty without segments.
+  public var segmentUsers: [Int] = []
 
   /// Adds `other`'s counts.
   public mutating func merge(_ other: SimulationActivity) {
@@ -174,6 +180,18 @@ public struct SimulationActivity: Sendable, Hashable {
     badSessions += other.badSessions
     checks += other.checks
     updates += other.updates
+    SimulationActivity.add(other.segmentUsers, to: &segmentUsers)
+  }
+
+  /// Users of the model's segment `index` (0 for a segment the run does not have).
+  public func segmentUsers(_ index: Int) -> Int {
+    segmentUsers.indices.contains(index) ? segmentUsers[index] : 0
+  }
+
+  /// Adds `counts` to `total` element by element, extending `total` if it is shorter.
+  static func add(_ counts: [Int], to total: inout [Int]) {
+    if total.count < counts.count { total += Array(repeating: 0, count: counts.count - total.count) }
+    for (index, count) in counts.enumerated() { total[index] += count }
   }
 }
 
@@ -250,7 +268,9 @@ private final class SimulationTotal: @unchecked Sendable {
 
   /// Empty counts for `plan`.
   init(_ plan: SimulationPlan) {
-    tallies = plan.trackers.map { SimulationPolicyTally(days: plan.setup.days, policy: $0?.policy) }
+    tallies = plan.trackers.map {
+      SimulationPolicyTally(days: plan.setup.days, policy: $0?.policy, segments: plan.setup.model.segments.count)
+    }
   }
 
   /// Adds one chunk's counts.
@@ -273,35 +293,16 @@ private final class SimulationTotal: @unchecked Sendable {
 private struct SimulationPlan: Sendable {
   /// The run.
   let setup: SimulationSetup
-  /// The chance that a user is a heavy user.
-  let heavy: SimulationProbability
-  /// A heavy user's daily chance of opening the app.
-  let heavyOpen: SimulationProbability
-  /// A light user's daily chance of opening the app.
-  let lightOpen: SimulationProbability
-  /// The chance of one more session on a day with the app open (geometric).
-  let extraSession: SimulationProbability
-  /// The chance of one more significant event in a session (geometric).
-  let event: SimulationProbability
-  /// The chance that a session goes badly.
-  let badSession: SimulationProbability
-  /// Answer draws below this threshold rate.
-  let rate: UInt64
-  /// Answer draws below this threshold (and not below `rate`) choose "remind me later".
-  let remind: UInt64
-  /// Answer draws below this threshold (and not below `remind`) decline; the rest dismiss.
-  let decline: UInt64
+  /// The behaviour of each segment's users, in the order of the model's segments; one for every
+  /// user without segments.
+  let segments: [SimulationSegmentPlan]
+  /// The upper threshold of each segment's draw; empty without segments.
+  let segmentThresholds: [UInt64]
   /// The version string of each release, `1.0`, `1.1`, ...
   let versions: [String]
   /// Per policy: a tracker for a new user on the first release, with the app facts set; nil
   /// when the policy does not compile (its users are never asked).
   let trackers: [ReviewTracker?]
-  /// The named events of a session, with the chance of one more of each (geometric); empty for the classic model.
-  let events: [(name: String, more: SimulationProbability)]
-  /// Per distributed fact of the model: the upper threshold of each value's draw.
-  let factThresholds: [[UInt64]]
-  /// Per policy, per distributed fact, per value: the value to set (nil when the policy does not declare the fact).
-  let factValues: [[[Value]?]]
   /// The recorder of the first policy's installs, when the run writes records and it compiles.
   let recorder: SimulationRecorder?
 
@@ -309,15 +310,6 @@ private struct SimulationPlan: Sendable {
   init(_ setup: SimulationSetup) {
     self.setup = setup
     let model = setup.model
-    heavy = SimulationProbability(model.heavyShare)
-    heavyOpen = SimulationProbability(model.heavyOpenRate)
-    lightOpen = SimulationProbability(model.lightOpenRate)
-    extraSession = SimulationProbability((model.sessionsPerDay - 1) / model.sessionsPerDay)
-    event = SimulationProbability.geometric(mean: model.eventsPerSession)
-    badSession = SimulationProbability(model.badSessionRate)
-    rate = SimulationProbability(model.rateShare).threshold
-    remind = SimulationProbability(model.rateShare + model.remindShare).threshold
-    decline = SimulationProbability(model.rateShare + model.remindShare + model.declineShare).threshold
     let releases = model.releaseEvery == 0 ? 1 : setup.days / model.releaseEvery + 2
     let versions = (0..<releases).map { "1.\($0)" }
     self.versions = versions
@@ -327,28 +319,13 @@ private struct SimulationPlan: Sendable {
       for fact in policy.appFacts { tracker.setFact(fact.name, fact.value) }
       return tracker
     }
-    events = model.events.map { ($0.name, SimulationProbability.geometric(mean: $0.perSession)) }
-    factThresholds = model.facts.map { fact in
-      var running = 0.0
-      return fact.shares.map { share in
-        running += share.share
-        return SimulationProbability(running).threshold
-      }
-    }
     self.trackers = trackers
+    segments = model.segmentModels.map { SimulationSegmentPlan($0, trackers: trackers) }
+    segmentThresholds = model.segments.isEmpty ? [] : SimulationSegmentPlan.thresholds(model.segments.map(\.share))
     if setup.recordSink != nil, let first = setup.policies.first, let compiled = trackers.first??.policy {
       recorder = SimulationRecorder(compiled: compiled, source: first.text)
     } else {
       recorder = nil
-    }
-    factValues = trackers.map { tracker in
-      model.facts.map { fact -> [Value]? in
-        guard let slots = tracker?.policy.layout.slots,
-          let slot = slots.first(where: { $0.name == fact.name && $0.isDeclaration })
-        else { return nil }
-        let values = fact.shares.compactMap { SimulationAppFacts.parse($0.value, as: slot.type) }
-        return values.count == fact.shares.count ? values : nil
-      }
     }
   }
 }
@@ -394,11 +371,16 @@ private final class SimulationWorker {
   private var recorder: SimulationRecorder?
   /// Whether the user being simulated is recorded (the first policy's, with a recorder).
   private var recording = false
+  /// The behaviour of the current user's segment.
+  private var behaviour: SimulationSegmentPlan
 
   /// A worker for `plan`.
   init(_ plan: SimulationPlan) {
     self.plan = plan
-    tallies = plan.trackers.map { SimulationPolicyTally(days: plan.setup.days, policy: $0?.policy) }
+    behaviour = plan.segments[0]
+    let segments = plan.setup.model.segments.count
+    tallies = plan.trackers.map { SimulationPolicyTally(days: plan.setup.days, policy: $0?.policy, segments: segments) }
+    activity.segmentUsers = Array(repeating: 0, count: segments)
     askTimes.reserveCapacity(64)
     recorder = plan.recorder
   }
@@ -411,9 +393,12 @@ private final class SimulationWorker {
     sink(lines)
   }
 
-  /// Simulates user `user` under every policy, with the same behaviour stream each time.
+  /// Simulates user `user` under every policy, with the same behaviour stream (and segment) each time.
   func simulate(user: Int) {
     explaining = user % plan.setup.explainStride == 0
+    let segment = SimulationRandom.segment(ofUser: user, seed: plan.setup.seed, thresholds: plan.segmentThresholds)
+    if activity.segmentUsers.indices.contains(segment) { activity.segmentUsers[segment] += 1 }
+    behaviour = plan.segments[min(segment, plan.segments.count - 1)]
     for index in plan.setup.policies.indices {
       if explaining { tallies[index].checks.users += 1 }
       policyIndex = index
@@ -426,7 +411,7 @@ private final class SimulationWorker {
       ratedOnce = false
       recording = index == 0 && recorder != nil
       let isHeavy = live(user: user, countsActivity: index == 0)
-      finishUser(isHeavy: isHeavy, in: &tallies[index])
+      finishUser(isHeavy: isHeavy, segment: segment, in: &tallies[index])
     }
     recording = false
     flushRecords(atLeast: 1 << 20)
@@ -435,9 +420,10 @@ private final class SimulationWorker {
   /// Drives a tracker through the user's days; returns whether the user is a heavy user.
   private func live(user: Int, countsActivity: Bool) -> Bool {
     let setup = plan.setup
+    let parameters = self.behaviour
     var behaviour = SimulationRandom(seed: setup.seed, user: user, stream: 0)
-    let isHeavy = behaviour.chance(plan.heavy)
-    let openRate = isHeavy ? plan.heavyOpen : plan.lightOpen
+    let isHeavy = behaviour.chance(parameters.heavy)
+    let openRate = isHeavy ? parameters.heavyOpen : parameters.lightOpen
     let cadence = setup.model.releaseEvery
     let phase = cadence == 0 ? 0 : Int(behaviour.below(UInt64(cadence)))
     guard var tracker = plan.trackers[policyIndex] else {
@@ -452,14 +438,13 @@ private final class SimulationWorker {
         random: &seeds, appVersion: tracker.appVersion, seed: tracker.installSeed,
         bucketNames: tracker.policy.bucketNames)
     }
-    if !plan.factThresholds.isEmpty {
+    if !parameters.factThresholds.isEmpty {
       // App facts: one draw per distributed fact, from a stream of their own.
       var facts = SimulationRandom(seed: setup.seed, user: user, stream: 2)
-      for (index, thresholds) in plan.factThresholds.enumerated() {
-        let draw = facts.next53()
-        let choice = thresholds.firstIndex { draw < $0 } ?? (thresholds.count - 1)
-        if let values = plan.factValues[policyIndex][index], values.indices.contains(choice) {
-          tracker.setFact(setup.model.facts[index].name, values[choice])
+      for (index, thresholds) in parameters.factThresholds.enumerated() {
+        let choice = SimulationSegmentPlan.choice(facts.next53(), among: thresholds)
+        if let values = parameters.factValues[policyIndex][index], values.indices.contains(choice) {
+          tracker.setFact(parameters.factNames[index], values[choice])
         }
       }
     }
@@ -474,7 +459,7 @@ private final class SimulationWorker {
       let dayStart = SimulationSetup.installInstant + Int64(day) * 86_400
       let lastStart = dayStart + 23 * 3600
       var time = dayStart + 7 * 3600 + Int64(behaviour.below(12 * 3600))
-      let sessions = 1 + behaviour.geometric(plan.extraSession, limit: 19)
+      let sessions = 1 + behaviour.geometric(parameters.extraSession, limit: 19)
       for session in 0..<sessions {
         if time > lastStart { break }
         if session == 0 {
@@ -502,7 +487,7 @@ private final class SimulationWorker {
         }
         promptIfAppropriate(&tracker, at: time, event: .promptCheck)
         let actions = 1 + Int(behaviour.below(4))
-        let isBad = behaviour.chance(plan.badSession)
+        let isBad = behaviour.chance(parameters.badSession)
         for action in 0..<actions {
           time += 30 + Int64(behaviour.below(270))
           now = Timestamp(millisecondsSince1970: time * 1000)
@@ -516,11 +501,11 @@ private final class SimulationWorker {
           }
         }
         var events = 0
-        if plan.events.isEmpty {
-          events = behaviour.geometric(plan.event, limit: 50)
+        if parameters.events.isEmpty {
+          events = behaviour.geometric(parameters.event, limit: 50)
           for _ in 0..<events { significantEvent("export", &tracker, &behaviour, &time) }
         } else {
-          for (name, more) in plan.events {
+          for (name, more) in parameters.events {
             let count = behaviour.geometric(more, limit: 50)
             for _ in 0..<count { significantEvent(name, &tracker, &behaviour, &time) }
             events += count
@@ -596,14 +581,14 @@ private final class SimulationWorker {
       askedAfterDecline = true
     }
     let draw = answers.next53()
-    if draw < plan.rate {
+    if draw < behaviour.rate {
       tally.rated += 1
       ratedOnce = true
       return .rated
-    } else if draw < plan.remind {
+    } else if draw < behaviour.remind {
       tally.remindLater += 1
       return .remindLater
-    } else if draw < plan.decline {
+    } else if draw < behaviour.decline {
       tally.declined += 1
       declinedBefore = true
       return .declined
@@ -613,14 +598,16 @@ private final class SimulationWorker {
     }
   }
 
-  /// Adds the finished user's per-user counts to `tally`.
-  private func finishUser(isHeavy: Bool, in tally: inout SimulationPolicyTally) {
+  /// Adds the finished user's per-user counts to `tally`; the user is in the model's segment `segment` (if it has
+  /// segments).
+  private func finishUser(isHeavy: Bool, segment: Int, in tally: inout SimulationPolicyTally) {
     let asks = askTimes.count
     tally.asksPerUser[min(asks, SimulationSetup.askBuckets - 1)] += 1
     tally.maximumAsks = max(tally.maximumAsks, asks)
     guard asks > 0 else { return }
     tally.usersAsked += 1
     if isHeavy { tally.heavyUsersAsked += 1 }
+    if tally.segmentUsersAsked.indices.contains(segment) { tally.segmentUsersAsked[segment] += 1 }
     if askedAfterDecline { tally.usersAskedAfterDecline += 1 }
     if beyondLimit { tally.usersBeyondYearlyLimit += 1 }
     if ratedOnce { tally.usersRated += 1 }

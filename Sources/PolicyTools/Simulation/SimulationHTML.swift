@@ -182,6 +182,12 @@ public enum SimulationHTML {
     row("users asked", policies.map { share($0.tally.usersAsked, of: users) })
     row("heavy users asked", policies.map { share($0.tally.heavyUsersAsked, of: $0.heavyUsers) }, sub: true)
     row("light users asked", policies.map { share($0.lightUsersAsked, of: users - $0.heavyUsers) }, sub: true)
+    for (index, segment) in report.setup.model.segments.enumerated() {
+      let segmentUsers = report.outcome.activity.segmentUsers(index)
+      row(
+        "segment \(segment.name) asked", policies.map { share($0.segmentUsersAsked(index), of: segmentUsers) },
+        sub: true)
+    }
     group("first ask (day since install)")
     for (index, percent) in SimulationReport.percentiles.enumerated() {
       row(

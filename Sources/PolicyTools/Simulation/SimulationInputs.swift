@@ -54,14 +54,20 @@ public enum SimulationInputs {
       )
     }
     var inputs: [SimulationInput] = []
-    let rates =
-      model.events.isEmpty ? [SimulationEventRate(name: "export", perSession: model.eventsPerSession)] : model.events
-    for rate in rates {
+    let segments = model.segmentModels
+    var names: [String] = []
+    for segment in segments {
+      for rate in rates(of: segment) where !names.contains(rate.name) { names.append(rate.name) }
+    }
+    for name in names {
+      let perSegment = segments.map { segment in rates(of: segment).first { $0.name == name }?.perSession ?? 0 }
+      let stated = bySegment(model, perSegment.map { "\(SimulationFormat.trimmed($0, places: 3)) per session" }) {
+        index, text in perSegment[index] > 0 ? text : "never"
+      }
       inputs.append(
         SimulationInput(
-          kind: .event, name: rate.name, readAs: [], readBy: [],
-          stated: "\(SimulationFormat.trimmed(rate.perSession, places: 3)) per session", isProduced: rate.perSession > 0
-        ))
+          kind: .event, name: name, readAs: [], readBy: [], stated: stated,
+          isProduced: perSegment.contains { $0 > 0 }))
     }
     for entry in compiled {
       guard let policy = entry.policy else { continue }
@@ -84,17 +90,23 @@ public enum SimulationInputs {
           if !inputs[index].readBy.contains(entry.name) { inputs[index].readBy.append(entry.name) }
           continue
         }
-        let stated: String
-        var produced = true
-        if let distribution = model.facts.first(where: { $0.name == slot.name }) {
-          stated = distribution.summary
-        } else if let value = entry.values.first(where: { $0.name == slot.name })?.value {
-          let defaulted = entry.defaulted.contains(slot.name)
-          produced = !defaulted
-          stated = "\(value) for every user" + (defaulted ? " (default)" : "")
-        } else {
-          stated = "absent for every user (default)"
-          produced = false
+        // What one segment (or every user) gets: a distribution, or the policy's one value.
+        var produced = false
+        let perSegment = segments.map { segment -> (stated: String, alone: String) in
+          if let distribution = segment.facts.first(where: { $0.name == slot.name }) {
+            produced = true
+            return (distribution.summary, distribution.summary)
+          } else if let value = entry.values.first(where: { $0.name == slot.name })?.value {
+            let defaulted = entry.defaulted.contains(slot.name)
+            if !defaulted { produced = true }
+            let note = defaulted ? " (default)" : ""
+            return ("\(value) for every user" + note, "\(value)" + note)
+          } else {
+            return ("absent for every user (default)", "absent (default)")
+          }
+        }
+        let stated = bySegment(model, perSegment.map(\.stated), separator: "; ") { index, _ in
+          perSegment[index].alone
         }
         inputs.append(
           SimulationInput(
@@ -103,6 +115,24 @@ public enum SimulationInputs {
       }
     }
     return inputs
+  }
+
+  /// The events of `model` with their rates: its named events, or the default `export` events.
+  static func rates(of model: SimulationModel) -> [SimulationEventRate] {
+    model.events.isEmpty ? [SimulationEventRate(name: "export", perSession: model.eventsPerSession)] : model.events
+  }
+
+  /// What the model gives an input, from `texts`, one per segment model (``SimulationModel/segmentModels``): the
+  /// text when every segment gives the same, else each segment's `short` text with its name and share
+  /// (`0.05 per session in buyers (20%), never in others (80%)`).
+  static func bySegment(
+    _ model: SimulationModel, _ texts: [String], separator: String = ", ", short: (Int, String) -> String
+  ) -> String {
+    guard let first = texts.first else { return "" }
+    guard texts.contains(where: { $0 != first }), model.segments.count == texts.count else { return first }
+    return zip(model.segments, texts).enumerated().map { index, pair in
+      "\(short(index, pair.1)) in \(pair.0.name) (\(SimulationFormat.share(pair.0.share)))"
+    }.joined(separator: separator)
   }
 
   /// One warning per event a policy reads that the model never produces, for standard error before the run.

@@ -113,6 +113,104 @@ enum SimulationMessages {
         + "(the rest dismiss the prompt)", at: range)
   }
 
+  // MARK: - Segments (PC408)
+
+  /// `PC408`: `segments` that is `kind`, not an object.
+  static func segmentsNotAnObject(kind: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "`segments` must be an object from segment names to segments, but this is \(kind)", at: range,
+      help: [segmentsExample])
+  }
+
+  /// `PC408`: `segments` without a segment.
+  static func noSegments(at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour, "`segments` has no segment; give at least one, or leave `segments` out",
+      at: range, help: [segmentsExample])
+  }
+
+  /// `PC408`: a segment beyond the most a behaviour file may have, at its name.
+  static func tooManySegments(at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "a behaviour file has at most \(SimulationSegment.maximumCount) segments; this is one more", at: range)
+  }
+
+  /// `PC408`: an empty segment name.
+  static func emptySegmentName(at range: SourceRange) -> Diagnostic {
+    Diagnostic(PolicyToolsCode.invalidBehaviour, "a segment name cannot be empty", at: range)
+  }
+
+  /// `PC408`: a segment name of `bytes` bytes, over the most.
+  static func longSegmentName(bytes: Int, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "a segment name has at most \(SimulationSegment.maximumNameBytes) bytes, but this one has \(bytes)", at: range)
+  }
+
+  /// `PC408`: the segment `name`, whose value is `kind`, not an object.
+  static func segmentNotAnObject(_ name: String, kind: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "the segment `\(name)` must be an object with its `share` and the settings it changes, but this is \(kind)",
+      at: range, help: ["write `\"\(name)\": {\"share\": \"20%\", \"events\": {\"purchase\": 0.05}}`"])
+  }
+
+  /// `PC408`: the segment `name` without a `share`; the range is its name.
+  static func missingSegmentShare(_ name: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour, "the segment `\(name)` has no `share`", at: range,
+      help: ["give the segment's share of users, such as `\"share\": \"20%\"`"])
+  }
+
+  /// `PC408`: the key `key` in the segment `segment`, not a key of segments; `suggestion` is the key it may mean.
+  static func unknownSegmentKey(_ key: String, segment: String, suggestion: String?, at range: SourceRange)
+    -> Diagnostic
+  {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour, "unknown key `\(key)` in the segment `\(segment)`", at: range,
+      help: suggestion.map { ["did you mean `\($0)`?"] }
+        ?? ["the keys of a segment are " + SimulationBehaviour.segmentKeys.map { "`\($0)`" }.joined(separator: ", ")])
+  }
+
+  /// `PC408`: `releaseEvery` in the segment `segment`: releases are one calendar for the app.
+  static func releaseEveryInSegment(segment: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "`releaseEvery` cannot be set in the segment `\(segment)`: releases are one calendar for the whole app",
+      at: range, help: ["set `releaseEvery` at the top level of the file"])
+  }
+
+  /// `PC408`: `segments` in the segment `segment`: segments do not nest.
+  static func nestedSegments(segment: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "`segments` cannot be given in the segment `\(segment)`: segments do not nest", at: range,
+      help: ["give every segment at the top level of the file, with its share of all users"])
+  }
+
+  /// `PC408`: the shares of the segments add up to `total`, not 1; the range is `segments`.
+  static func segmentSharesNotWhole(total: Double, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "the shares of the segments add up to \(SimulationFormat.share(total)); they must add up to 100%", at: range)
+  }
+
+  /// `PC408`: the answers of the segment `segment`, with the file's answers it does not give, add up to `total`, over 1;
+  /// the range is the segment's `answers`.
+  static func segmentAnswersOverWhole(_ segment: String, total: Double, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      PolicyToolsCode.invalidBehaviour,
+      "the answers of the segment `\(segment)` add up to \(SimulationFormat.share(total)) (with the top level's "
+        + "answers it does not give); they must add up to at most 100% (the rest dismiss the prompt)", at: range)
+  }
+
+  /// An example of `segments`, for help lines.
+  private static let segmentsExample =
+    "write `\"segments\": {\"buyers\": {\"share\": \"20%\", \"events\": {\"purchase\": 0.05}}, "
+    + "\"others\": {\"share\": \"80%\"}}`"
+
   // MARK: - Model flags (usage errors)
 
   /// The share flag `--name` given `text`, not a share.
@@ -143,6 +241,12 @@ enum SimulationMessages {
   /// `--rate`, `--remind` and `--decline` add up to `total`, over 1.
   static func answerFlagsOverWhole(total: Double) -> String {
     "`--rate`, `--remind` and `--decline` add up to \(SimulationFormat.share(total)); they must add up to at most 100%"
+  }
+
+  /// `--rate`, `--remind` and `--decline`, with the segment `segment`'s own answers, add up to `total`, over 1.
+  static func segmentAnswerFlagsOverWhole(_ segment: String, total: Double) -> String {
+    "the answers of the segment `\(segment)` add up to \(SimulationFormat.share(total)) with `--rate`, `--remind` "
+      + "and `--decline`; they must add up to at most 100%"
   }
 
   // MARK: - App facts (usage errors and notes)

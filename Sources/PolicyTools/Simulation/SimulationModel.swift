@@ -35,6 +35,11 @@
 /// under two policies a user opens the app on the same days, has the same sessions
 /// and events, and gives the same answer to their first, second, ... prompt; only
 /// when (and whether) they are asked differs.
+///
+/// **Segments.** A model with ``segments`` splits the users into named groups by share; each
+/// user's segment is drawn from a stream of its own (so a model without segments draws exactly
+/// as before), and the segment's users follow ``SimulationSegment/model(over:)``: this model
+/// with the segment's overrides.
 public struct SimulationModel: Sendable, Hashable {
   /// The share of heavy users, 0...1.
   public var heavyShare = 0.2
@@ -61,6 +66,9 @@ public struct SimulationModel: Sendable, Hashable {
   public var events: [SimulationEventRate] = []
   /// App facts with a distribution of values over users (from a behaviour file).
   public var facts: [SimulationFactDistribution] = []
+  /// Named groups of users with their own settings, whose shares add up to 1 (from a behaviour
+  /// file); empty: every user follows this model.
+  public var segments: [SimulationSegment] = []
 
   /// The names of the events the model produces, in order.
   public var eventNames: [String] { events.isEmpty ? ["export"] : events.map(\.name) }
@@ -87,8 +95,18 @@ public struct SimulationModel: Sendable, Hashable {
 
   /// Sets the parameter of flag `name` from `text`, or returns why the value is not acceptable.
   ///
-  /// Shares and probabilities accept `0.2` or `20%`.
+  /// Shares and probabilities accept `0.2` or `20%`. A flag wins over the behaviour file
+  /// everywhere: it sets the top level and clears every segment's own value of the parameter.
   public mutating func set(_ name: String, _ text: String) -> String? {
+    if let problem = setTopLevel(name, text) { return problem }
+    if let keyPath = SimulationModel.segmentParameter(name) {
+      for index in segments.indices { segments[index][keyPath: keyPath] = nil }
+    }
+    return nil
+  }
+
+  /// Sets the top-level parameter of flag `name` from `text`, or returns why the value is not acceptable.
+  private mutating func setTopLevel(_ name: String, _ text: String) -> String? {
     if let keyPath = SimulationModel.shareParameter(name) {
       guard let value = SimulationModel.share(text) else {
         return SimulationMessages.invalidShareFlag(name, text)
@@ -132,11 +150,19 @@ public struct SimulationModel: Sendable, Hashable {
     }
   }
 
-  /// Checks the parameters together: the three answers cannot add up to more than 1.
+  /// Checks the parameters together: the three answers cannot add up to more than 1, at the top
+  /// level or in a segment.
   public func validate() -> String? {
     let total = rateShare + remindShare + declineShare
     guard total <= 1 + 1e-9 else {
       return SimulationMessages.answerFlagsOverWhole(total: total)
+    }
+    for segment in segments {
+      let model = segment.model(over: self)
+      let total = model.rateShare + model.remindShare + model.declineShare
+      guard total <= 1 + 1e-9 else {
+        return SimulationMessages.segmentAnswerFlagsOverWhole(segment.name, total: total)
+      }
     }
     return nil
   }
@@ -170,7 +196,16 @@ public struct SimulationModel: Sendable, Hashable {
       "\(p(heavyShare)) heavy users open the app on \(p(heavyOpenRate)) of days, the others on \(p(lightOpenRate)) (everyone on day 1)",
       "\(SimulationFormat.decimal(sessionsPerDay, places: 2)) sessions per day with the app open, \(eventSummary), \(p(badSessionRate)) bad sessions",
       "answers: rate \(p(rateShare)), remind me later \(p(remindShare)), no thanks \(p(declineShare)), dismiss \(p(dismissShare)); \(releases)",
-    ]
+    ] + segmentSummaryLines
+  }
+
+  /// One line per segment, for reports: `segment buyers (20%): purchase 0.05 per session`; none without segments.
+  private var segmentSummaryLines: [String] {
+    segments.map { segment in
+      let changes = segment.overrideSummary
+      return "segment \(segment.name) (\(SimulationFormat.share(segment.share))): "
+        + (changes.isEmpty ? "as above" : changes)
+    }
   }
 }
 

@@ -88,6 +88,10 @@ public struct SimulationPolicySummary: Sendable {
   public var usersAskedMoreThanOnce: Int { tally.usersAsked - tally.asksPerUser[1] }
   /// Light users asked.
   public var lightUsersAsked: Int { tally.usersAsked - tally.heavyUsersAsked }
+  /// Users of the model's segment `index` asked (0 for a segment the run does not have).
+  public func segmentUsersAsked(_ index: Int) -> Int {
+    tally.segmentUsersAsked.indices.contains(index) ? tally.segmentUsersAsked[index] : 0
+  }
   /// Asks per user who was asked; nil when nobody was.
   public var asksPerAskedUser: Double? { tally.usersAsked == 0 ? nil : Double(tally.asks) / Double(tally.usersAsked) }
   /// The shortest time between two asks to one user, in days.
@@ -119,6 +123,11 @@ extension SimulationReport {
     table.row("users asked", policies.map { share($0.tally.usersAsked, of: users) })
     table.row("  heavy users", policies.map { share($0.tally.heavyUsersAsked, of: $0.heavyUsers) })
     table.row("  light users", policies.map { share($0.lightUsersAsked, of: users - $0.heavyUsers) })
+    for (index, segment) in setup.model.segments.enumerated() {
+      table.row(
+        "  segment `\(segment.name)`",
+        policies.map { share($0.segmentUsersAsked(index), of: outcome.activity.segmentUsers(index)) })
+    }
     table.section("first ask (day since install)")
     for (index, percent) in SimulationReport.percentiles.enumerated() {
       let label = percent == 50 ? "median" : "\(percent)th percentile"
@@ -369,6 +378,18 @@ extension SimulationReport {
       $0.key("askedShare"); $0.decimal(Double(tally.usersAsked) / Double(setup.users))
       $0.key("heavyUsersAsked"); $0.number(tally.heavyUsersAsked)
       $0.key("lightUsersAsked"); $0.number(summary.lightUsersAsked)
+      if !setup.model.segments.isEmpty {
+        $0.key("segments")
+        $0.array {
+          for (index, segment) in setup.model.segments.enumerated() {
+            $0.object {
+              $0.key("name"); $0.string(segment.name)
+              $0.key("users"); $0.number(outcome.activity.segmentUsers(index))
+              $0.key("asked"); $0.number(summary.segmentUsersAsked(index))
+            }
+          }
+        }
+      }
       $0.key("firstAskDay")
       $0.object {
         for (index, percent) in SimulationReport.percentiles.enumerated() {
