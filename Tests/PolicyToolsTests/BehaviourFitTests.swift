@@ -20,7 +20,9 @@ struct BehaviourFitTests {
     return sink.records()
   }
 
-  @Test("a simulated population's records give back its model: open rates, sessions, events, answers, releases")
+  @Test(
+    "a simulated population's records give back its model: open rates, sessions, events, segments, answers, releases"
+  )
   func recoversTheModel() throws {
     var model = SimulationModel()
     model.heavyShare = 0.3
@@ -33,6 +35,12 @@ struct BehaviourFitTests {
     model.remindShare = 0.2
     model.releaseEvery = 14
     model.events = [SimulationEventRate(name: "export", perSession: 0.5), .init(name: "share", perSession: 0.2)]
+    // The purchase scenario: a fifth of the users buy, 0.1 times a session; the rest never.
+    var buyers = SimulationSegment(name: "buyers", share: 0.2)
+    buyers.events = [SimulationEventRate(name: "purchase", perSession: 0.1)]
+    var others = SimulationSegment(name: "others", share: 0.8)
+    others.events = [SimulationEventRate(name: "purchase", perSession: 0)]
+    model.segments = [buyers, others]
     var fit = BehaviourFit()
     for record in Self.simulatedRecords(model, users: 3000, days: 90, seed: 11) { fit.add(record) }
     let estimate = fit.finish()
@@ -50,8 +58,11 @@ struct BehaviourFitTests {
     let rates = Dictionary(uniqueKeysWithValues: estimate.events.map { ($0.name, $0.fit) })
     #expect(abs((rates["export"]?.pooledRate ?? 0) - 0.5) < 0.02, "\(rates)")
     #expect(abs((rates["share"]?.pooledRate ?? 0) - 0.2) < 0.01, "\(rates)")
-    // Everyone produces both events: no segments.
-    #expect(estimate.segmentEvents.isEmpty, "\(estimate.events.map { ($0.name, $0.fit.statistic) })")
+    // Everyone produces `export` and `share`; only a fifth of the installs ever purchase.
+    #expect(estimate.segmentEvents.map(\.name) == ["purchase"], "\(estimate.events.map { ($0.name, $0.fit) })")
+    let purchase = try #require(rates["purchase"])
+    #expect(abs(purchase.neverShare - 0.8) < 0.025, "\(purchase)")
+    #expect(abs(purchase.rate - 0.1) < 0.008, "\(purchase)")
     let answers = try #require(estimate.answerShares)
     #expect(estimate.promptsShown > 2000)
     #expect(abs(answers.rate - 0.3) < 0.04 && abs(answers.decline - 0.3) < 0.04 && abs(answers.later - 0.2) < 0.04)
@@ -64,6 +75,9 @@ struct BehaviourFitTests {
     #expect(read.releaseEvery == 14)
     #expect(read.events.map(\.name) == ["export", "share"])
     #expect(abs(read.sessionsPerDay - sessions) < 1e-4)
+    #expect(read.segments.map(\.name) == ["with purchase", "without purchase"])
+    #expect(abs(read.segments.reduce(0) { $0 + $1.share } - 1) < 1e-9)
+    #expect(read.segments.last?.events == [SimulationEventRate(name: "purchase", perSession: 0)])
   }
 
   /// Installs: `producing` of `installs` produce the event, a geometric number per session with

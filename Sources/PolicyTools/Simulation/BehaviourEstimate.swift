@@ -162,7 +162,8 @@ package struct BehaviourEstimate: Sendable {
     for event in segmentEvents {
       notes.append(
         "`\(event.name)`: \(Self.percent(1 - event.fit.neverShare)) of installs produce it, "
-          + "\(Self.decimal(event.fit.rate)) per session (likelihood ratio \(Self.decimal(event.fit.statistic)))")
+          + "\(Self.decimal(event.fit.rate)) per session (likelihood ratio "
+          + "\(SimulationFormat.grouped(Int(min(event.fit.statistic, 1e15).rounded()))) against one rate for all)")
     }
     return notes
   }
