@@ -96,6 +96,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     replay.add(record)
   }
   let whole = replay.finish()
+  // The behaviour fit of the same records: a file the behaviour reader takes.
+  var fit = BehaviourFit()
+  for record in records { fit.add(record) }
+  let fitted = fit.finish()
+  if fitted.installs > 0 {
+    let file = SourceFile(path: "fitted.json", text: fitted.behaviourFile)
+    if case .failure(let problems) = SimulationBehaviour.read(file, into: SimulationModel()) {
+      fuzzFail("a fitted behaviour file is refused (\(problems.diagnostics.map(\.message))):\n\(fitted.behaviourFile)")
+    }
+  }
   let checks = whole.comparisons.map { $0.sameDecisions + $0.askedInstead + $0.didNotAsk }
   if checks.contains(where: { $0 != whole.checks }) { fuzzFail("checks counted \(checks), not \(whole.checks)") }
   let header = PartialResult.Header(shard: RecordShard(index: 0, count: 1), summary: summary, files: 1)
