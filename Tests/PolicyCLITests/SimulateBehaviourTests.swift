@@ -309,9 +309,9 @@ struct SimulateBehaviourTests {
 /// `policyc --version`.
 @Suite("policyc --version")
 struct VersionTests {
-  @Test("--version and -V print the version constant, exit 0; an argument after it is a usage error")
+  @Test("--version, -v and -V print the version constant, exit 0; an argument after it is a usage error")
   func version() {
-    for spelling in ["--version", "-V"] {
+    for spelling in ["--version", "-v", "-V"] {
       let io = MemoryIO()
       #expect(PolicyCLI.run([spelling], io: io) == 0)
       #expect(io.standardOutput == "policyc \(PolicyCLI.version)\n")
@@ -322,5 +322,21 @@ struct VersionTests {
     #expect(PolicyCLI.run(["--version", "x"], io: io) == 2)
     #expect(io.standardOutput == "")
     #expect(io.standardError == "policyc: error: `--version` takes no arguments\n\nUSAGE: policyc --version\n")
+  }
+
+  @Test("the overview lists -v and --version; `policyc help --version` explains it; `policyc version` suggests it")
+  func versionInHelp() {
+    let overview = MemoryIO()
+    #expect(PolicyCLI.run(["help"], io: overview) == 0)
+    #expect(overview.standardOutput.contains("\nOPTIONS:\n  -h, --help     Show this overview\n"))
+    #expect(overview.standardOutput.contains("\n  -v, --version  Print the version of policyc\n"))
+    for topic in ["--version", "-v", "version"] {
+      let io = MemoryIO()
+      #expect(PolicyCLI.run(["help", topic], io: io) == 0)
+      #expect(io.standardOutput == "OVERVIEW: print the version of policyc\n\nUSAGE: policyc --version\n")
+    }
+    let io = MemoryIO()
+    #expect(PolicyCLI.run(["version"], io: io) == 2)
+    #expect(io.standardError.hasPrefix("policyc: error: unknown command `version`; did you mean `--version`?\n"))
   }
 }
