@@ -91,6 +91,36 @@ struct EvalCommandTests {
         """)
   }
 
+  @Test("explain goes on inside a `let`, down to the facts, in text and JSON; an unnamed rule says its line once")
+  func explainInsideLets() throws {
+    let policy = "let engaged = days >= 14 and uses >= 10\nask when engaged\n"
+    let facts = #"{"now": "2026-03-01T12:00:00Z", "days": 12, "uses": 25}"#
+    let text = runPolicyc(["explain", "p.policy", "--facts", "f.json"], files: ["p.policy": policy, "f.json": facts])
+    #expect(
+      text
+        == RunResult(
+          status: 0,
+          standardOutput: """
+            decision: don't ask: no ask rule held
+            let engaged = false
+              failed      days >= 14  days = 12
+              not needed  uses >= 10
+            ask rule at line 2: not held
+              failed      engaged  engaged = false
+            now: 2026-03-01T12:00:00Z
+
+            """, standardError: ""))
+    let json = runPolicyc(
+      ["explain", "p.policy", "--facts", "f.json", "--format", "json"], files: ["p.policy": policy, "f.json": facts])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let lets = try #require(object["lets"] as? [[String: Any]])
+    let conditions = try #require(lets.first?["conditions"] as? [[String: Any]])
+    #expect(conditions.map { $0["text"] as? String } == ["days >= 14", "uses >= 10"])
+    #expect(conditions.map { $0["status"] as? String } == ["failed", "not_needed"])
+    #expect((conditions[0]["operands"] as? [[String: Any]])?.first?["value"] as? String == "12")
+    #expect((lets.first?["reads"] as? [Any])?.isEmpty == true)
+  }
+
   @Test("explain --format json has every rule and condition")
   func explainJSON() throws {
     let result = run(
