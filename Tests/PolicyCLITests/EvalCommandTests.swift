@@ -121,6 +121,41 @@ struct EvalCommandTests {
     #expect((lets.first?["reads"] as? [Any])?.isEmpty == true)
   }
 
+  @Test("a facts key naming an event the policy does not declare, or the app does not record, is PC217 at the key")
+  func unknownEventInFacts() {
+    let declared = "event purchase\nask when events(\"purchase\") >= 1\n"
+    let facts = #"{"events(\"share\")": 3, "events(\"purchas\")": 1}"#
+    let result = runPolicyc(["eval", "p.policy", "--facts", "f.json"], files: ["p.policy": declared, "f.json": facts])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError == #"""
+        f.json:1:2: error: unknown event `share` [PC217]
+         1 | {"events(\"share\")": 3, "events(\"purchas\")": 1}
+           |  ^~~~~~~~~~~~~~~~~~~
+        help: the policy declares the events `purchase`; no user of it can have `share` events
+        f.json:1:26: error: unknown event `purchas` [PC217]
+         1 | {"events(\"share\")": 3, "events(\"purchas\")": 1}
+           |                          ^~~~~~~~~~~~~~~~~~~~~
+        help: did you mean `purchase`?
+        help: the policy declares the events `purchase`; no user of it can have `purchas` events
+
+        """#)
+    // Without `event`, the app's names (`--events`) say which events exist.
+    let undeclared = runPolicyc(
+      ["eval", "p.policy", "--facts", "f.json", "--events", "purchase,export"],
+      files: ["p.policy": "ask when events(\"purchase\") >= 1\n", "f.json": #"{"events(\"exprt\")": 3}"#])
+    #expect(undeclared.status == 1)
+    #expect(undeclared.standardError.contains("f.json:1:2: error: unknown event `exprt` [PC217]"))
+    #expect(undeclared.standardError.contains("help: did you mean `export`?"))
+    #expect(undeclared.standardError.contains("help: the app records the events `export`, `purchase`"))
+    // With no names known, any event is accepted: a key the policy does not read is only PC409.
+    let open = runPolicyc(
+      ["eval", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": "ask when events(\"purchase\") >= 1\n", "f.json": #"{"events(\"share\")": 3}"#])
+    #expect(open.status == 0)
+    #expect(open.standardError.contains("[PC409]"))
+  }
+
   @Test("explain --format json has every rule and condition")
   func explainJSON() throws {
     let result = run(

@@ -340,3 +340,25 @@ struct VersionTests {
     #expect(io.standardError.hasPrefix("policyc: error: unknown command `version`; did you mean `--version`?\n"))
   }
 }
+
+/// A behaviour file's `answers.dismiss`: the help says dismissing is what the other answers leave.
+@Suite("policyc simulate: the dismiss share")
+struct DismissAnswerTests {
+  @Test("`answers.dismiss` is unknown, and the help says the dismiss share is what rate, decline and later leave")
+  func dismissIsTheRemainder() {
+    let files = [
+      "p.policy": "ask when uses >= 3\n", "b.json": #"{"answers": {"rate": 0.3, "decline": 0.4, "dismiss": 0.1}}"#,
+    ]
+    let run = simulate(["p.policy", "--behaviour", "b.json", "--users", "10", "--days", "10"], files: files)
+    #expect(run.result.status == 1)
+    #expect(
+      run.result.standardError == """
+        b.json:1:43: error: unknown answer `dismiss` [PC408]
+         1 | {"answers": {"rate": 0.3, "decline": 0.4, "dismiss": 0.1}}
+           |                                           ^~~~~~~~~
+        help: dismissing is not given: it is the share that `rate`, `decline` and `later` leave (with 25%, 40% and 30%, 5% dismiss)
+        help: remove `dismiss` and give the other answers; their shares add up to at most 100%
+
+        """)
+  }
+}
