@@ -1,6 +1,6 @@
 """Renders a tmux capture (`tmux capture-pane -e -p`, ANSI colours) as an SVG of monospaced text.
 
-Usage: python3 Scripts/ansi-to-svg.py CAPTURE.txt OUT.svg
+Usage: python3 Scripts/ansi-to-svg.py [-h | --help] CAPTURE.txt OUT.svg
 """
 
 import html
@@ -88,8 +88,29 @@ def render(lines: list[str]) -> str:
     return "\n".join(out)
 
 
-if __name__ == "__main__":
-    with open(sys.argv[1], encoding="utf-8", errors="replace") as capture:
+USAGE = """usage: python3 Scripts/ansi-to-svg.py [-h | --help] CAPTURE.txt OUT.svg
+
+Renders a tmux capture (`tmux capture-pane -e -p`, ANSI colours) as an SVG of monospaced text.
+"""
+
+
+def main(arguments: list[str]) -> int:
+    if any(argument in ("-h", "--help") for argument in arguments):
+        sys.stdout.write(USAGE)
+        return 0
+    options = [argument for argument in arguments if argument.startswith("-") and argument != "-"]
+    if options:
+        sys.stderr.write(f"ansi-to-svg.py: error: unknown option `{options[0]}`\n" + USAGE)
+        return 2
+    if len(arguments) != 2:
+        sys.stderr.write("ansi-to-svg.py: error: expected CAPTURE.txt and OUT.svg\n" + USAGE)
+        return 2
+    with open(arguments[0], encoding="utf-8", errors="replace") as capture:
         text = capture.read().rstrip("\n").split("\n")
-    with open(sys.argv[2], "w", encoding="utf-8") as svg:
+    with open(arguments[1], "w", encoding="utf-8") as svg:
         svg.write(render(text))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -7,7 +7,7 @@
 # `@available` (deprecations and app-extension unavailability included), `@MainActor` and `Sendable`
 # are checked as Xcode checks them, against the declarations the stubs copy from the SDKs.
 # Then every known-wrong variant (Tests/AppleLayer/Variants/*.patch) must fail with its diagnostic.
-# Installs nothing. Usage: bash Scripts/check-apple-layer.sh [configuration ...]
+# Installs nothing. Usage: bash Scripts/check-apple-layer.sh [-h | --help] [configuration ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v swiftc >/dev/null 2>&1; then
@@ -17,7 +17,6 @@ fi
 stubs=Tests/AppleLayer/Stubs
 variants=Tests/AppleLayer/Variants
 layer=(Sources/ReviewPolicy/Apple/*.swift)
-lib="$(cd "$(dirname "$(command -v swiftc)")/../lib/swift" && pwd)"
 out="${APPLE_LAYER_BUILD:-.build/apple-layer}"
 
 # configuration: client target (the package's floor), platform, framework stubs in build order,
@@ -35,6 +34,31 @@ configs=(
   "extension-visionos x86_64-apple-xros1.0-simulator xros-simulator UIKit SwiftUI StoreKit : layer extension"
   "extension-tvos x86_64-apple-tvos16.0-simulator tvos-simulator UIKit SwiftUI StoreKit : layer extension"
 )
+
+usage() {
+  cat <<USAGE
+usage: Scripts/check-apple-layer.sh [-h | --help] [configuration ...]
+
+Type-checks the Apple layer and the iOS guide's Apple snippets against SDK stubs, for every
+configuration (or only those named), then checks that each known-wrong variant fails.
+Installs nothing; caches the standard libraries in \$APPLE_LAYER_BUILD (default: .build/apple-layer).
+
+configurations: $(for spec in "${configs[@]}"; do words=($spec); echo "${words[0]}"; done | paste -sd ' ')
+USAGE
+}
+for argument in "$@"; do
+  case "$argument" in
+    -h|--help) usage; exit 0 ;;
+    -*) echo "check-apple-layer.sh: error: unknown option \`$argument\`" >&2; usage >&2; exit 2 ;;
+    *)
+      known=0
+      for spec in "${configs[@]}"; do words=($spec); [ "${words[0]}" != "$argument" ] || known=1; done
+      if [ $known -eq 0 ]; then
+        echo "check-apple-layer.sh: error: unknown configuration \`$argument\`" >&2; usage >&2; exit 2
+      fi ;;
+  esac
+done
+lib="$(cd "$(dirname "$(command -v swiftc)")/../lib/swift" && pwd)"
 
 # The standard library for a platform: the Linux interfaces retargeted (x86_64 keeps Float80 as the
 # interface has it), built at a recent OS version so clients at the floor see its real availability.

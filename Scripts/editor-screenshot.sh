@@ -3,6 +3,24 @@
 # policy with Editors/vim highlighting and `policyc lsp` diagnostics. Needs nvim, tmux and
 # librsvg's `rsvg-convert`; policyc is built first.
 set -euo pipefail
+usage() {
+  cat <<'USAGE'
+usage: Scripts/editor-screenshot.sh [-h | --help]
+
+Captures docs/images/neovim-lsp.png: Neovim editing a policy with policyc lsp diagnostics.
+Needs nvim, tmux and rsvg-convert.
+
+environment:
+  POLICYC   the policyc to run (default: builds it with `swift build`)
+USAGE
+}
+for argument in "$@"; do
+  case "$argument" in
+    -h|--help) usage; exit 0 ;;
+    -*) echo "editor-screenshot.sh: error: unknown option \`$argument\`" >&2; usage >&2; exit 2 ;;
+    *) echo "editor-screenshot.sh: error: unexpected argument \`$argument\`" >&2; usage >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 for tool in nvim tmux rsvg-convert; do

@@ -7,6 +7,27 @@
 # Run it from anywhere; it builds the package this script belongs to.
 set -eu
 
+usage() {
+  cat <<'USAGE'
+usage: Scripts/install.sh [-h | --help]
+
+Builds policyc in release and installs it as $PREFIX/bin/policyc.
+
+environment:
+  PREFIX   where to install (default: ~/.local, so ~/.local/bin/policyc)
+
+Run it from anywhere; it builds the package this script belongs to.
+USAGE
+}
+
+for argument in "$@"; do
+  case "$argument" in
+    -h|--help) usage; exit 0 ;;
+    -*) echo "install.sh: error: unknown option \`$argument\`" >&2; usage >&2; exit 2 ;;
+    *) echo "install.sh: error: unexpected argument \`$argument\`" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
 PREFIX="${PREFIX:-$HOME/.local}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 

@@ -6,6 +6,24 @@
 # Needs python3 with venv and access to PyPI (or a pip mirror through PIP_INDEX_URL). When the
 # client cannot be installed the script fails: CI must not skip the test silently.
 set -euo pipefail
+usage() {
+  cat <<'USAGE'
+usage: Scripts/test-lsp.sh [-h | --help]
+
+Runs the end-to-end test of `policyc lsp` with pytest-lsp (installed from PyPI into a virtual
+environment); builds policyc first.
+
+environment:
+  LSP_VENV   the virtual environment (default: .build-lsp/venv)
+USAGE
+}
+for argument in "$@"; do
+  case "$argument" in
+    -h|--help) usage; exit 0 ;;
+    -*) echo "test-lsp.sh: error: unknown option \`$argument\`" >&2; usage >&2; exit 2 ;;
+    *) echo "test-lsp.sh: error: unexpected argument \`$argument\`" >&2; usage >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 if ! command -v swift >/dev/null 2>&1; then
   export PATH="/opt/swift/usr/bin:$PATH"

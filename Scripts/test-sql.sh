@@ -9,6 +9,25 @@
 # cannot be installed the script fails: CI must not skip the test silently. USERS overrides the
 # number of installs.
 set -euo pipefail
+usage() {
+  cat <<'USAGE'
+usage: Scripts/test-sql.sh [-h | --help]
+
+Checks the rollout read-out's SQL (`policyc report --sql`) in DuckDB (installed from PyPI into a
+virtual environment) against `policyc report` and `policyc replay`; builds policyc in release first.
+
+environment:
+  SQL_VENV   the virtual environment (default: .build-sql/venv)
+  USERS      the number of simulated installs (default: 100000)
+USAGE
+}
+for argument in "$@"; do
+  case "$argument" in
+    -h|--help) usage; exit 0 ;;
+    -*) echo "test-sql.sh: error: unknown option \`$argument\`" >&2; usage >&2; exit 2 ;;
+    *) echo "test-sql.sh: error: unexpected argument \`$argument\`" >&2; usage >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 if ! command -v swift >/dev/null 2>&1; then
   export PATH="/opt/swift/usr/bin:$PATH"

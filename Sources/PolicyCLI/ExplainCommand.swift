@@ -11,10 +11,13 @@ enum ExplainCommand: Command {
   static let help = """
     OVERVIEW: explain a policy's decision on a facts file
 
-    Prints the decision, then every rule with every condition: held, failed,
-    not needed (an earlier condition already decided, or another branch of an
-    `or` held) or faulted, with the values it saw. This answers "why didn't it
-    ask?": the failed conditions are exactly those that blocked.
+    Prints the decision, then every `let` the rules use with its value and,
+    indented under it, the conditions inside it (or, for a `let` that is not a
+    condition, the facts it reads), then every rule with every condition: held,
+    failed, not needed (an earlier condition already decided, or another branch
+    of an `or` held) or faulted, with the values it saw. This answers "why
+    didn't it ask?": the failed conditions are exactly those that blocked, and
+    a failed `let` shows what failed inside it.
 
     USAGE: policyc explain <policy> --facts <facts.json> [--now <ISO-8601>] [--format text|json]
                            [--events <names>]

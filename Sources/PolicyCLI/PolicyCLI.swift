@@ -20,7 +20,8 @@ package enum PolicyCLI {
     if let command = Commands.named(verb) ?? (HelpCommand.aliases.contains(verb) ? HelpCommand.self : nil) {
       return command.run(rest, io: io)
     }
-    let suggestion = EditDistance.suggestion(for: verb, among: Help.commands)
+    let suggestion =
+      verb == "version" ? VersionCommand.name : EditDistance.suggestion(for: verb, among: Help.commands)
     io.write(
       "policyc: error: unknown command `\(verb)`" + (suggestion.map { "; did you mean `\($0)`?" } ?? "") + "\n\n"
         + Help.overview, to: .standardError)
@@ -53,13 +54,18 @@ enum Help {
 
       """ + lines.joined() + """
 
+        OPTIONS:
+          -h, --help     Show this overview
+          -v, --version  Print the version of policyc
+
         See 'policyc help <command>' for details.
 
         """
   }
 
-  /// The help of `topic`, a verb; nil if there is no such verb.
+  /// The help of `topic`, a verb (or `--version`, `-v`, `version`); nil if there is no such verb.
   static func text(for topic: String) -> String? {
-    Commands.named(topic)?.help
+    if VersionCommand.aliases.contains(topic) || topic == "version" { return VersionCommand.help }
+    return Commands.named(topic)?.help
   }
 }

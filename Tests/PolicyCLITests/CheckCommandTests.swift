@@ -35,6 +35,10 @@ let overviewHelp = """
     lsp       Serve editors over the Language Server Protocol
     help      Show help for a command
 
+  OPTIONS:
+    -h, --help     Show this overview
+    -v, --version  Print the version of policyc
+
   See 'policyc help <command>' for details.
 
   """

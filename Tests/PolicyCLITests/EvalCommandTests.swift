@@ -91,6 +91,71 @@ struct EvalCommandTests {
         """)
   }
 
+  @Test("explain goes on inside a `let`, down to the facts, in text and JSON; an unnamed rule says its line once")
+  func explainInsideLets() throws {
+    let policy = "let engaged = days >= 14 and uses >= 10\nask when engaged\n"
+    let facts = #"{"now": "2026-03-01T12:00:00Z", "days": 12, "uses": 25}"#
+    let text = runPolicyc(["explain", "p.policy", "--facts", "f.json"], files: ["p.policy": policy, "f.json": facts])
+    #expect(
+      text
+        == RunResult(
+          status: 0,
+          standardOutput: """
+            decision: don't ask: no ask rule held
+            let engaged = false
+              failed      days >= 14  days = 12
+              not needed  uses >= 10
+            ask rule at line 2: not held
+              failed      engaged  engaged = false
+            now: 2026-03-01T12:00:00Z
+
+            """, standardError: ""))
+    let json = runPolicyc(
+      ["explain", "p.policy", "--facts", "f.json", "--format", "json"], files: ["p.policy": policy, "f.json": facts])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let lets = try #require(object["lets"] as? [[String: Any]])
+    let conditions = try #require(lets.first?["conditions"] as? [[String: Any]])
+    #expect(conditions.map { $0["text"] as? String } == ["days >= 14", "uses >= 10"])
+    #expect(conditions.map { $0["status"] as? String } == ["failed", "not_needed"])
+    #expect((conditions[0]["operands"] as? [[String: Any]])?.first?["value"] as? String == "12")
+    #expect((lets.first?["reads"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test("a facts key naming an event the policy does not declare, or the app does not record, is PC217 at the key")
+  func unknownEventInFacts() {
+    let declared = "event purchase\nask when events(\"purchase\") >= 1\n"
+    let facts = #"{"events(\"share\")": 3, "events(\"purchas\")": 1}"#
+    let result = runPolicyc(["eval", "p.policy", "--facts", "f.json"], files: ["p.policy": declared, "f.json": facts])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError == #"""
+        f.json:1:2: error: unknown event `share` [PC217]
+         1 | {"events(\"share\")": 3, "events(\"purchas\")": 1}
+           |  ^~~~~~~~~~~~~~~~~~~
+        help: the policy declares the events `purchase`; no user of it can have `share` events
+        f.json:1:26: error: unknown event `purchas` [PC217]
+         1 | {"events(\"share\")": 3, "events(\"purchas\")": 1}
+           |                          ^~~~~~~~~~~~~~~~~~~~~
+        help: did you mean `purchase`?
+        help: the policy declares the events `purchase`; no user of it can have `purchas` events
+
+        """#)
+    // Without `event`, the app's names (`--events`) say which events exist.
+    let undeclared = runPolicyc(
+      ["eval", "p.policy", "--facts", "f.json", "--events", "purchase,export"],
+      files: ["p.policy": "ask when events(\"purchase\") >= 1\n", "f.json": #"{"events(\"exprt\")": 3}"#])
+    #expect(undeclared.status == 1)
+    #expect(undeclared.standardError.contains("f.json:1:2: error: unknown event `exprt` [PC217]"))
+    #expect(undeclared.standardError.contains("help: did you mean `export`?"))
+    #expect(undeclared.standardError.contains("help: the app records the events `export`, `purchase`"))
+    // With no names known, any event is accepted: a key the policy does not read is only PC409.
+    let open = runPolicyc(
+      ["eval", "p.policy", "--facts", "f.json"],
+      files: ["p.policy": "ask when events(\"purchase\") >= 1\n", "f.json": #"{"events(\"share\")": 3}"#])
+    #expect(open.status == 0)
+    #expect(open.standardError.contains("[PC409]"))
+  }
+
   @Test("explain --format json has every rule and condition")
   func explainJSON() throws {
     let result = run(

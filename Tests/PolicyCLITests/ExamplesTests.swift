@@ -51,3 +51,37 @@ struct ExamplesTests {
     #expect(result.standardOutput.contains("checked \(files): "), "\(result.standardOutput)")
   }
 }
+
+/// The README's first command, `policyc check Examples/*.policy`, prints what the README says it prints.
+@Suite("README: the first command")
+struct ReadmeFirstCommandTests {
+  /// The paragraph after the README's first ```sh block.
+  static func paragraphAfterFirstCommand() throws -> String {
+    let url = Examples.directory.deletingLastPathComponent().appendingPathComponent("README.md")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let afterBlock = try #require(
+      text.range(of: "```sh\n").flatMap { text.range(of: "\n```\n", range: $0.upperBound..<text.endIndex) })
+    let rest = text[afterBlock.upperBound...].drop { $0 == "\n" }
+    return String(rest.prefix { $0 != "#" }).components(separatedBy: "\n\n").first ?? ""
+  }
+
+  @Test("the README names the warnings `policyc check Examples/*.policy` prints, their file and its summary line")
+  func readmeSaysWhatTheFirstCommandPrints() throws {
+    let paragraph = try ReadmeFirstCommandTests.paragraphAfterFirstCommand().replacingOccurrences(of: "\n", with: " ")
+    let io = MemoryIO()
+    for name in Examples.names { io.addFile("Examples/" + name, bytes: try Examples.bytes(name)) }
+    let result = io.run(["check"] + Examples.names.map { "Examples/" + $0 })
+    #expect(result.status == 0)
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    let summary = try #require(lines.last)
+    #expect(paragraph.contains("`\(summary)`"), "the README does not quote `\(summary)`: \(paragraph)")
+    let warnings = lines.filter { $0.contains(": warning: ") }
+    let codes = warnings.compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }.sorted()
+    let files = Set(warnings.compactMap { $0.split(separator: ":").first.map(String.init) })
+    #expect(!codes.isEmpty, "the examples print warnings")
+    let named = codes.count == 1 ? codes[0] : "\(codes[0])–\(codes[codes.count - 1])"
+    #expect(paragraph.contains("\(codes.count) warnings (\(named))"), "\(paragraph)")
+    for file in files { #expect(paragraph.contains("`\(file)`"), "the README does not say \(file) has warnings") }
+    #expect(paragraph.contains("docs/walkthrough.md"), "the README says why the one-liner has warnings")
+  }
+}

@@ -309,9 +309,9 @@ struct SimulateBehaviourTests {
 /// `policyc --version`.
 @Suite("policyc --version")
 struct VersionTests {
-  @Test("--version and -V print the version constant, exit 0; an argument after it is a usage error")
+  @Test("--version, -v and -V print the version constant, exit 0; an argument after it is a usage error")
   func version() {
-    for spelling in ["--version", "-V"] {
+    for spelling in ["--version", "-v", "-V"] {
       let io = MemoryIO()
       #expect(PolicyCLI.run([spelling], io: io) == 0)
       #expect(io.standardOutput == "policyc \(PolicyCLI.version)\n")
@@ -322,5 +322,43 @@ struct VersionTests {
     #expect(PolicyCLI.run(["--version", "x"], io: io) == 2)
     #expect(io.standardOutput == "")
     #expect(io.standardError == "policyc: error: `--version` takes no arguments\n\nUSAGE: policyc --version\n")
+  }
+
+  @Test("the overview lists -v and --version; `policyc help --version` explains it; `policyc version` suggests it")
+  func versionInHelp() {
+    let overview = MemoryIO()
+    #expect(PolicyCLI.run(["help"], io: overview) == 0)
+    #expect(overview.standardOutput.contains("\nOPTIONS:\n  -h, --help     Show this overview\n"))
+    #expect(overview.standardOutput.contains("\n  -v, --version  Print the version of policyc\n"))
+    for topic in ["--version", "-v", "version"] {
+      let io = MemoryIO()
+      #expect(PolicyCLI.run(["help", topic], io: io) == 0)
+      #expect(io.standardOutput == "OVERVIEW: print the version of policyc\n\nUSAGE: policyc --version\n")
+    }
+    let io = MemoryIO()
+    #expect(PolicyCLI.run(["version"], io: io) == 2)
+    #expect(io.standardError.hasPrefix("policyc: error: unknown command `version`; did you mean `--version`?\n"))
+  }
+}
+
+/// A behaviour file's `answers.dismiss`: the help says dismissing is what the other answers leave.
+@Suite("policyc simulate: the dismiss share")
+struct DismissAnswerTests {
+  @Test("`answers.dismiss` is unknown, and the help says the dismiss share is what rate, decline and later leave")
+  func dismissIsTheRemainder() {
+    let files = [
+      "p.policy": "ask when uses >= 3\n", "b.json": #"{"answers": {"rate": 0.3, "decline": 0.4, "dismiss": 0.1}}"#,
+    ]
+    let run = simulate(["p.policy", "--behaviour", "b.json", "--users", "10", "--days", "10"], files: files)
+    #expect(run.result.status == 1)
+    #expect(
+      run.result.standardError == """
+        b.json:1:43: error: unknown answer `dismiss` [PC408]
+         1 | {"answers": {"rate": 0.3, "decline": 0.4, "dismiss": 0.1}}
+           |                                           ^~~~~~~~~
+        help: dismissing is not given: it is the share that `rate`, `decline` and `later` leave (with 25%, 40% and 30%, 5% dismiss)
+        help: remove `dismiss` and give the other answers; their shares add up to at most 100%
+
+        """)
   }
 }

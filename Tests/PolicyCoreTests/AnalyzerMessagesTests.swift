@@ -54,13 +54,41 @@ struct AnalyzerMessagesTests {
     let compilation = PolicyCompiler.compile(
       "ask when days > 10  # policyc: allow PC999, pc314", path: "test.policy", schema: CheckerMessagesTests.schema)
     let warnings = PolicyAnalyzer.warnings(for: compilation, checks: [quiet])
+    // `pc314` is a misspelt code (PC309, with or without checks), not an unknown one.
+    let misspelt = AnalyzerMessages.misspeltSilencingComment(
+      "# policyc: allow PC999, pc314", misspelt: [("pc314", "PC314")], corrected: "# policyc: allow PC999, PC314",
+      at: SourceRange(start: 20, end: 49))
     #expect(
       warnings == [
+        misspelt,
         AnalyzerMessages.unknownAllowedCode("PC999", silenceable: logic, at: SourceRange(start: 37, end: 42)),
-        AnalyzerMessages.unknownAllowedCode("pc314", silenceable: logic, at: SourceRange(start: 44, end: 49)),
       ])
-    #expect(warnings.last?.help == ["did you mean `PC314`?"])
-    #expect(PolicyAnalyzer.warnings(for: compilation).isEmpty, "without checks, unknown codes are not judged")
+    #expect(warnings.first?.help == ["write `# policyc: allow PC999, PC314`"])
+    #expect(PolicyAnalyzer.warnings(for: compilation) == [misspelt], "without checks, unknown codes are not judged")
+  }
+
+  @Test("PC309: a comment meant to silence but spelt otherwise silences nothing and says how to spell it")
+  func misspeltSilencingComments() {
+    let cases: [(comment: String, misspelt: [(String, String)], corrected: String)] = [
+      ("# policy: allow PC310", [], "# policyc: allow PC310"),
+      ("# policyc allow PC310", [], "# policyc: allow PC310"),
+      ("# Policyc: Allow PC310 because", [], "# policyc: allow PC310 because"),
+      ("# policy allow pc310", [], "# policyc: allow PC310"),
+      ("# policyc: allow PC 310", [("PC 310", "PC310")], "# policyc: allow PC310"),
+      (
+        "# policyc: allow pc310, PC 311 as planned", [("pc310", "PC310"), ("PC 311", "PC311")],
+        "# policyc: allow PC310, PC311 as planned"
+      ),
+    ]
+    for (comment, misspelt, corrected) in cases {
+      Self.expect("\(comment)\nask when days > 10 and days < 5") {
+        AnalyzerMessages.misspeltSilencingComment(comment, misspelt: misspelt, corrected: corrected, at: $0)
+      }
+    }
+    // Prose is not a near miss: no code follows `allow`.
+    let prose = PolicyCompiler.compile(
+      "# policy: allow users to say no\nask when days > 10", path: "test.policy", schema: CheckerMessagesTests.schema)
+    #expect(PolicyAnalyzer.warnings(for: prose).isEmpty)
   }
 
   @Test("PC310, PC311, PC312: whole rules")

@@ -141,6 +141,40 @@ struct ExplanationTests {
     #expect(rule.outcome == .faulted(.divisionByZero))
   }
 
+  @Test("a `let` shows the conditions inside it, or the facts it reads, with their values, indented under it")
+  func insideLets() throws {
+    let (policy, explanation) = try explain(
+      """
+      let engaged = days >= 14 and uses >= 10
+      let loved = engaged or events("export") >= 3
+      let score = (average_score(3) ?? 0) + uses
+      ask loyal when loved and score > 50
+      """
+    ) {
+      try $0.set("days", to: .int(12))
+      try $0.set("uses", to: .int(30))
+    }
+    #expect(
+      explanation.lets.map { $0.conditions.map(\.shownStatus) } == [[.failed, .notNeeded], [.failed, .failed], []])
+    #expect(explanation.lets[2].inputs.map { policy.source.text(in: $0.range) } == ["average_score(3)", "uses"])
+    #expect(
+      ExplanationRenderer().render(explanation, of: policy) == """
+        decision: don't ask: no ask rule held
+        let engaged = false
+          failed      days >= 14  days = 12
+          not needed  uses >= 10
+        let loved = false
+          failed      engaged                engaged = false
+          failed      events("export") >= 3  events("export") = 0
+        let score = 30
+          reads       average_score(3) = absent, uses = 30
+        ask loyal (line 4): not held
+          failed      loved       loved = false
+          not needed  score > 50
+
+        """)
+  }
+
   @Test("facts that cannot be evaluated give an explanation without rules")
   func invalidFacts() throws {
     let policy = try compiled("ask when since(first_use) > 1d")
@@ -179,7 +213,7 @@ struct ExplanationRenderingTests {
     #expect(
       ExplanationRenderer().render(explanation, of: policy) == """
         decision: ask: `ask rule at line 1` held
-        ask rule at line 1 (line 1): held, decided
+        ask rule at line 1: held, decided
           held        days >= 30    days = 31
           held        uses >= 20    uses = 25
           held        not declined  declined = false
@@ -220,7 +254,7 @@ struct ExplanationOrNotNeededTests {
     #expect(
       ExplanationRenderer().render(explanation, of: policy) == """
         decision: don't ask: no ask rule held
-        ask rule at line 1 (line 1): not held
+        ask rule at line 1: not held
           not needed  declined     declined = false
           held        days < 5     days = 2
           failed      uses > 1000  uses = 7

@@ -119,6 +119,8 @@ struct MessageFactoryTests {
     var codes: [String: String] = [:]
     for code in PolicyToolsCode.allCases { codes["PolicyToolsCode.\(code.code.name)"] = code.rawValue }
     for code in ReviewPolicyCode.allCases { codes["ReviewPolicyCode.\(code.code.name)"] = code.rawValue }
+    // One mistake, one code: an event no user can have is PC217 in a facts file as in a policy.
+    codes["PolicyCoreCode.unknownEvent"] = PolicyCoreCode.unknownEvent.rawValue
     return codes
   }()
 

@@ -224,6 +224,23 @@ struct DocumentationTests {
     #expect(DocumentationTests.namedTests(in: "`DecisionTests.ruleOrder`, `a.b`, `GoldenTests`, `Facts`").count == 2)
   }
 
+  @Test("integration.md prints a warning's code as users see it (`PC320`), not the Swift case name")
+  func integrationPrintsCodes() throws {
+    let text = try DocumentationTests.text(of: "docs/integration.md")
+    #expect(text.contains("print(\"\\(warning.code.rawValue): \\(warning.message)\")"))
+    #expect(!text.contains("\\(warning.code)"))
+    #expect(ReviewPolicyCode.asksAfterAnswer.code.rawValue == "PC320")
+    #expect("\(ReviewPolicyCode.asksAfterAnswer.code)" == "asksAfterAnswer", "as integration.md says")
+  }
+
+  @Test("performance.md says a save appends a journal line, as JSONFileStore and app-state.md do")
+  func performanceDescribesTheJournal() throws {
+    let text = try DocumentationTests.text(of: "docs/performance.md")
+    #expect(text.contains("appends one line to its"))
+    #expect(!text.contains("writes a temporary file and renames it over the old"))
+    #expect(JSONFileStore.journalLimit == 12 * 1024, "performance.md says 12 KiB")
+  }
+
   @Test("the README stays a front door: at most 10,500 bytes")
   func readmeIsShort() throws {
     let size = try DocumentationTests.text(of: "README.md").utf8.count

@@ -264,8 +264,13 @@ struct EtiquetteSilencingTests {
         "PC317 3:18 `allow PC320` silences nothing here",
         "PC320 5:1 ask rule `b` can ask a user who declined or rated this version",
       ])
+    // A misspelt comment silences nothing either, and says how to spell it (PC309).
     let misspelt = unpolite + "# policyc allow PC320\nask b when days >= 40\n"
-    #expect(try analyzerWarnings(misspelt).count == 1)
+    #expect(
+      try analyzerWarnings(misspelt) == [
+        "PC309 3:1 `# policyc allow PC320` silences nothing: it is not spelt `# policyc: allow PCnnn`",
+        "PC320 4:1 ask rule `b` can ask a user who declined or rated this version",
+      ])
   }
 
   @Test("checks beyond the search budget are skipped with a note and PC318, never guessed")

@@ -145,7 +145,27 @@ enum AnalyzerMessages {
       ])
   }
 
-  // MARK: - PC315, PC316, PC317: silencing comments
+  // MARK: - PC309, PC315, PC316, PC317: silencing comments
+
+  /// `PC309`: the comment `written`, at `range`, means to silence warnings but is not spelt
+  /// `# policyc: allow PCnnn`: its prefix is misspelt, or it writes `misspelt` codes otherwise
+  /// (`pc321`, `PC 321`, each with its right spelling); `corrected` is the comment spelt right.
+  static func misspeltSilencingComment(
+    _ written: String, misspelt: [(written: String, right: String)], corrected: String, at range: SourceRange
+  ) -> Diagnostic {
+    let codes = misspelt.map { "`\(LiteralText.abbreviated($0.written))`" }.joined(separator: ", ")
+    let rights = misspelt.map { "`\($0.right)`" }.joined(separator: ", ")
+    let message =
+      misspelt.isEmpty
+      ? "`\(LiteralText.abbreviated(written, limit: 60))` silences nothing: it is not spelt `# policyc: allow PCnnn`"
+      : misspelt.count == 1
+        ? "\(codes) silences nothing: a code is written \(rights)"
+        : "\(codes) silence nothing: codes are written \(rights)"
+    let right = LiteralText.abbreviated(corrected, limit: 100)
+    return Diagnostic(
+      PolicyCoreCode.misspeltSilencingComment, message, at: range, help: ["write `\(right)`"],
+      fixIts: [FixIt("write `\(right)`", edits: [SourceEdit(replacing: range, with: corrected)])])
+  }
 
   /// `PC315`: a `policyc:` comment whose directive `word` is not `allow`.
   static func unknownDirective(_ word: String, at range: SourceRange) -> Diagnostic {

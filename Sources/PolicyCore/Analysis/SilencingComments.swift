@@ -4,7 +4,9 @@
 /// next line when the comment stands alone on its line. The comments are themselves checked, as
 /// ESLint reports unused disable directives: an unknown directive (`PC315`), a code that no
 /// comment can silence (`PC316`) and an `allow` that silenced nothing where it stands (`PC317`)
-/// are warnings.
+/// are warnings, and so is a comment meant to silence that is spelt otherwise (`PC309`:
+/// `# policy: allow PC321`, `# policyc allow PC321`, `allow PC 321`, `allow pc321`), which
+/// silences nothing.
 struct SilencingComments {
   /// One `allow` comment.
   struct Allow {
@@ -34,10 +36,21 @@ struct SilencingComments {
     var range: SourceRange
   }
 
+  /// A comment meant to silence warnings whose `policyc:` prefix is misspelt
+  /// (`# policy: allow PC321`), with the comment spelt right.
+  struct Misspelling {
+    /// The whole comment.
+    var range: SourceRange
+    /// The comment as it should be written.
+    var corrected: String
+  }
+
   let source: SourceFile
   private(set) var allows: [Allow] = []
   /// Unknown directives, found while reading the comments.
   private(set) var unknownDirectives: [Word] = []
+  /// Comments whose prefix is misspelt, found while reading the comments.
+  private(set) var misspellings: [Misspelling] = []
 
   init(source: SourceFile) {
     self.source = source
@@ -53,19 +66,75 @@ struct SilencingComments {
       case .unknown(let word)?:
         unknownDirectives.append(word)
       case nil:
-        continue
+        let text = source.text(in: comment.range)
+        if let corrected = SilencingComments.correctedPrefix(of: text) {
+          misspellings.append(Misspelling(range: comment.range, corrected: corrected))
+        }
       }
     }
   }
 
+  /// The comment `text` spelt right when it is a near miss of `# policyc: allow PCnnn`: a word
+  /// within two edits of `policyc` (in any case), with or without the colon, then `allow` (in
+  /// any case) and at least one code. Nil for anything else: prose that says "policy: allow
+  /// users..." names no code.
+  static func correctedPrefix(of text: String) -> String? {
+    let bytes = Array(text.utf8)
+    guard bytes.first == UInt8(ascii: "#") else { return nil }
+    let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t")]
+    func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A }
+    var index = 1
+    while index < bytes.count && blanks.contains(bytes[index]) { index += 1 }
+    let prefixStart = index
+    while index < bytes.count && (isLetter(bytes[index]) || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+    let prefix = String(decoding: bytes[prefixStart..<index], as: UTF8.self)
+    guard !prefix.isEmpty, EditDistance.distance(prefix, "policyc", limit: 2) != nil else { return nil }
+    while index < bytes.count && blanks.contains(bytes[index]) { index += 1 }
+    if index < bytes.count && bytes[index] == UInt8(ascii: ":") { index += 1 }
+    while index < bytes.count && blanks.contains(bytes[index]) { index += 1 }
+    let directiveStart = index
+    while index < bytes.count && isLetter(bytes[index]) { index += 1 }
+    guard String(decoding: bytes[directiveStart..<index], as: UTF8.self).lowercased() == "allow" else { return nil }
+    let canonical = "# policyc: allow" + String(decoding: bytes[index...], as: UTF8.self)
+    guard case .allow(let codes)? = directive(in: canonical, at: 0), !codes.isEmpty else { return nil }
+    return respelt(canonical, codes: codes, offset: 0)
+  }
+
+  /// The code `written` stands for when it is written like one but not exactly (`pc321`,
+  /// `PC 321`): `PC` and 3 digits once blanks are removed and letters uppercased.
+  static func respeltCode(_ written: String) -> String? {
+    let code = String(written.uppercased().filter { $0 != " " && $0 != "\t" })
+    return code != written && isCode(code) ? code : nil
+  }
+
+  /// `text`, a comment starting at byte `offset`, with each of `codes` written as a code.
+  static func respelt(_ text: String, codes: [Word], offset: Int) -> String {
+    var bytes = Array(text.utf8)
+    for code in codes.reversed() {
+      guard let right = respeltCode(code.text) else { continue }
+      bytes.replaceSubrange((code.range.start - offset)..<(code.range.end - offset), with: Array(right.utf8))
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// Whether `source` may have a `policyc:` comment: a cheap test before parsing it again.
+  /// (or `allow`, in any case, for the comments that misspell `policyc:`).
   static func mayHaveDirectives(_ source: SourceFile) -> Bool {
-    let needle = Array("policyc:".utf8)
     let bytes = source.bytes
-    guard bytes.count >= needle.count else { return false }
+    let exact = Array("policyc:".utf8)
+    let folded = Array("allow".utf8)
     var index = 0
-    while index + needle.count <= bytes.count {
-      if bytes[index] == needle[0] && bytes[index..<index + needle.count].elementsEqual(needle) { return true }
+    while index < bytes.count {
+      if bytes[index] == exact[0], index + exact.count <= bytes.count,
+        bytes[index..<index + exact.count].elementsEqual(exact)
+      {
+        return true
+      }
+      if bytes[index] | 0x20 == folded[0], index + folded.count <= bytes.count,
+        bytes[index..<index + folded.count].elementsEqual(folded, by: { $0 | 0x20 == $1 })
+      {
+        return true
+      }
       index += 1
     }
     return false
@@ -113,10 +182,24 @@ struct SilencingComments {
     var codes: [Word] = []
     while true {
       skip(blanks + [UInt8(ascii: ",")])
-      let code = word { !blanks.contains($0) && $0 != UInt8(ascii: ",") }
+      var code = word { !blanks.contains($0) && $0 != UInt8(ascii: ",") }
+      if code.text.utf8.map({ $0 | 0x20 }) == Array("pc".utf8) {
+        // `PC 321`: one code written in two words.
+        let end = index
+        skip(blanks)
+        let digits = word { $0 >= 0x30 && $0 <= 0x39 }
+        if digits.text.isEmpty || (index < bytes.count && !blanks.contains(bytes[index]) && bytes[index] != 0x2C) {
+          index = end
+        } else {
+          let start = code.range.start - offset
+          code = Word(
+            text: String(decoding: bytes[start..<index], as: UTF8.self),
+            range: SourceRange(start: code.range.start, end: digits.range.end))
+        }
+      }
       let written = code.text.utf8
       guard written.count > 2, written.prefix(2).map({ $0 | 0x20 }) == Array("pc".utf8),
-        written.dropFirst(2).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        written.dropFirst(2).allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || blanks.contains($0) })
       else { break }
       codes.append(code)
     }
@@ -148,9 +231,25 @@ struct SilencingComments {
     for word in unknownDirectives {
       warnings.append(AnalyzerMessages.unknownDirective(word.text, at: word.range))
     }
+    for misspelling in misspellings {
+      warnings.append(
+        AnalyzerMessages.misspeltSilencingComment(
+          source.text(in: misspelling.range), misspelt: [], corrected: misspelling.corrected, at: misspelling.range))
+    }
     let names = silenceable.map(\.rawValue)
     for allow in allows {
+      let codes = allow.codes.map { Word(text: $0.code, range: $0.range) }
+      let misspelt = codes.compactMap { code in SilencingComments.respeltCode(code.text).map { (code.text, $0) } }
+      if !misspelt.isEmpty {
+        // `pc321`, `PC 321`: the comment spelt right, once; those codes silence nothing.
+        let written = source.text(in: allow.range)
+        warnings.append(
+          AnalyzerMessages.misspeltSilencingComment(
+            written, misspelt: misspelt,
+            corrected: SilencingComments.respelt(written, codes: codes, offset: allow.range.start), at: allow.range))
+      }
       for (position, entry) in allow.codes.enumerated() {
+        if SilencingComments.respeltCode(entry.code) != nil { continue }
         if !names.contains(entry.code) {
           if let core = PolicyCoreCode(rawValue: entry.code) {
             warnings.append(AnalyzerMessages.unsilenceableCode(core.code, silenceable: names, at: entry.range))

@@ -125,6 +125,13 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   /// `x in []`: never true.
   case emptyList = "PC306"
 
+  // MARK: - Warnings about silencing comments (with PC315-PC317 below)
+
+  /// A comment meant to silence warnings that is not spelt `# policyc: allow PCnnn`, such as
+  /// `# policy: allow PC321`, `# policyc allow PC321`, `# policyc: allow PC 321` or `pc321`: it
+  /// silences nothing.
+  case misspeltSilencingComment = "PC309"
+
   // MARK: - Warnings of the policy analyzer (`policyc analyze`)
 
   /// A rule whose condition no facts satisfy (literal `true`/`false` and empty lists aside).
@@ -181,7 +188,8 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .neverAsks:
       .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
-    case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
+    case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .misspeltSilencingComment,
+      .ruleNeverHolds,
       .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
       .unknownAllowedCode, .unusedAllow, .analysisIncomplete, .tooManyWarnings:
       .warning
@@ -243,6 +251,7 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .alwaysPresent: "`has` on a fact that is never absent"
     case .needlessDefault: "default for a value that is never absent"
     case .emptyList: "empty list"
+    case .misspeltSilencingComment: "misspelt silencing comment"
     case .ruleNeverHolds: "rule never holds"
     case .ruleAlwaysHolds: "rule always holds"
     case .shadowedAskRule: "ask rule shadowed by never rules"

@@ -73,6 +73,13 @@ public struct LetTrace: Sendable, Hashable {
   public var value: Value?
   /// The fault, if computing it faulted.
   public var fault: FaultKind?
+  /// The atomic conditions of a `bool` let, in source order, with the values they saw, as a
+  /// rule's ``RuleTrace/conditions`` are; empty for a let of another type.
+  public var conditions: [ConditionTrace] = []
+  /// The facts and `let`s that a let of another type reads (`average_score(3)` in
+  /// `let score = average_score(3) ?? 0`), each once, in source order, with its value; empty
+  /// for a `bool` let.
+  public var inputs: [OperandValue] = []
 }
 
 /// The answer to "why did it (not) ask?": the decision and, for every rule,
@@ -124,14 +131,25 @@ extension CompiledPolicy {
     var letTraces: [LetTrace] = []
     for (index, checked) in lets.enumerated() where checked.isUsed {
       guard let value = checked.value else { continue }
+      var trace: LetTrace
       do {
         let result = try walker.value(value)
         walker.letValues[index] = .success(result)
-        letTraces.append(LetTrace(index: index, value: result, fault: nil))
+        trace = LetTrace(index: index, value: result, fault: nil)
       } catch {
         walker.letValues[index] = .failure(error)
-        letTraces.append(LetTrace(index: index, value: nil, fault: error.kind))
+        trace = LetTrace(index: index, value: nil, fault: error.kind)
       }
+      // What the let saw, so an explanation goes on from `engaged = false` down to the facts.
+      if value.type == .bool {
+        walker.conditions = []
+        walker.fault = nil
+        _ = walker.walk(value, evaluate: true)
+        trace.conditions = walker.conditions
+      } else {
+        trace.inputs = walker.inputs(of: value)
+      }
+      letTraces.append(trace)
     }
     let omittedLets = max(0, letTraces.count - max(maximumRules, 0))
     letTraces.removeLast(omittedLets)

@@ -1,13 +1,15 @@
-/// Renders an ``Explanation`` as text: the decision, then each rule with each
-/// condition, its status and the values it saw.
+/// Renders an ``Explanation`` as text: the decision, each `let` with the conditions inside it
+/// (or the facts it reads), then each rule with each condition, its status and the values it saw.
 ///
 /// ```
 /// decision: don't ask: `never too_soon` held
-/// never too_soon (line 2): held, decided
-///   held        since(last_login) < 8w         since(last_login) = 2w 1d
-/// ask loyal (line 3): not needed (not held)
+/// let engaged = false
 ///   failed      days >= 30                     days = 12
 ///   not needed  uses >= 20
+/// never too_soon (line 3): held, decided
+///   held        since(last_login) < 8w         since(last_login) = 2w 1d
+/// ask loyal (line 4): not needed (not held)
+///   failed      engaged                        engaged = false
 /// ```
 ///
 /// A condition that did not matter is "not needed": one after the operand that decided an
@@ -28,6 +30,10 @@ public struct ExplanationRenderer: Sendable {
       let value =
         trace.fault.map { "fault (\(ExplanationRenderer.describe($0)))" } ?? trace.value.map(\.description) ?? "absent"
       output += "let \(checked.name) = \(value)\n"
+      output += rows(trace.conditions, of: policy)
+      if !trace.inputs.isEmpty {
+        output += "  " + pad("reads", 12) + trace.inputs.map { shown($0, of: policy) }.joined(separator: ", ") + "\n"
+      }
     }
     if explanation.omittedLets > 0 { output += "… \(explanation.omittedLets) more lets not shown\n" }
     for trace in explanation.rules {
@@ -41,35 +47,47 @@ public struct ExplanationRenderer: Sendable {
       }
       if !trace.isNeeded { status = "not needed (\(status))" }
       if trace.isDeciding { status += ", decided" }
-      let name = rule.name.map { "\(rule.kind.rawValue) \($0)" } ?? rule.label
-      output += "\(name) (line \(line)): \(status)\n"
-      let texts = trace.conditions.map { policy.source.text(in: $0.range) }
-      let width = min(48, texts.map(\.count).max() ?? 0)
-      for (condition, text) in zip(trace.conditions, texts) {
-        let statusText: String
-        switch condition.shownStatus {
-        case .held: statusText = "held"
-        case .failed: statusText = "failed"
-        case .notNeeded: statusText = "not needed"
-        case .faulted: statusText = "faulted"
-        }
-        var row = "  " + pad(statusText, 12) + pad(text, width + 2)
-        if condition.status == .faulted, let fault = condition.fault {
-          row += ExplanationRenderer.describe(fault)
-        } else {
-          // Literals as written; anything else as `text = value`.
-          row += condition.operands.filter { !$0.isConstant }.map { operand in
-            let written = policy.source.text(in: operand.range)
-            let value = operand.value?.description ?? "absent"
-            return written == value ? value : "\(written) = \(value)"
-          }.joined(separator: ", ")
-        }
-        while row.hasSuffix(" ") { row.removeLast() }
-        output += row + "\n"
-      }
+      // An unnamed rule's label already says its line (`ask rule at line 3`).
+      let name = rule.name.map { "\(rule.kind.rawValue) \($0) (line \(line))" } ?? rule.label
+      output += "\(name): \(status)\n"
+      output += rows(trace.conditions, of: policy)
     }
     if explanation.omittedRules > 0 { output += "… \(explanation.omittedRules) more rules not shown\n" }
     return output
+  }
+
+  /// One row per condition, indented under its rule or `let`: its status, its text and the
+  /// values it saw.
+  private func rows(_ conditions: [ConditionTrace], of policy: CompiledPolicy) -> String {
+    let texts = conditions.map { policy.source.text(in: $0.range) }
+    let width = min(48, texts.map(\.count).max() ?? 0)
+    var output = ""
+    for (condition, text) in zip(conditions, texts) {
+      let statusText: String
+      switch condition.shownStatus {
+      case .held: statusText = "held"
+      case .failed: statusText = "failed"
+      case .notNeeded: statusText = "not needed"
+      case .faulted: statusText = "faulted"
+      }
+      var row = "  " + pad(statusText, 12) + pad(text, width + 2)
+      if condition.status == .faulted, let fault = condition.fault {
+        row += ExplanationRenderer.describe(fault)
+      } else {
+        // Literals as written; anything else as `text = value`.
+        row += condition.operands.filter { !$0.isConstant }.map { shown($0, of: policy) }.joined(separator: ", ")
+      }
+      while row.hasSuffix(" ") { row.removeLast() }
+      output += row + "\n"
+    }
+    return output
+  }
+
+  /// An operand as `text = value`, or its value alone when that is how it is written.
+  private func shown(_ operand: OperandValue, of policy: CompiledPolicy) -> String {
+    let written = policy.source.text(in: operand.range)
+    let value = operand.value?.description ?? "absent"
+    return written == value ? value : "\(written) = \(value)"
   }
 
   /// One line: ask or not, and which rules decided.

@@ -98,6 +98,24 @@ struct TracingEvaluator {
     return OperandValue(range: expr.writtenRange, value: try value(expr), isConstant: isConstant)
   }
 
+  /// The facts, `let`s and buckets `expr` reads, each once (by its text), in source order, with
+  /// its value (nil when absent, or when it faulted).
+  func inputs(of expr: TypedExpr) -> [OperandValue] {
+    var inputs: [OperandValue] = []
+    var seen: Set<String> = []
+    expr.forEachNode { node in
+      switch node.node {
+      case .fact, .letValue, .has, .bucket:
+        guard seen.insert(policy.source.text(in: node.range)).inserted else { return }
+        inputs.append(OperandValue(range: node.range, value: (try? value(node)) ?? nil))
+      case .constant, .now, .not, .negate, .promote, .since, .membership, .compare, .arithmetic, .coalesce, .logical,
+        .extremum, .call:
+        return
+      }
+    }
+    return inputs
+  }
+
   func letValue(_ index: Int) throws(EvaluationFault) -> Value? {
     switch letValues[index] {
     case .success(let value): return value

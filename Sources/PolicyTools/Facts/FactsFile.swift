@@ -81,6 +81,12 @@ public struct FactsFile: Sendable {
         policy.layout.slot(named: member.key)
         ?? FactLayout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
       guard let slot else {
+        if let (event, known) = FactsFile.unknownEvent(member.key, policy: policy, schema: schema) {
+          diagnostics.append(
+            FactsFileMessages.unknownEvent(
+              event, known: known, fromDeclarations: !policy.declaredEvents.isEmpty, at: member.keyRange))
+          continue
+        }
         if let warning = FactsConsistency.unreadMember(member, policy: policy, schema: schema) {
           memberWarnings.append(warning)
           continue
@@ -152,6 +158,19 @@ public struct FactsFile: Sendable {
       return slot.name
     }
     return nil
+  }
+
+  /// The event `key` names when it is a member of a family keyed by event names
+  /// (`events("share")`) and the event is not one the policy declares with `event` (or, when it
+  /// declares none, one the app records, from the project file or `--events`), with the names
+  /// that are known; nil when the event is known, or when no names are (any name is accepted).
+  static func unknownEvent(_ key: String, policy: CompiledPolicy, schema: FactSchema) -> (String, [String])? {
+    guard let (family, argument) = FactLayout.member(parsing: key), case .string(let event) = argument,
+      schema.family(named: family)?.keyIsEventName == true
+    else { return nil }
+    let known = policy.declaredEvents.isEmpty ? schema.eventNames.sorted() : policy.declaredEvents
+    guard !known.isEmpty, !known.contains(event) else { return nil }
+    return (event, known)
   }
 
   /// The keys that set ``Facts/seed`` (unless the policy declares a fact of that name).

@@ -38,6 +38,23 @@ enum FactsFileMessages {
         ?? ["`policyc facts` lists the standard facts and keyed families; a policy declares its own with `fact`"])
   }
 
+  /// `PC217`: the key names the event `name` (`events("share")`), which is not among the `known`
+  /// events: those the policy declares (`fromDeclarations`) or, when it declares none, those the app records.
+  static func unknownEvent(_ name: String, known: [String], fromDeclarations: Bool, at range: SourceRange)
+    -> Diagnostic
+  {
+    let list = known.map { "`\($0)`" }.joined(separator: ", ")
+    var help: [String] = []
+    if let suggestion = EditDistance.suggestion(for: name, among: known) {
+      help.append("did you mean `\(suggestion)`?")
+    }
+    help.append(
+      fromDeclarations
+        ? "the policy declares the events \(list); no user of it can have `\(name)` events"
+        : "the app records the events \(list) (its project file or `--events`)")
+    return Diagnostic(PolicyCoreCode.unknownEvent, "unknown event `\(name)`", at: range, help: help)
+  }
+
   /// `PC405`: the fact `name`, of `type`, has no value in the file and no default; the range is the file's root.
   static func missingFact(_ name: String, type: PolicyType, at range: SourceRange) -> Diagnostic {
     Diagnostic(

@@ -43,6 +43,8 @@ package enum ExplanationJSON {
             $0.key("name"); $0.string(policy.lets[trace.index].name)
             $0.key("value"); if let value = trace.value { $0.string(value.description) } else { $0.null() }
             $0.key("fault"); if let fault = trace.fault { $0.string(fault.rawValue) } else { $0.null() }
+            $0.key("conditions"); writeConditions(trace.conditions, policy, &$0)
+            $0.key("reads"); writeOperands(trace.inputs, policy, &$0)
           }
         }
       }
@@ -62,39 +64,46 @@ package enum ExplanationJSON {
             }
             $0.key("deciding"); $0.bool(trace.isDeciding)
             $0.key("needed"); $0.bool(trace.isNeeded)
-            $0.key("conditions")
-            $0.array {
-              for condition in trace.conditions {
-                $0.object {
-                  let location = policy.source.location(of: condition.range.start)
-                  $0.key("text"); $0.string(policy.source.text(in: condition.range))
-                  $0.key("line"); $0.number(location.line)
-                  $0.key("column"); $0.number(location.column)
-                  $0.key("status")
-                  switch condition.shownStatus {
-                  case .held: $0.string("held")
-                  case .failed: $0.string("failed")
-                  case .notNeeded: $0.string("not_needed")
-                  case .faulted: $0.string("faulted")
-                  }
-                  $0.key("operands")
-                  $0.array {
-                    for operand in condition.operands where !operand.isConstant {
-                      $0.object {
-                        $0.key("text"); $0.string(policy.source.text(in: operand.range))
-                        $0.key("value");
-                        if let value = operand.value { $0.string(value.description) } else { $0.null() }
-                      }
-                    }
-                  }
-                }
-              }
-            }
+            $0.key("conditions"); writeConditions(trace.conditions, policy, &$0)
           }
         }
       }
     }
     return writer.output
+  }
+
+  /// Writes the conditions of a rule or `let` as an array of `{"text", "line", "column", "status", "operands"}`.
+  static func writeConditions(_ conditions: [ConditionTrace], _ policy: CompiledPolicy, _ writer: inout JSONWriter) {
+    writer.array {
+      for condition in conditions {
+        $0.object {
+          let location = policy.source.location(of: condition.range.start)
+          $0.key("text"); $0.string(policy.source.text(in: condition.range))
+          $0.key("line"); $0.number(location.line)
+          $0.key("column"); $0.number(location.column)
+          $0.key("status")
+          switch condition.shownStatus {
+          case .held: $0.string("held")
+          case .failed: $0.string("failed")
+          case .notNeeded: $0.string("not_needed")
+          case .faulted: $0.string("faulted")
+          }
+          $0.key("operands"); writeOperands(condition.operands, policy, &$0)
+        }
+      }
+    }
+  }
+
+  /// Writes the operands that are not literals as an array of `{"text", "value"}` (`value` null when absent).
+  static func writeOperands(_ operands: [OperandValue], _ policy: CompiledPolicy, _ writer: inout JSONWriter) {
+    writer.array {
+      for operand in operands where !operand.isConstant {
+        $0.object {
+          $0.key("text"); $0.string(policy.source.text(in: operand.range))
+          $0.key("value"); if let value = operand.value { $0.string(value.description) } else { $0.null() }
+        }
+      }
+    }
   }
 
   /// Writes rule `index` of `policy` as `{"name", "kind", "line"}`.

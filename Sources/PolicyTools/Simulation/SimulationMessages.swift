@@ -99,8 +99,17 @@ enum SimulationMessages {
   }
 
   /// `PC408`: the key `key` in `answers`, not an answer; `suggestion` is the answer it may mean.
+  /// `dismiss` is not given but left over, and the help says so.
   static func unknownAnswer(_ key: String, suggestion: String?, at range: SourceRange) -> Diagnostic {
-    Diagnostic(
+    if key.lowercased().hasPrefix("dismis") {
+      return Diagnostic(
+        PolicyToolsCode.invalidBehaviour, "unknown answer `\(key)`", at: range,
+        help: [
+          "dismissing is not given: it is the share that `rate`, `decline` and `later` leave (with 25%, 40% and 30%, 5% dismiss)",
+          "remove `\(key)` and give the other answers; their shares add up to at most 100%",
+        ])
+    }
+    return Diagnostic(
       PolicyToolsCode.invalidBehaviour, "unknown answer `\(key)`", at: range,
       help: suggestion.map { ["did you mean `\($0)`?"] } ?? ["the answers are `rate`, `decline` and `later`"])
   }
