@@ -80,14 +80,17 @@ struct SimulateBehaviourTests {
     #expect(squeezed(output).contains("\n `since(first_use) >= 30d` failed 100.0% ("))
     #expect(
       squeezed(output).contains(
-        "\n `since(first_use) >= 30d` held at 0% of checks: a new version every 30 days restarts it\n"))
+        "\n `since(first_use) >= 30d` held at 0% of checks: a new version every 30 days restarts it (`--release-every 0` simulates one version)\n"
+      ))
     let report = try simulateJSON(["armchair.policy", "--users", "100", "--days", "180"], files: files)
     let checks = try #require(try simulatePolicies(report).first?["checks"] as? [String: Any])
     let rules = try #require(checks["rules"] as? [[String: Any]])
     let conditions = try #require(rules.first?["conditions"] as? [[String: Any]])
     #expect(conditions.first?["condition"] as? String == "since(first_use) >= 30d")
     #expect(conditions.first?["held"] as? Int == 0)
-    #expect(conditions.first?["reason"] as? String == "a new version every 30 days restarts it")
+    #expect(
+      conditions.first?["reason"] as? String
+        == "a new version every 30 days restarts it (`--release-every 0` simulates one version)")
     #expect(checks["noAskRuleHeld"] as? Int == checks["total"] as? Int)
     // The HTML report explains it too.
     let html = simulate(["armchair.policy", "--users", "20", "--days", "60", "--html", "a.html"], files: files)
@@ -95,11 +98,44 @@ struct SimulateBehaviourTests {
     #expect(page.contains("<section id=\"why\">"))
     #expect(
       page.contains(
-        "<li>`since(first_use) &gt;= 30d` held at 0% of checks: a new version every 30 days restarts it</li>"))
+        "<li><code>since(first_use) &gt;= 30d</code> held at 0% of checks: a new version every 30 days restarts it (<code>--release-every 0</code> simulates one version)</li>"
+      ))
+    // Its columns are explained, its split adds up as the text's does, and no backtick is left raw.
+    let why = String(page[try #require(page.range(of: "<section id=\"why\">")).lowerBound...])
+    #expect(why.contains("<b>held</b>: the share of prompt checks at which the rule, or the condition, held."))
+    #expect(why.contains("<b>evaluated</b>: the share at which the condition was evaluated at all"))
+    #expect(why.contains("add up to 100% of the checks"))
+    #expect(why.contains("<tr><td>asked</td><td>0.0% <small>(0)</small></td></tr>"))
+    #expect(why.contains("<tr><td>no <code>ask</code> rule held</td><td>100.0% <small>("))
+    #expect(
+      why.contains("<tr><td class=\"sub\"><code>since(first_use) &gt;= 30d</code> failed</td><td>100.0% <small>("))
+    #expect(!why.contains("<th>blocked the asks</th>"))
+    #expect(!why.contains("`"), "a raw backtick in the HTML's Why section")
     // With a single version, the same policy asks.
     let single = try simulatePolicies(
       simulateJSON(["armchair.policy", "--users", "100", "--days", "180", "--release-every", "0"], files: files))
     #expect(try #require(single.first?["usersAsked"] as? Int) > 0)
+  }
+
+  @Test("surprising shares get a reason: a bucket range at a share of checks unlike its users', a long wait that held")
+  func surprisingShares() {
+    let model = SimulationModel()
+    let bucket = SimulationExplanation.note("bucket(\"new\") < 10", held: 129, evaluated: 1000, model: model)
+    #expect(
+      bucket
+        == "it holds for 10% of users, but a user's bucket is fixed and the users in the range made more prompt checks than the others"
+    )
+    #expect(
+      SimulationExplanation.note("bucket(\"new\") >= 90", held: 80, evaluated: 1000, model: model)?.contains(
+        "it holds for 10% of users") == true)
+    #expect(SimulationExplanation.note("bucket(\"new\") < 10", held: 103, evaluated: 1000, model: model) == nil)
+    let wait = SimulationExplanation.note("days >= 30", held: 12, evaluated: 1000, model: model)
+    #expect(wait?.hasPrefix("a new version comes every 30 days, but a user picks it up at their next launch") == true)
+    #expect(SimulationExplanation.note("since(first_use) >= 45d", held: 1, evaluated: 9, model: model) != nil)
+    #expect(SimulationExplanation.note("days >= 10", held: 12, evaluated: 1000, model: model) == nil)
+    var single = model
+    single.releaseEvery = 0
+    #expect(SimulationExplanation.note("days >= 30", held: 12, evaluated: 1000, model: single) == nil)
   }
 
   @Test("app facts with distributions: each user gets one value, by share; no note about defaults")

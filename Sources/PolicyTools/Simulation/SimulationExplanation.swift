@@ -16,6 +16,10 @@ public struct SimulationExplanation: Sendable {
     public var blocked: Int
     /// Why a condition of an `ask` rule never held, when it was evaluated and a reason is known.
     public var reason: String?
+    /// Why a condition held at a share a reader would not expect, when the model explains it: a
+    /// `bucket()` range at a share of checks unlike its share of users, a per-version wait longer
+    /// than the release cadence that still held.
+    public var note: String?
   }
 
   /// One rule.
@@ -84,10 +88,12 @@ public struct SimulationExplanation: Sendable {
         let reason =
           rule.kind == .ask && held == 0 && evaluated > 0
           ? SimulationExplanation.reason(written, model: model, inputs: inputs) : nil
-        conditions.append(
-          Condition(
-            text: written, held: held, evaluated: evaluated, blocked: counts.conditionBlocked[position], reason: reason)
-        )
+        var condition = Condition(
+          text: written, held: held, evaluated: evaluated, blocked: counts.conditionBlocked[position], reason: reason)
+        if held > 0 {
+          condition.note = SimulationExplanation.note(written, held: held, evaluated: evaluated, model: model)
+        }
+        conditions.append(condition)
       }
       rules.append(
         Rule(kind: rule.kind, label: label, held: counts.held, faulted: counts.faulted, conditions: conditions))
@@ -109,7 +115,37 @@ public struct SimulationExplanation: Sendable {
       }
     }
     if model.releaseEvery > 0, names.contains(where: perVersionFacts.contains) {
-      return "a new version every \(model.releaseEvery) day\(model.releaseEvery == 1 ? "" : "s") restarts it"
+      return "a new version every \(model.releaseEvery) day\(model.releaseEvery == 1 ? "" : "s") restarts it "
+        + "(`--release-every 0` simulates one version)"
+    }
+    return nil
+  }
+
+  /// Why `text`, which held at `held` of the `evaluated` checks, held as often as it did, when
+  /// that is surprising and the model explains it.
+  static func note(_ text: String, held: Int, evaluated: Int, model: SimulationModel) -> String? {
+    guard evaluated > 0 else { return nil }
+    let observed = Double(held) / Double(evaluated)
+    if let match = text.wholeMatch(of: /bucket\("[^"]*"\) *(<|<=|>|>=) *([0-9]{1,3})/),
+      let bound = Int(match.2)
+    {
+      let users: Int
+      switch match.1 {
+      case "<": users = min(max(bound, 0), 100)
+      case "<=": users = min(max(bound + 1, 0), 100)
+      case ">": users = min(max(99 - bound, 0), 100)
+      default: users = min(max(100 - bound, 0), 100)
+      }
+      guard abs(observed * 100 - Double(users)) >= 1 else { return nil }
+      return "it holds for \(users)% of users, but a user's bucket is fixed and the users in the range "
+        + "made \(observed * 100 > Double(users) ? "more" : "fewer") prompt checks than the others"
+    }
+    if model.releaseEvery > 0,
+      let match = text.wholeMatch(of: /(days|since\(first_use\)) *(>=|>) *([0-9]+)d?/),
+      let wait = Int(match.3), wait >= model.releaseEvery
+    {
+      return "a new version comes every \(model.releaseEvery) days, but a user picks it up at their next "
+        + "launch: one who does not open the app for a while keeps a version longer"
     }
     return nil
   }
@@ -132,10 +168,17 @@ public struct SimulationExplanation: Sendable {
     return names
   }
 
-  /// Sentences for the conditions of `ask` rules that never held: "`x` held at 0% of checks: reason".
+  /// Sentences for the conditions of `ask` rules that never held: "`x` held at 0% of checks:
+  /// reason"; then for conditions that held at a surprising share, with the note.
   public var zeroLines: [String] {
-    rules.filter { $0.kind == .ask }.flatMap(\.conditions).filter { $0.held == 0 && $0.evaluated > 0 }.map {
+    let never = rules.filter { $0.kind == .ask }.flatMap(\.conditions).filter { $0.held == 0 && $0.evaluated > 0 }.map {
       "`\($0.text)` held at 0% of checks" + ($0.reason.map { ": " + $0 } ?? "")
     }
+    let surprising = rules.flatMap(\.conditions).compactMap { condition in
+      condition.note.map {
+        "`\(condition.text)` held at \(SimulationFormat.percent(condition.held, of: checks)) of checks: \($0)"
+      }
+    }
+    return never + surprising
   }
 }

@@ -141,28 +141,73 @@ public enum SimulationHTML {
       let sample = stride == 1 ? "" : " of \(f.grouped(explanation.users)) users (1 in \(stride))"
       html +=
         "<h3>\(escape(summary.name)): \(f.grouped(explanation.checks)) prompt checks\(sample), asked at \(share(explanation.asked))</h3>\n"
+      html += "<p class=\"model\">" + legend + "</p>\n"
       html +=
-        "<table>\n<thead><tr><th>rule and condition</th><th>held</th><th>evaluated</th><th>blocked the asks</th></tr></thead>\n<tbody>\n"
+        "<table>\n<thead><tr><th>rule and condition</th><th>held</th><th>evaluated</th></tr></thead>\n<tbody>\n"
       for rule in explanation.rules {
-        html +=
-          "<tr><td>\(escape(rule.label))</td><td>\(share(rule.held))</td><td></td><td>"
-          + (rule.kind == .never ? share(rule.held) : "") + "</td></tr>\n"
+        html += "<tr><td>\(escape(rule.label))</td><td>\(share(rule.held))</td><td></td></tr>\n"
         for condition in rule.conditions {
           html +=
             "<tr><td class=\"sub\"><code>\(escape(condition.text))</code></td>"
             + "<td>\(condition.evaluated == 0 ? "–" : share(condition.held))</td><td>\(share(condition.evaluated))</td>"
-            + "<td>\(rule.kind == .ask && condition.blocked > 0 ? share(condition.blocked) : "")</td></tr>\n"
+            + "</tr>\n"
         }
       }
       html += "</tbody>\n</table>\n"
+      // What blocked the asks, as the text report splits it: the first three rows add up to 100%.
+      html += "<table>\n<thead><tr><th>what blocked the asks</th><th>checks</th></tr></thead>\n<tbody>\n"
+      html += "<tr><td>asked</td><td>\(share(explanation.asked))</td></tr>\n"
+      html += "<tr><td>a <code>never</code> rule held</td><td>\(share(explanation.blockedByNever))</td></tr>\n"
+      for rule in explanation.rules where rule.kind == .never {
+        html += "<tr><td class=\"sub\">\(escape(rule.label))</td><td>\(share(rule.held))</td></tr>\n"
+      }
+      html += "<tr><td>no <code>ask</code> rule held</td><td>\(share(explanation.noAskRuleHeld))</td></tr>\n"
+      for rule in explanation.rules where rule.kind == .ask {
+        for condition in rule.conditions where condition.blocked > 0 {
+          html +=
+            "<tr><td class=\"sub\"><code>\(escape(condition.text))</code> failed</td>"
+            + "<td>\(share(condition.blocked))</td></tr>\n"
+        }
+      }
+      html += "</tbody>\n</table>\n"
+      html += "<p class=\"model\">" + blockedLegend + "</p>\n"
       let lines = explanation.zeroLines
       if !lines.isEmpty {
         html += "<ul class=\"model\">\n"
-        for line in lines { html += "<li>\(escape(line))</li>\n" }
+        for line in lines { html += "<li>\(code(escape(line)))</li>\n" }
         html += "</ul>\n"
       }
     }
     return html + "</section>\n"
+  }
+
+  /// What the rules table's columns mean.
+  static let legend =
+    "<b>held</b>: the share of prompt checks at which the rule, or the condition, held. "
+    + "<b>evaluated</b>: the share at which the condition was evaluated at all: a condition after an "
+    + "<code>and</code> whose left side failed (or an <code>or</code> whose left side held) is skipped; "
+    + "– when a condition was never evaluated."
+
+  /// How the "what blocked the asks" table adds up.
+  static let blockedLegend =
+    "<b>asked</b>, <b>a <code>never</code> rule held</b> and <b>no <code>ask</code> rule held</b> add up to "
+    + "100% of the checks. The rows under them count each <code>never</code> rule that held and, at the checks "
+    + "no rule asked, each <code>ask</code> rule's condition that failed: a check that several rules block is "
+    + "counted under each, so they can add up to more than the row above them."
+
+  /// `html` with each pair of backticks made a `<code>` element (for sentences written for the terminal).
+  static func code(_ html: String) -> String {
+    var result = ""
+    var isOpen = false
+    for character in html {
+      if character == "`" {
+        result += isOpen ? "</code>" : "<code>"
+        isOpen.toggle()
+      } else {
+        result.append(character)
+      }
+    }
+    return isOpen ? result + "</code>" : result
   }
 
   /// The summary table: the rows of the text report, one column per policy.

@@ -460,6 +460,9 @@ extension SimulationReport {
                     $0.key("evaluated"); $0.number(condition.evaluated)
                     $0.key("blocked"); $0.number(condition.blocked)
                     $0.key("reason"); if let reason = condition.reason { $0.string(reason) } else { $0.null() }
+                    if let note = condition.note {
+                      $0.key("note"); $0.string(note)
+                    }
                   }
                 }
               }
