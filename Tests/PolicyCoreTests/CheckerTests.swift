@@ -588,7 +588,8 @@ struct CheckerWarningTests {
   func warningSeverity() {
     #expect(
       PolicyCoreCode.allCases.filter { $0.severity == .warning } == [
-        .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .ruleNeverHolds,
+        .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .misspeltSilencingComment,
+        .ruleNeverHolds,
         .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
         .unknownAllowedCode, .unusedAllow, .analysisIncomplete, .tooManyWarnings,
       ])
