@@ -25,7 +25,7 @@ package enum RolloutSQL {
       -- In DuckDB:
       --   CREATE VIEW records AS SELECT *\(buckets.map { ", buckets['\(literalBody($0))'] AS \(column($0))" }.joined())
       --   FROM read_json('records.jsonl', format = 'newline_delimited', columns = {install: 'VARCHAR',
-      --     time: 'VARCHAR', event: 'VARCHAR', policy: 'VARCHAR', asked: 'BOOLEAN', answer: 'VARCHAR',
+      --     time: 'TIMESTAMP', event: 'VARCHAR', policy: 'VARCHAR', asked: 'BOOLEAN', answer: 'VARCHAR',
       --     buckets: 'MAP(VARCHAR, INTEGER)'});
       -- Query 1, arms: per policy and rollout arm, the installs, checks, asks, prompts shown, and the
       -- shares of installs prompted and of prompted installs that rated or declined, each with its
