@@ -126,11 +126,11 @@ public struct SimulationExplanation: Sendable {
   static func note(_ text: String, held: Int, evaluated: Int, model: SimulationModel) -> String? {
     guard evaluated > 0 else { return nil }
     let observed = Double(held) / Double(evaluated)
-    if let match = text.wholeMatch(of: /bucket\("[^"]*"\) *(<|<=|>|>=) *([0-9]{1,3})/),
-      let bound = Int(match.2)
+    if text.hasPrefix("bucket(\""), let close = text.range(of: "\")"),
+      let (comparison, bound) = comparison(text[close.upperBound...]), bound <= 1000
     {
       let users: Int
-      switch match.1 {
+      switch comparison {
       case "<": users = min(max(bound, 0), 100)
       case "<=": users = min(max(bound + 1, 0), 100)
       case ">": users = min(max(99 - bound, 0), 100)
@@ -141,13 +141,28 @@ public struct SimulationExplanation: Sendable {
         + "made \(observed * 100 > Double(users) ? "more" : "fewer") prompt checks than the others"
     }
     if model.releaseEvery > 0,
-      let match = text.wholeMatch(of: /(days|since\(first_use\)) *(>=|>) *([0-9]+)d?/),
-      let wait = Int(match.3), wait >= model.releaseEvery
+      let subject = ["days", "since(first_use)"].first(where: { text.hasPrefix($0) }),
+      let (comparison, wait) = comparison(text.dropFirst(subject.count), unit: "d"),
+      comparison.hasPrefix(">"), wait >= model.releaseEvery
     {
       return "a new version comes every \(model.releaseEvery) days, but a user picks it up at their next "
         + "launch: one who does not open the app for a while keeps a version longer"
     }
     return nil
+  }
+
+  /// `rest` read as ` OP N` (spaces optional, OP one of `<`, `<=`, `>`, `>=`, N up to 9 digits,
+  /// then `unit` if given, optionally): the operator and the number; nil otherwise.
+  static func comparison(_ rest: Substring, unit: String? = nil) -> (String, Int)? {
+    var text = rest.drop { $0 == " " }
+    let comparison = ["<=", ">=", "<", ">"].first { text.hasPrefix($0) }
+    guard let comparison else { return nil }
+    text = text.dropFirst(comparison.count).drop { $0 == " " }
+    let digits = text.prefix { $0.isASCII && $0.isNumber }
+    var after = text.dropFirst(digits.count)
+    if let unit, after.hasPrefix(unit) { after = after.dropFirst(unit.count) }
+    guard !digits.isEmpty, digits.count <= 9, after.isEmpty, let number = Int(digits) else { return nil }
+    return (comparison, number)
   }
 
   /// The identifiers in `text`, outside string literals.
