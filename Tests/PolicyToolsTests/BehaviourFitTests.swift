@@ -149,6 +149,17 @@ struct BehaviourFitTests {
     #expect(MixtureFit.openRates([]) == nil)
   }
 
+  @Test("answer shares are rounded down: three sevenths, three sevenths and a seventh read back (found by fuzzing)")
+  func answersRoundDown() throws {
+    var estimate = BehaviourEstimate()
+    estimate.installs = 1
+    estimate.answers = ["rated": 3, "declined": 3, "remindLater": 1]
+    #expect(estimate.behaviourFile.contains("\"answers\": {\"rate\": 0.4285, \"decline\": 0.4285, \"later\": 0.1428}"))
+    let read = SimulationBehaviour.read(
+      SourceFile(path: "fitted.json", text: estimate.behaviourFile), into: SimulationModel())
+    #expect(throws: Never.self) { try read.get() }
+  }
+
   @Test("segments: each inflated event splits the installs, shares add up to exactly 100%, the file reads back")
   func segmentsFromEvents() throws {
     var estimate = BehaviourEstimate()

@@ -118,9 +118,11 @@ package struct BehaviourEstimate: Sendable {
     lines.append("\"releaseEvery\": \(releaseEvery)")
     if let sessionsPerDay { lines.append("\"sessionsPerDay\": \(Self.decimal(min(max(sessionsPerDay, 1), 20)))") }
     if let shares = answerShares {
+      // Rounded down to ten-thousandths, so the three never add up to more than 100% (the reader's rule).
+      func share(_ value: Double) -> String { Self.decimal((value * 10_000).rounded(.down) / 10_000) }
       lines.append(
-        "\"answers\": {\"rate\": \(Self.decimal(shares.rate)), \"decline\": \(Self.decimal(shares.decline)), "
-          + "\"later\": \(Self.decimal(shares.later))}")
+        "\"answers\": {\"rate\": \(share(shares.rate)), \"decline\": \(share(shares.decline)), "
+          + "\"later\": \(share(shares.later))}")
     }
     if let openRates {
       lines.append("\"heavyShare\": \(Self.decimal(openRates.heavyShare))")
