@@ -22,7 +22,7 @@ FOUND = {
     "store": (2, '"no thanks" lost'),
     "lsp": (3, "framing, version overflow; in the first runs"),
     "analyzer, every witness's history replayed (since 2026-11-29)": (
-        1, "diff counterexamples beyond the 730 days of prompts kept; half fixed"),
+        1, "diff counterexamples beyond the 730 days of prompts kept; fixed: the relation takes the latest prompt"),
 }
 
 # Targets that gained a check: a row of their own counts the runs since (ledger stamps sort as
