@@ -160,6 +160,38 @@ struct BehaviourFitTests {
     #expect(throws: Never.self) { try read.get() }
   }
 
+  @Test(
+    "hostile records still fit to a file the reader takes: bad actions outside sessions, empty and long event names")
+  func hostileRecords() throws {
+    let install = "0123456789abcdef0123456789abcdef"
+    let long = String(repeating: "x", count: 70)
+    var lines: [String] = []
+    func line(_ time: String, _ event: String, _ extra: String = "") {
+      lines.append(
+        #"{"schema":1,"install":"\#(install)","time":"2026-01-0\#(time)Z","event":"\#(event)","app":"1.0"\#(extra)}"#)
+    }
+    line("1T08:00:00", "action", #","score":-40,"bad":true"#)
+    line("1T08:00:01", "sessionStart")
+    line("1T08:00:02", "action", #","score":-40,"bad":true"#)
+    line("1T08:00:03", "action", #","score":-40,"bad":true"#)
+    line("1T08:00:04", "sessionEnd")
+    line("1T08:00:05", "action", #","score":-40,"bad":true"#)
+    line("1T08:00:06", "significantEvent", #","name":"""#)
+    for day in 2...9 {
+      line("\(day)T08:00:00", "sessionStart")
+      line("\(day)T08:00:01", "significantEvent", #","name":"\#(long)""#)
+    }
+    var fit = BehaviourFit()
+    for text in lines { fit.add(try RecordReader.record(in: text).get()) }
+    let estimate = fit.finish()
+    // One bad session of nine; no event without a name.
+    #expect(estimate.badSessions == 1.0 / 9)
+    #expect(estimate.events.map(\.name) == [long])
+    let read = SimulationBehaviour.read(
+      SourceFile(path: "fitted.json", text: estimate.behaviourFile), into: SimulationModel())
+    #expect(throws: Never.self) { try read.get() }
+  }
+
   @Test("segments: each inflated event splits the installs, shares add up to exactly 100%, the file reads back")
   func segmentsFromEvents() throws {
     var estimate = BehaviourEstimate()

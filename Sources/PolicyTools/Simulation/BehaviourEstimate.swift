@@ -92,6 +92,10 @@ package struct BehaviourEstimate: Sendable {
       }
       result.append((names.joined(separator: ", "), Int((share * 10_000).rounded()), rates))
     }
+    // Names a behaviour file takes (at most 64 bytes): long event names make numbered ones.
+    if result.contains(where: { $0.name.utf8.count > SimulationSegment.maximumNameBytes }) {
+      for index in result.indices { result[index].name = "segment \(index + 1)" }
+    }
     // The rounded shares add up to exactly 10,000: the largest takes the difference.
     let difference = 10_000 - result.reduce(0) { $0 + $1.share }
     if let largest = result.indices.max(by: { result[$0].share < result[$1].share }) {
@@ -129,7 +133,7 @@ package struct BehaviourEstimate: Sendable {
       lines.append("\"heavyOpenRate\": \(Self.decimal(openRates.heavyRate))")
       lines.append("\"lightOpenRate\": \(Self.decimal(openRates.lightRate))")
     }
-    if let badSessions { lines.append("\"badSessions\": \(Self.decimal(badSessions))") }
+    if let badSessions { lines.append("\"badSessions\": \(Self.decimal(min(max(badSessions, 0), 1)))") }
     let segments = self.segments
     if !segments.isEmpty {
       let entries = segments.map { segment in

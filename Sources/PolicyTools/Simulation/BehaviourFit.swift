@@ -31,8 +31,8 @@ package struct BehaviourFit: Sendable {
     var sessions: Int32 = 0
     /// Sessions in which an action went badly.
     var badSessions: Int32 = 0
-    /// Whether the current session went badly already.
-    var isBadSession = false
+    /// Whether an action now cannot mark a session bad: outside a session, or in one marked already.
+    var isBadSession = true
   }
 
   /// The installs, by identifier.
@@ -92,8 +92,10 @@ package struct BehaviourFit: Sendable {
         installs[position].isBadSession = true
         installs[position].badSessions &+= 1
       }
+    case "sessionEnd":
+      installs[position].isBadSession = true
     case "significantEvent":
-      guard let name = record.name else { break }
+      guard let name = record.name, !name.isEmpty else { break }
       guard let nameIndex = eventNames.firstIndex(of: name) ?? newEventName(name) else {
         otherEvents += 1
         break
