@@ -12,7 +12,11 @@
 # Builds go to .build-size (SIZE_BUILD_DIR). Contributors are symbol sizes of the unstripped
 # program, grouped by the type they belong to (demangled), so a regression names its cause.
 set -euo pipefail
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() {
+  echo "usage: Scripts/size-budget.sh [-h | --help] [--top N] [--check]"
+  echo
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+}
 top=25
 check=0
 while [ $# -gt 0 ]; do

@@ -11,7 +11,12 @@
 # Fails when an editor cannot be installed: CI must not skip the test silently.
 set -euo pipefail
 case "${1:-}" in
-  -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help)
+    echo "usage: Scripts/test-editors.sh [-h | --help]"
+    echo
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
   "") ;;
   *) echo "test-editors: unknown option \`$1\` (see --help)" >&2; exit 2 ;;
 esac
