@@ -596,7 +596,8 @@ func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapsho
             "\(message), but it asks at now \(snapshot.now.millisecondsSince1970) on \(snapshot.values) (\(traced))")
         }
       }
-    case .unknownDirective, .unknownAllowedCode, .unusedAllow, .tooManyWarnings, .analysisIncomplete:
+    case .unknownDirective, .unknownAllowedCode, .unusedAllow, .misspeltSilencingComment, .tooManyWarnings,
+      .analysisIncomplete:
       break  // silencing comments, limits and the analysis budget: no claim about decisions
     case .fileTooLarge, .invalidUTF8, .unexpectedCharacter, .unterminatedString, .invalidEscape, .integerTooLarge,
       .invalidNumber,
