@@ -42,8 +42,15 @@ struct BehaviourFitTests {
     others.events = [SimulationEventRate(name: "purchase", perSession: 0)]
     model.segments = [buyers, others]
     var fit = BehaviourFit()
-    for record in Self.simulatedRecords(model, users: 3000, days: 90, seed: 11) { fit.add(record) }
+    let records = Self.simulatedRecords(model, users: 3000, days: 90, seed: 11)
+    for record in records { fit.add(record) }
     let estimate = fit.finish()
+    // The installs in another order (each install's own records still in order) give the same file.
+    var byInstall: [String: [ReviewRecord]] = [:]
+    for record in records { byInstall[record.install, default: []].append(record) }
+    var reordered = BehaviourFit()
+    for install in byInstall.keys.sorted(by: >) { for record in byInstall[install] ?? [] { reordered.add(record) } }
+    #expect(reordered.finish().behaviourFile == estimate.behaviourFile)
     #expect(estimate.installs == 3000)
     #expect(estimate.days == 90)
     // Tolerances: about three standard errors at 3,000 installs (open rates over 89 days each).
@@ -198,8 +205,7 @@ struct BehaviourFitTests {
     estimate.installs = 100
     func event(_ name: String, never: Double, statistic: Double) -> BehaviourEstimate.Event {
       .init(
-        name: name, fit: .init(pooledRate: 0.1 * (1 - never), neverShare: never, rate: 0.1, statistic: statistic),
-        producers: 1)
+        name: name, fit: .init(pooledRate: 0.1 * (1 - never), neverShare: never, rate: 0.1, statistic: statistic))
     }
     estimate.events = [
       event("export", never: 0, statistic: 0), event("purchase", never: 0.8, statistic: 500),

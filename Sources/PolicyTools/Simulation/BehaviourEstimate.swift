@@ -29,8 +29,6 @@ package struct BehaviourEstimate: Sendable {
     package var name: String
     /// The fit.
     package var fit: MixtureFit.EventRate
-    /// Installs that produced it at least once.
-    package var producers: Int
 
     /// Whether a share of installs never produces it (it makes segments).
     package var isInflated: Bool {
@@ -53,7 +51,7 @@ package struct BehaviourEstimate: Sendable {
   package var sessionsPerDay: Double?
   /// Share of sessions that went badly; nil without sessions.
   package var badSessions: Double?
-  /// The events, in the order first seen.
+  /// The events, by name.
   package var events: [Event] = []
   /// Significant events of names beyond ``BehaviourFit/maximumEventNames``.
   package var otherEvents = 0
@@ -148,9 +146,10 @@ package struct BehaviourEstimate: Sendable {
 
   /// What the fit read and what it could not estimate, one sentence per line.
   package var notes: [String] {
+    let count = SimulationFormat.grouped
     var notes = [
-      "fitted \(installs.grouped) installs over \(days.grouped) days from \(records.grouped) records "
-        + "(\(sessions.grouped) sessions, \(promptsShown.grouped) prompts shown)",
+      "fitted \(count(installs)) installs over \(count(days)) days from \(count(records)) records "
+        + "(\(count(sessions)) sessions, \(count(promptsShown)) prompts shown)",
       "records carry no fact values: give `facts` by hand",
     ]
     if openRates == nil { notes.append("no install was seen on two days: the open rates keep their defaults") }
@@ -159,29 +158,21 @@ package struct BehaviourEstimate: Sendable {
     if answerShares == nil {
       notes.append("no prompt has a known answer: the answer mix keeps its default")
     } else if unknown > 0 {
-      notes.append("\(unknown.grouped) prompts have no known answer (left out of the answer mix)")
+      notes.append("\(count(unknown)) prompts have no known answer (left out of the answer mix)")
     }
     if otherEvents > 0 {
       notes.append(
-        "\(otherEvents.grouped) events of names beyond the first \(BehaviourFit.maximumEventNames) are not estimated")
+        "\(count(otherEvents)) events of names beyond the first \(BehaviourFit.maximumEventNames) are not estimated")
     }
     for event in segmentEvents {
       notes.append(
-        "`\(event.name)`: \(Self.percent(1 - event.fit.neverShare)) of installs produce it, "
+        "`\(event.name)`: \(SimulationFormat.share(1 - event.fit.neverShare)) of installs produce it, "
           + "\(Self.decimal(event.fit.rate)) per session (likelihood ratio "
-          + "\(SimulationFormat.grouped(Int(min(event.fit.statistic, 1e15).rounded()))) against one rate for all)")
+          + "\(count(Int(min(event.fit.statistic, 1e15).rounded()))) against one rate for all)")
     }
     return notes
   }
 
   /// `value` with at most 4 decimals, without trailing zeros.
   static func decimal(_ value: Double) -> String { SimulationFormat.trimmed(value, places: 4) }
-
-  /// `share` as a percentage with at most one decimal.
-  static func percent(_ share: Double) -> String { SimulationFormat.share(share) }
-}
-
-extension Int {
-  /// The number with thousands separated by commas.
-  fileprivate var grouped: String { SimulationFormat.grouped(self) }
 }

@@ -156,7 +156,7 @@ package struct BehaviourFit: Sendable {
       .sorted { ($0.days, $0.opened) < ($1.days, $1.opened) })
     if openDays > 0 { estimate.sessionsPerDay = Double(sessions) / Double(openDays) }
     if sessions > 0 { estimate.badSessions = Double(badSessions) / Double(sessions) }
-    estimate.events = eventNames.indices.compactMap { name in eventRate(name) }
+    estimate.events = eventRates()
     estimate.otherEvents = otherEvents
     estimate.promptsShown = promptsShown
     estimate.answers = answers
@@ -166,24 +166,36 @@ package struct BehaviourFit: Sendable {
     return estimate
   }
 
-  /// The fitted rate of event `name` (an index into ``eventNames``).
-  private func eventRate(_ name: Int) -> BehaviourEstimate.Event? {
-    var zeros: [Int: Int] = [:]
-    var producers = MixtureFit.Producers(installs: 0, events: 0, sessions: 0)
-    for (position, install) in installs.enumerated() where install.sessions > 0 {
-      if let count = eventCounts[position &* Self.maximumEventNames &+ name], count > 0 {
-        producers.installs += 1
-        producers.events += Int(count)
-        producers.sessions += Int(install.sessions)
-      } else {
-        zeros[Int(install.sessions), default: 0] += 1
+  /// The fitted rate of every event name, by name (so the same records in another order give
+  /// the same file): one pass over the installs and one over the counts, whatever the number of
+  /// names.
+  private func eventRates() -> [BehaviourEstimate.Event] {
+    // Installs with sessions, by their sessions; then, per name, those that produced it.
+    var everyone: [Int: Int] = [:]
+    for install in installs where install.sessions > 0 { everyone[Int(install.sessions), default: 0] += 1 }
+    var producers = Array(
+      repeating: MixtureFit.Producers(installs: 0, events: 0, sessions: 0), count: eventNames.count)
+    var producing = Array(repeating: [Int: Int](), count: eventNames.count)
+    for (key, count) in eventCounts where count > 0 {
+      let (position, name) = key.quotientAndRemainder(dividingBy: Self.maximumEventNames)
+      let sessions = Int(installs[position].sessions)
+      guard sessions > 0 else { continue }
+      producers[name].installs += 1
+      producers[name].events += Int(count)
+      producers[name].sessions += sessions
+      producing[name][sessions, default: 0] += 1
+    }
+    return eventNames.indices.compactMap { name in
+      let zeros = everyone.compactMap { sessions, installs -> MixtureFit.SessionCount? in
+        let none = installs - producing[name][sessions, default: 0]
+        return none > 0 ? MixtureFit.SessionCount(sessions: sessions, installs: none) : nil
+      }
+      .sorted { $0.sessions < $1.sessions }
+      return MixtureFit.zeroInflated(zeroSessions: zeros, withEvents: producers[name]).map {
+        BehaviourEstimate.Event(name: eventNames[name], fit: $0)
       }
     }
-    let counts = zeros.map { MixtureFit.SessionCount(sessions: $0.key, installs: $0.value) }.sorted {
-      $0.sessions < $1.sessions
-    }
-    guard let fitted = MixtureFit.zeroInflated(zeroSessions: counts, withEvents: producers) else { return nil }
-    return BehaviourEstimate.Event(name: eventNames[name], fit: fitted, producers: producers.installs)
+    .sorted { $0.name < $1.name }
   }
 
   /// Days between releases: the median gap between the first records of consecutive app
