@@ -2,6 +2,17 @@ import PolicyTools
 import ReviewPolicy
 
 extension CommandContext {
+  /// The arguments from `index` up to the next option (`-`, standard input, is not one), for an
+  /// option that takes a list (`--records a.jsonl b.jsonl`); `index` moves past them.
+  static func operands(of arguments: [String], from index: inout Int) -> [String] {
+    var operands: [String] = []
+    while index < arguments.count, arguments[index] == "-" || !arguments[index].hasPrefix("-") {
+      operands.append(arguments[index])
+      index += 1
+    }
+    return operands
+  }
+
   /// Streams the records of `files` (`-`: standard input) into `body`, in order, reporting each
   /// line that is not a record (PC411, at most ``RecordFileReader``'s limit per file, then a
   /// count) and each file that cannot be read on standard error.

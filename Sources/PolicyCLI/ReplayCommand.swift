@@ -68,10 +68,7 @@ enum ReplayCommand: Command {
       let argument = arguments[index]
       index += 1
       if argument == "--records" || argument == "-records" {
-        while index < arguments.count, arguments[index] == "-" || !arguments[index].hasPrefix("-") {
-          files.append(arguments[index])
-          index += 1
-        }
+        files += CommandContext.operands(of: arguments, from: &index)
       } else if argument.hasPrefix("--records=") {
         files.append(String(argument.dropFirst("--records=".count)))
       } else if argument == "--fact" || argument.hasPrefix("--fact=") {

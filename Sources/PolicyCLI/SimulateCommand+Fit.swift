@@ -21,10 +21,7 @@ extension SimulateCommand {
       index += 1
       switch argument {
       case "--fit", "-fit":
-        while index < arguments.count, arguments[index] == "-" || !arguments[index].hasPrefix("-") {
-          files.append(arguments[index])
-          index += 1
-        }
+        files += CommandContext.operands(of: arguments, from: &index)
       case "--output", "-o":
         guard index < arguments.count else { return command.usageError("option `\(argument)` needs a file") }
         output = arguments[index]
