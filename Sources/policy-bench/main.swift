@@ -1,6 +1,6 @@
 // policy-bench: policy evaluation measured side by side with hand-written Swift, in one run.
 //
-//   swift run -c release policy-bench [--iterations N] [--json | --markdown]
+//   swift run -c release policy-bench [--iterations N] [--only W3,W6] [--json | --markdown]
 //
 // Each workload reports the median time per operation over N samples and, where there is
 // one, the ratio to a hand-written baseline measured in the same process on the same data.
@@ -17,6 +17,8 @@ enum OutputFormat {
 }
 
 var outputFormat = OutputFormat.text
+/// The workloads to run (`--only W3,W6`), by number; nil runs every one.
+var only: Set<String>?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
   let argument = arguments.removeFirst()
@@ -28,12 +30,23 @@ while !arguments.isEmpty {
     }
     samples = value
     arguments.removeFirst()
+  case "--only":
+    let names = (arguments.first ?? "").split(separator: ",").map { $0.uppercased() }
+    guard !names.isEmpty,
+      names.allSatisfy({ $0.count == 2 && $0.hasPrefix("W") && ("1"..."8").contains($0.dropFirst()) })
+    else {
+      FileHandle.standardError.write(
+        Data("policy-bench: error: --only needs workloads such as W3,W6 (W1 to W8)\n".utf8))
+      exit(2)
+    }
+    only = Set(names)
+    arguments.removeFirst()
   case "--json":
     outputFormat = .json
   case "--markdown":
     outputFormat = .markdown
   case "--help", "-h":
-    print("USAGE: swift run -c release policy-bench [--iterations N] [--json | --markdown]")
+    print("USAGE: swift run -c release policy-bench [--iterations N] [--only W3,W6] [--json | --markdown]")
     exit(0)
   default:
     FileHandle.standardError.write(Data("policy-bench: error: unknown argument `\(argument)`\n".utf8))
@@ -50,17 +63,24 @@ let loadAtStart = Measure.loadAverage()
 let examples = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Examples")
 let workloads = Workloads(samples: samples, examples: examples)
 var results: [BenchResult] = []
+let selected = only
+/// Whether workload `name` (W1 to W8) runs.
+func runs(_ name: String) -> Bool { selected?.contains(name) ?? true }
 do {
-  results.append(try workloads.w1())
-  results.append(try workloads.w2("armchair.policy", closure: Workloads.armchairClosure()))
-  results.append(try workloads.w2("reviewkit.policy", closure: Workloads.reviewKitClosure()))
-  results += try workloads.w3Examples()
-  results.append(try workloads.w3Large())
-  results += try workloads.w4()
-  results.append(try workloads.w5())
-  results.append(try workloads.w6())
-  results.append(try workloads.w7())
-  results.append(try workloads.w8())
+  if runs("W1") { results.append(try workloads.w1()) }
+  if runs("W2") {
+    results.append(try workloads.w2("armchair.policy", closure: Workloads.armchairClosure()))
+    results.append(try workloads.w2("reviewkit.policy", closure: Workloads.reviewKitClosure()))
+  }
+  if runs("W3") {
+    results += try workloads.w3Examples()
+    results.append(try workloads.w3Large())
+  }
+  if runs("W4") { results += try workloads.w4() }
+  if runs("W5") { results.append(try workloads.w5()) }
+  if runs("W6") { results.append(try workloads.w6()) }
+  if runs("W7") { results.append(try workloads.w7()) }
+  if runs("W8") { results.append(try workloads.w8()) }
 } catch {
   FileHandle.standardError.write(Data("policy-bench: error: \(error)\n".utf8))
   exit(1)

@@ -29,13 +29,7 @@ public struct CompiledPolicy: Sendable {
     self.readSlots = checked.usedSlots.sorted()
     self.declaredEvents = checked.declaredEvents
     self.relations = checked.relations
-    var names = Set<String>()
-    for root in checked.rules.map(\.condition) + checked.lets.compactMap(\.value) {
-      root.forEachNode { node in
-        if case .bucket(let name, _) = node.node { names.insert(name) }
-      }
-    }
-    self.bucketNames = names.sorted()
+    self.bucketNames = checked.bucketNames
     let rules = checked.rules
     self.storage = ProgramStorage(
       program, neverRules: rules.indices.filter { rules[$0].kind == .never },

@@ -89,6 +89,8 @@ public struct FactSchema: Sendable, Hashable {
   /// Relations between facts that every real snapshot satisfies, such as `days <= total_days`
   /// (see ``FactRelation``).
   public internal(set) var relations: [FactRelation] = []
+  /// The layout of ``facts`` alone, built once: every compile against the schema starts from it.
+  package let baseLayout: FactLayout
 
   /// A problem with a schema definition (a programming error in the host, not a policy error).
   public enum DefinitionError: Error, Sendable, Hashable {
@@ -111,6 +113,7 @@ public struct FactSchema: Sendable, Hashable {
   private init() {
     facts = []
     families = []
+    baseLayout = FactLayout()
   }
 
   /// Creates a schema, validating names, defaults and key types.
@@ -130,6 +133,7 @@ public struct FactSchema: Sendable, Hashable {
     }
     self.facts = facts
     self.families = families
+    baseLayout = FactLayout(schemaFacts: facts)
   }
 
   /// This schema with `names` as the event names the app records (an empty sequence: unknown).

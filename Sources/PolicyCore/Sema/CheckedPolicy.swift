@@ -18,6 +18,9 @@ struct CheckedPolicy: Sendable {
   var declaredEvents: [String]
   /// The schema's relations between facts (``FactSchema/relations``), for the analyzer.
   var relations: [FactRelation] = []
+  /// The names of the `bucket("name")` calls of the rules and `let`s, sorted, without
+  /// duplicates (the checker collects them as it types the calls: no walk of the trees).
+  var bucketNames: [String] = []
 }
 
 /// A rule after checking.

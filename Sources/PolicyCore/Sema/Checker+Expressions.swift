@@ -253,6 +253,7 @@ extension Checker {
       }
       return nil
     }
+    bucketNames.insert(name)
     return TypedExpr(.bucket(name: name, hash: Bucket.nameHash(name)), .int, range: expr.range)
   }
 
@@ -443,6 +444,8 @@ extension Checker {
     case .parenthesized(let inner): return presence(of: inner)
     case .logical(let op, let operands):
       let parts = operands.map(presence(of:))
+      // The common case, a chain without `has`: nothing to combine.
+      if parts.allSatisfy({ $0.whenTrue.isEmpty && $0.whenFalse.isEmpty }) { return ([], []) }
       let unionTrue = parts.reduce(into: Set<String>()) { $0.formUnion($1.whenTrue) }
       let unionFalse = parts.reduce(into: Set<String>()) { $0.formUnion($1.whenFalse) }
       let intersectTrue = parts.dropFirst().reduce(parts.first?.whenTrue ?? []) { $0.intersection($1.whenTrue) }

@@ -28,6 +28,8 @@ struct Checker {
   var firstEventDeclaration: SourceRange?
   /// Whether an `event` declaration had a syntax error: event names are then not checked.
   var hasBrokenEventDeclaration = false
+  /// The names of the `bucket("name")` calls typed so far.
+  var bucketNames = Set<String>()
   /// Whether parsing reported errors (whole-file warnings are then skipped).
   let hasSyntaxErrors: Bool
 
@@ -48,16 +50,12 @@ struct Checker {
     layout.computeFingerprint()
     return CheckedPolicy(
       source: source, layout: layout, lets: lets, rules: rules, usedSlots: usedSlots,
-      declaredEvents: declaredEvents.keys.sorted(), relations: schema.relations)
+      declaredEvents: declaredEvents.keys.sorted(), relations: schema.relations, bucketNames: bucketNames.sorted())
   }
 
   /// Checks the whole file.
   mutating func check(_ file: PolicyFile) {
-    for fact in schema.facts {
-      _ = layout.addSlot(
-        name: fact.name, type: fact.type, isOptional: fact.isOptional, origin: .schema,
-        defaultValue: fact.defaultValue, meaning: fact.meaning)
-    }
+    layout = schema.baseLayout
     // Fact declarations apply to the whole file, wherever they are written.
     for case .fact(let declaration) in file.declarations {
       declareFact(declaration)

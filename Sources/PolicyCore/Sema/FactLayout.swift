@@ -39,25 +39,56 @@ package struct FactLayout: Sendable, Hashable {
   var slotsByName: [String: Int] = [:]
   /// A hash of the slots and strings, identifying layouts cheaply (see ``computeFingerprint()``).
   var fingerprint: UInt64 = 0
+  /// The fingerprint's hash over the first ``hashedSlotCount`` slots: a layout that starts from
+  /// its schema's (``FactSchema/baseLayout``) hashes the schema's facts once, not at every compile.
+  private var slotHash = FNV1a()
+  private var hashedSlotCount = 0
+
+  /// The layout of `facts` alone (a schema's facts, in order), their part of the fingerprint hashed.
+  init(schemaFacts facts: [FactDefinition]) {
+    slots.reserveCapacity(facts.count)
+    slotsByName.reserveCapacity(facts.count)
+    for fact in facts {
+      _ = addSlot(
+        name: fact.name, type: fact.type, isOptional: fact.isOptional, origin: .schema,
+        defaultValue: fact.defaultValue, meaning: fact.meaning)
+    }
+    hashSlots()
+  }
+
+  /// An empty layout.
+  init() {}
+
+  /// Feeds the slots not hashed yet into ``slotHash``.
+  private mutating func hashSlots() {
+    var hash = slotHash
+    for slot in slots[hashedSlotCount...] {
+      FactLayout.mix(slot.name, into: &hash)
+      FactLayout.mix(slot.type.rawValue, into: &hash)
+      FactLayout.mix(slot.isOptional ? "?" : "", into: &hash)
+      if case .declaration = slot.origin, let value = slot.defaultValue {
+        FactLayout.mix("=" + value.description, into: &hash)
+      }
+    }
+    slotHash = hash
+    hashedSlotCount = slots.count
+  }
+
+  /// Feeds `text` and a field end into `hash`.
+  private static func mix(_ text: String, into hash: inout FNV1a) {
+    var text = text
+    text.withUTF8 { hash.feed($0) }  // contiguous bytes: no per-byte index checks
+    hash.feed(0xff)  // ends the field
+  }
 
   /// Computes ``fingerprint`` (FNV-1a over slot names, types, the defaults of declared facts and
   /// string ids): a snapshot made for one layout holds that layout's defaults.
   mutating func computeFingerprint() {
-    var hash = FNV1a()
-    func mix(_ text: String) {
-      var text = text
-      text.withUTF8 { hash.feed($0) }  // contiguous bytes: no per-byte index checks
-      hash.feed(0xff)  // ends the field
-    }
-    for slot in slots {
-      mix(slot.name)
-      mix(slot.type.rawValue)
-      mix(slot.isOptional ? "?" : "")
-      if case .declaration = slot.origin, let value = slot.defaultValue { mix("=" + value.description) }
-    }
+    hashSlots()
+    var hash = slotHash
     for (text, id) in stringIDs.sorted(by: { $0.value < $1.value }) {
-      mix(text)
-      mix(String(id))
+      FactLayout.mix(text, into: &hash)
+      FactLayout.mix(String(id), into: &hash)
     }
     fingerprint = hash.value
   }

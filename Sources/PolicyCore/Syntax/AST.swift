@@ -144,12 +144,17 @@ package struct Expr: Sendable, Hashable {
   package var range: SourceRange
   /// The node's nesting depth: 1 for a leaf; an `and`/`or` chain adds one level however long it is.
   var depth: Int
+  /// The number of nodes in the tree this node roots, itself included (the parser's node limit
+  /// reads it rather than walking the tree again).
+  var nodeCount: Int
 
-  /// Creates a node; `depth` is computed from the children.
+  /// Creates a node; `depth` and `nodeCount` are computed from the children.
   init(_ kind: Kind, range: SourceRange) {
     self.kind = kind
     self.range = range
-    self.depth = 1 + kind.deepestChild
+    let children = kind.childSummary
+    self.depth = 1 + children.deepest
+    self.nodeCount = 1 + children.nodes
   }
 
   /// The kinds of expression node.
@@ -175,14 +180,15 @@ package struct Expr: Sendable, Hashable {
     /// A placeholder where parsing failed; the error was already reported.
     case error
 
-    /// The greatest depth of the direct children, 0 for a leaf (no array is built: this runs for every node).
-    var deepestChild: Int {
+    /// The greatest depth of the direct children and the nodes under them, (0, 0) for a leaf
+    /// (no array is built: this runs for every node).
+    var childSummary: (deepest: Int, nodes: Int) {
       switch self {
-      case .literal, .name, .has, .error: 0
+      case .literal, .name, .has, .error: (0, 0)
       case .call(_, let operands), .list(let operands), .logical(_, let operands):
-        operands.reduce(0) { max($0, $1.depth) }
-      case .unary(_, let operand), .parenthesized(let operand): operand.depth
-      case .binary(_, let lhs, let rhs): max(lhs.depth, rhs.depth)
+        operands.reduce((0, 0)) { (max($0.0, $1.depth), $0.1 + $1.nodeCount) }
+      case .unary(_, let operand), .parenthesized(let operand): (operand.depth, operand.nodeCount)
+      case .binary(_, let lhs, let rhs): (max(lhs.depth, rhs.depth), lhs.nodeCount + rhs.nodeCount)
       }
     }
 
