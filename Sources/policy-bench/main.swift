@@ -58,7 +58,7 @@ do {
   results.append(try workloads.w3Large())
   results += try workloads.w4()
   results.append(try workloads.w5())
-  results.append(try workloads.w6())
+  results += try workloads.w6()
   results.append(try workloads.w7())
   results.append(try workloads.w8())
 } catch {
