@@ -36,7 +36,9 @@ final class LSPClientProcess {
   static func policyc() throws -> URL {
     let benchmark =
       Bundle.main.executableURL
-      ?? URL(fileURLWithPath: CommandLine.arguments[0], relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+      ?? URL(
+        fileURLWithPath: CommandLine.arguments[0],
+        relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
     let url = benchmark.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("policyc")
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
       throw BenchError.missing(
