@@ -72,8 +72,7 @@ public struct LSPDocument: Sendable {
   }
 
   /// Replaces the text between two positions (an incremental change); returns the offset of the
-  /// first byte changed. The text is edited in place when nothing else holds it (the server drops
-  /// the old version's analysis first), not copied.
+  /// first byte changed. The text is edited in place when nothing else holds it, else copied once.
   @discardableResult
   public mutating func replace(from start: Position, to end: Position, with text: String) -> Int {
     let lower = offset(of: start)

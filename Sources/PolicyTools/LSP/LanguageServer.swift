@@ -198,8 +198,9 @@ public struct LanguageServer: Sendable {
       guard let uri = params?["textDocument"]?["uri"]?.stringValue, let version = documents[uri]?.version,
         let changes = params?["contentChanges"]?.arrayValue
       else { return }
-      // The old version's analysis is stale: dropped first, so the text is edited in place, not copied.
+      // The old version's analysis is stale: set aside, to be freed once the diagnostics are out.
       discardAnalysis(of: uri)
+      diagnosticsCache[uri] = nil
       var firstChange = Int.max
       for change in changes {
         guard let text = change["text"]?.stringValue else { continue }
