@@ -1,9 +1,10 @@
 import PolicyCore
 import ReviewPolicy
 
-/// The full diagnostics of one version of a document, as `policyc check` reports them, with the
-/// analyzer's warnings among them kept apart (stage 1 reuses those that are still placed right).
-struct FullDiagnostics: Sendable, Hashable {
+/// The diagnostics of one version of a document, with the analyzer's warnings among them kept
+/// apart (stage 1 reuses those that are still placed right): the full ones, as `policyc check`
+/// reports them, or stage 1's of a slow policy.
+struct DocumentDiagnostics: Sendable, Hashable {
   /// Every diagnostic, ordered as `check` orders them.
   var all: [Diagnostic]
   /// The analyzer's warnings among ``all`` (PC310 and up: logic, review etiquette, silencing
@@ -78,7 +79,7 @@ extension LanguageServer {
     pending = []
     for uri in uris {
       guard let document = documents[uri] else { continue }
-      let first: FullDiagnostics
+      let first: DocumentDiagnostics
       if let fast = fastDiagnostics(for: document) {
         first = fast
         if !pendingFull.contains(uri) { pendingFull.append(uri) }
@@ -127,7 +128,7 @@ extension LanguageServer {
   /// Stage 1's diagnostics of a policy whose last check took longer than
   /// ``fullDiagnosticsAtOnceBudget``, without errors: the compiler's, and the analyzer warnings
   /// last published that are still placed right. Nil when the document gets its full diagnostics at once.
-  mutating func fastDiagnostics(for document: LSPDocument) -> FullDiagnostics? {
+  mutating func fastDiagnostics(for document: LSPDocument) -> DocumentDiagnostics? {
     guard check == nil, !document.isTestFile, !Self.isProjectFile(document.uri),
       document.source.bytes.count <= Limits.maximumFileSize,
       let last = checkDurations[document.uri], last.total > fullDiagnosticsAtOnceBudget
@@ -137,13 +138,13 @@ extension LanguageServer {
     // With errors the analyzer does not run: the compiler's diagnostics are the full ones.
     guard compilation.policy != nil else { return nil }
     let placed = published[document.uri]?.placedAnalysisWarnings ?? []
-    return FullDiagnostics(all: PolicyAnalyzer.merge(compilation.diagnostics, placed), analysisWarnings: placed)
+    return DocumentDiagnostics(all: PolicyAnalyzer.merge(compilation.diagnostics, placed), analysisWarnings: placed)
   }
 
   /// The full diagnostics of `document`'s current version, as `policyc check` reports them (cached).
-  mutating func diagnostics(for document: LSPDocument) -> FullDiagnostics {
+  mutating func diagnostics(for document: LSPDocument) -> DocumentDiagnostics {
     if let cached = diagnosticsCache[document.uri], cached.version == document.version { return cached.diagnostics }
-    var full = FullDiagnostics(all: [], analysisWarnings: [])
+    var full = DocumentDiagnostics(all: [], analysisWarnings: [])
     if Self.isProjectFile(document.uri) {
       if case .failure(let problems) = PolicyProject.read(document.source) { full.all = problems.diagnostics }
     } else if document.isTestFile {

@@ -80,7 +80,7 @@ public struct LanguageServer: Sendable {
   /// How long each document's latest compile and analyzer run took.
   var checkDurations: [String: CheckDurations] = [:]
   /// The full diagnostics of each document's latest version checked, and the analyzer's among them.
-  var diagnosticsCache: [String: (version: Int, diagnostics: FullDiagnostics)] = [:]
+  var diagnosticsCache: [String: (version: Int, diagnostics: DocumentDiagnostics)] = [:]
   /// The problems last published for each project file, by path (none: not published, or cleared).
   private var projectProblems: [String: [Diagnostic]] = [:]
   /// `publishDiagnostics` notifications of project files, to send with the next diagnostics.
