@@ -60,10 +60,13 @@ struct MarkdownReport {
       "- **W3**: compiling (read, lex, parse, check, lower) each example policy, and a generated 1 MiB policy.",
       "- **W4**: `ReviewManager` with the JSON file store: record an event (durable on return), and a prompt check.",
       "- **W5**: `policyc simulate Examples/review.policy`, 10,000 users over 365 days, on every core.",
+      "- **W6**: the real `policyc lsp` over pipes, a keystroke every 200 ms: until the diagnostics of its version"
+        + " arrive (for the 1 MiB policy also the full ones, after the server's pause).",
       "",
       "Regenerate this page on an otherwise idle machine, from the repository root:",
       "",
       "```sh",
+      "swift build -c release --product policyc  # W6 runs the real policyc lsp",
       MarkdownReport.command,
       "```",
     ]

@@ -384,10 +384,13 @@ struct Workloads {
 /// A workload that could not run as designed.
 enum BenchError: Error, CustomStringConvertible {
   case disagreement(String)
+  /// Something a workload needs is not there (`detail` says what, and how to get it).
+  case missing(String)
 
   var description: String {
     switch self {
     case .disagreement(let detail): "the policy and its baseline disagree, or a workload failed: \(detail)"
+    case .missing(let detail): detail
     }
   }
 }

@@ -78,7 +78,7 @@ do {
   }
   if runs("W4") { results += try workloads.w4() }
   if runs("W5") { results.append(try workloads.w5()) }
-  if runs("W6") { results.append(try workloads.w6()) }
+  if runs("W6") { results += try workloads.w6() }
   if runs("W7") { results.append(try workloads.w7()) }
   if runs("W8") { results.append(try workloads.w8()) }
 } catch {

@@ -88,7 +88,7 @@ struct LanguageServerTests {
     #expect(client.server.exitStatus == 0)
   }
 
-  @Test("diagnostics as you type: the codes and wording of check, debounced, and cleared when fixed")
+  @Test("diagnostics as you type: the codes and wording of check, once for two quick changes, cleared when fixed")
   func diagnostics() {
     var client = TestClient()
     client.open(uri, "ask when dayz >= 30\n")

@@ -3,6 +3,10 @@ import ReviewPolicy
 
 /// What the language server knows about one version of a policy: its compilation, the
 /// declarations and every use of a name, for hover, completion, navigation and symbols.
+///
+/// The uses and calls (``uses``, ``calls``) are indexed on demand (``indexNames()``): the
+/// diagnostics of a keystroke need only the compilation, and walking every expression of a
+/// 1 MiB policy takes longer than the rest of the analysis.
 package struct DocumentAnalysis: Sendable {
   /// The environment the document was compiled in: its project file's, or the server's.
   package let environment: PolicyEnvironment
@@ -16,12 +20,14 @@ package struct DocumentAnalysis: Sendable {
   package let rules: [Rule]
   /// The `event` declarations, in file order.
   package let events: [EventDeclaration]
-  /// Every name used in an expression (`.name` and `has`), in file order.
-  package let uses: [Identifier]
-  /// Every call (built-ins and fact families) with its arguments, in file order.
-  package let calls: [(name: Identifier, arguments: [Expr])]
+  /// Every name used in an expression (`.name` and `has`), in file order; empty until ``indexNames()``.
+  package private(set) var uses: [Identifier] = []
+  /// Every call (built-ins and fact families) with its arguments, in file order; empty until ``indexNames()``.
+  package private(set) var calls: [(name: Identifier, arguments: [Expr])] = []
+  /// Whether ``uses`` and ``calls`` are filled in.
+  package private(set) var isIndexed = false
 
-  /// Analyzes `source`, compiled in `environment`.
+  /// Analyzes `source`, compiled in `environment` (names not indexed yet).
   package init(_ source: SourceFile, environment: PolicyEnvironment) {
     self.environment = environment
     compilation = environment.compile(source)
@@ -29,36 +35,48 @@ package struct DocumentAnalysis: Sendable {
     var lets: [LetDeclaration] = []
     var rules: [Rule] = []
     var events: [EventDeclaration] = []
-    var roots: [Expr] = []
     for declaration in compilation.syntax.declarations {
       switch declaration {
       case .fact(let fact): facts.append(fact)
-      case .let(let binding):
-        lets.append(binding)
-        roots.append(binding.value)
-      case .rule(let rule):
-        rules.append(rule)
-        roots.append(rule.condition)
+      case .let(let binding): lets.append(binding)
+      case .rule(let rule): rules.append(rule)
       case .events(let declaration): events.append(declaration)
       }
-    }
-    var uses: [Identifier] = []
-    var calls: [(name: Identifier, arguments: [Expr])] = []
-    var stack = Array(roots.reversed())
-    while let expr = stack.popLast() {
-      switch expr.kind {
-      case .name(let identifier), .has(let identifier): uses.append(identifier)
-      case .call(let identifier, let arguments): calls.append((identifier, arguments))
-      case .literal, .list, .unary, .binary, .logical, .parenthesized, .error: break
-      }
-      stack.append(contentsOf: expr.kind.children.reversed())
     }
     self.facts = facts
     self.lets = lets
     self.rules = rules
     self.events = events
-    self.uses = uses
-    self.calls = calls
+  }
+
+  /// Fills in ``uses`` and ``calls`` (once): every expression of the `let`s and rules, in file order.
+  package mutating func indexNames() {
+    guard !isIndexed else { return }
+    isIndexed = true
+    var roots: [Expr] = []
+    for declaration in compilation.syntax.declarations {
+      switch declaration {
+      case .let(let binding): roots.append(binding.value)
+      case .rule(let rule): roots.append(rule.condition)
+      case .fact, .events: break
+      }
+    }
+    // Children are pushed right to left, so they are visited in file order (no array per node).
+    var stack = Array(roots.reversed())
+    while let expr = stack.popLast() {
+      switch expr.kind {
+      case .name(let identifier), .has(let identifier): uses.append(identifier)
+      case .call(let identifier, let arguments):
+        calls.append((identifier, arguments))
+        stack.append(contentsOf: arguments.reversed())
+      case .list(let operands), .logical(_, let operands): stack.append(contentsOf: operands.reversed())
+      case .unary(_, let operand), .parenthesized(let operand): stack.append(operand)
+      case .binary(_, let lhs, let rhs):
+        stack.append(rhs)
+        stack.append(lhs)
+      case .literal, .error: break
+      }
+    }
   }
 
   /// The source analyzed.

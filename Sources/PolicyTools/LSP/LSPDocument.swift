@@ -54,18 +54,35 @@ public struct LSPDocument: Sendable {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Replaces the whole text.
-  public mutating func replaceAll(with bytes: [UInt8]) {
+  /// Replaces the whole text; returns the offset of the first byte changed (the length of the
+  /// part the old and new texts start with; the old length when nothing changed).
+  @discardableResult
+  public mutating func replaceAll(with bytes: [UInt8]) -> Int {
+    let old = source.bytes
+    let common = min(old.count, bytes.count)
+    let first = old.withUnsafeBufferPointer { old in
+      bytes.withUnsafeBufferPointer { new in
+        var index = 0
+        while index < common && old[index] == new[index] { index += 1 }
+        return index
+      }
+    }
     source = SourceFile(path: source.path, bytes: bytes)
+    return first
   }
 
-  /// Replaces the text between two positions (an incremental change).
-  public mutating func replace(from start: Position, to end: Position, with text: String) {
+  /// Replaces the text between two positions (an incremental change); returns the offset of the
+  /// first byte changed. The text is edited in place when nothing else holds it, else copied once.
+  @discardableResult
+  public mutating func replace(from start: Position, to end: Position, with text: String) -> Int {
     let lower = offset(of: start)
     let upper = max(lower, offset(of: end))
+    let path = source.path
     var bytes = source.bytes
-    bytes.replaceSubrange(lower..<upper, with: Array(text.utf8))
-    source = SourceFile(path: source.path, bytes: bytes)
+    source = SourceFile(path: path, bytes: [])
+    bytes.replaceSubrange(lower..<upper, with: text.utf8)
+    source = SourceFile(path: path, bytes: bytes)
+    return lower
   }
 
   /// The byte offset of `position`, clamped to the document (a character past the end of its

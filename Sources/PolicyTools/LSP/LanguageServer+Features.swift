@@ -46,7 +46,7 @@ extension LanguageServer {
       let isCall = next < bytes.count && bytes[next] == UInt8(ascii: "(")
       if let text = describe(word.text, in: analysis, isCall: isCall) { sections.append(text) }
     }
-    let here = diagnostics(for: document).filter {
+    let here = diagnostics(for: document).all.filter {
       $0.range.start <= offset && (offset < $0.range.end || ($0.range.isEmpty && offset == $0.range.start))
     }
     for diagnostic in here where !sections.contains(where: { $0.hasPrefix("**\(diagnostic.code.rawValue)**") }) {
@@ -319,7 +319,7 @@ extension LanguageServer {
       only.map { kinds in kinds.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
     }
     var actions: [LSPValue] = []
-    let all = diagnostics(for: document)
+    let all = diagnostics(for: document).all
     // "Fix all": on request, or beside the quick fixes when there are several to apply.
     let automatic = all.reduce(0) { $0 + $1.fixIts.filter(\.isAutomatic).count }
     if wanted(Self.fixAllKind), only != nil || automatic >= 2, let fixAll = fixAllAction(document) {

@@ -9,8 +9,11 @@
 /// Runs a ``LanguageServer`` over two file descriptors (standard input and output for
 /// `policyc lsp`) until the client sends `exit` or closes its end.
 ///
-/// One thread: `poll` waits for input, and when a document changed it waits at most
-/// ``LanguageServer/debounceMilliseconds``; a pause that long publishes the diagnostics.
+/// One thread. After each read, `poll` with no timeout asks whether more input is waiting: while
+/// it is, it is read first (a burst of changes is checked once); once none is, stage 1
+/// (``LanguageServer/publishFastDiagnostics()``) publishes at once. Stage 2
+/// (``LanguageServer/publishFullDiagnostics()``) waits until no input came for
+/// ``LanguageServer/fullDiagnosticsPauseMilliseconds``, counted from the last read.
 public struct LanguageServerLoop {
   /// The server.
   public var server: LanguageServer
@@ -27,12 +30,22 @@ public struct LanguageServerLoop {
   /// Serves until `exit` or end of input; returns the exit status (0 after `shutdown` then `exit`).
   public mutating func run() -> Int32 {
     var chunk = [UInt8](repeating: 0, count: 65_536)
+    var lastRead = Self.milliseconds()
     while server.exitStatus == nil {
+      // How long to wait for input before publishing; nil: no diagnostics to publish, wait for input.
+      var timeout: Int?
       if server.hasPendingDiagnostics {
+        timeout = 0
+      } else if server.hasPendingFullDiagnostics {
+        timeout = max(0, LanguageServer.fullDiagnosticsPauseMilliseconds - (Self.milliseconds() - lastRead))
+      }
+      if let timeout {
         var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, Int32(LanguageServer.debounceMilliseconds))
+        let ready = poll(&descriptor, 1, Int32(timeout))
         if ready == 0 {
-          send(server.publishPendingDiagnostics())
+          send(server.hasPendingDiagnostics ? server.publishFastDiagnostics() : server.publishFullDiagnostics())
+          // Freed once the diagnostics are out, not before (a 1 MiB policy's takes tens of ms).
+          server.freeDiscardedAnalyses()
           continue
         }
         if ready < 0 && errno != EINTR { break }
@@ -41,10 +54,18 @@ public struct LanguageServerLoop {
       let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
+      lastRead = Self.milliseconds()
       send(server.receive(chunk[0..<count]))
     }
     send(server.publishPendingDiagnostics())
     return server.exitStatus ?? 1
+  }
+
+  /// Milliseconds on a monotonic clock.
+  private static func milliseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int(time.tv_sec) * 1000 + Int(time.tv_nsec) / 1_000_000
   }
 
   private func send(_ bodies: [String]) {
