@@ -14,6 +14,7 @@
 // Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
 // ReviewPolicy.
 @testable import PolicyCore
+@testable import PolicyAnalysis
 @testable import ReviewPolicy
 
 /// The literals written in the policy, by type: fact values near them make conditions go both ways.

@@ -39,7 +39,7 @@ mkdir -p "$OUT"
 cd "$OUT"
 budget=$((1024 * 1024))
 
-flags=(-O -wmo -swift-version 6 -package-name ReviewPolicy -parse-as-library)
+flags=(-O -wmo -swift-version 6 -package-name ReviewPolicy -parse-as-library -Xfrontend -function-sections)
 library() {
   local module=$1
   swiftc "${flags[@]}" -module-name "$module" -I . -emit-module -emit-module-path "$module.swiftmodule" \

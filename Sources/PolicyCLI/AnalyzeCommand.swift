@@ -1,6 +1,8 @@
 import PolicyCore
 import PolicyTools
 import ReviewPolicy
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// `policyc analyze`: the policy analyzer's warnings (rules that never or always hold,
 /// shadowed `ask` rules, contradictory or redundant comparisons, review etiquette), with the

@@ -1,6 +1,8 @@
 import PolicyCore
 import PolicyTools
 import ReviewPolicy
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// `policyc check`: compile each policy against the review schema and print its diagnostics.
 enum CheckCommand: Command {

@@ -1,6 +1,8 @@
 import PolicyCore
 import PolicyTools
 import ReviewPolicy
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// `policyc diff`: whether two policies decide the same for every set of facts, and if not,
 /// a facts file on which they differ.

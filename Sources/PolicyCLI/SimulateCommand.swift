@@ -2,6 +2,8 @@ import Foundation
 import PolicyCore
 import PolicyTools
 import ReviewPolicy
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// `policyc simulate`: run the real ``ReviewTracker`` (the manager's one decision path) over a
 /// synthetic population under one policy, or two side by side, and report who is asked, when and

@@ -2,6 +2,8 @@ import Foundation
 import PolicyCore
 import PolicyTools
 import ReviewPolicy
+import PolicyAnalysis
+import ReviewAnalysis
 
 extension Workloads {
   // MARK: - W7: reading records (policyc report)

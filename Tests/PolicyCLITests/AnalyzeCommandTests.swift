@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import PolicyCLI
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// Runs `policyc analyze arguments` (the command's function) with `files`.
 func runAnalyze(_ arguments: [String], files: [String: String] = [:]) -> RunResult {

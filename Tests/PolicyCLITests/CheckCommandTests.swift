@@ -5,6 +5,8 @@ import Testing
 
 @testable import PolicyCLI
 @testable import PolicyTools
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// The usage line printed after a usage error of `policyc check`.
 let checkUsage = """

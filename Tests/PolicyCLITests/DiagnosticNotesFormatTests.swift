@@ -1,6 +1,8 @@
 import Foundation
 import PolicyCore
 import Testing
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// Notes (`first defined here`) in the machine-readable formats of `policyc check`: JSON's
 /// `notes`, SARIF's `relatedLocations`, GitHub's `note:` lines.

@@ -8,6 +8,8 @@ import Testing
 
 @testable import PolicyCLI
 @testable import ReviewPolicy
+import PolicyAnalysis
+@testable import ReviewAnalysis
 
 /// The diagnostics `policyc check` reports for `bytes`.
 func checkDiagnostics(_ bytes: [UInt8], path: String) -> [Diagnostic] {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 /// Compares two policies (which must compile).
 func equivalence(_ old: String, _ new: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 /// Analyses `text` (which must compile) with the toy schema, running no extra checks.
 func analyzed(

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 /// `bucket("name")`: checking, evaluation (compiled and explained), distribution and analysis.
 @Suite("Buckets")

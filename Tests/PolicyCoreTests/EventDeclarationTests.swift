@@ -1,6 +1,8 @@
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 /// `event purchase, export`: declared event names, and the app's names in the schema.
 @Suite("Event declarations")

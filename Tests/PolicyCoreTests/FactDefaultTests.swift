@@ -1,6 +1,8 @@
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 /// `fact NAME: TYPE = DEFAULT`: parsing, checking, formatting, evaluation and the declared-fact list.
 @Suite("Fact defaults")

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 /// The formatter: canonical layout, comments kept, idempotent, meaning preserved.
 @Suite("Formatter")

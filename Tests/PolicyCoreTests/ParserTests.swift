@@ -1,6 +1,8 @@
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 /// The syntax tree of a whole file as S-expressions, one declaration a line; requires no diagnostics.
 private func tree(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {

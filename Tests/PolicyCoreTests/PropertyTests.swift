@@ -1,6 +1,8 @@
 import Testing
 
 @testable import PolicyCore
+@testable import PolicyAnalysis
+import ReviewAnalysis
 
 #if canImport(Glibc)
   import Glibc

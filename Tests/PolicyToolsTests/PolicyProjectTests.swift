@@ -4,6 +4,8 @@ import PolicyTools
 import Testing
 
 @testable import ReviewPolicy
+import PolicyAnalysis
+@testable import ReviewAnalysis
 
 /// Files in memory for project-file discovery, which a test may change under a running server.
 final class MemoryProjectFiles: PolicyProjectFileSystem, @unchecked Sendable {

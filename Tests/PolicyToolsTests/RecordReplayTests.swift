@@ -4,6 +4,8 @@ import Testing
 
 @testable import PolicyTools
 @testable import ReviewPolicy
+import PolicyAnalysis
+@testable import ReviewAnalysis
 
 /// `policyc replay` (issue 26): records rebuilt into histories and run through the real tracker.
 @Suite("records: replay")

@@ -4,6 +4,8 @@ import ReviewPolicy
 import Testing
 
 @testable import PolicyTools
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// Every witness the analyzer prints for a review policy (an etiquette warning's example, a
 /// `diff` counterexample) satisfies the schema's relations, and comes with a passing `policyc
@@ -128,7 +130,7 @@ struct WitnessTestCaseTests {
     let history = try made.get().history
     let replayed = try history.replay(policy: policy, policyText: text, environment: environment).get()
     for fact in witness.facts where fact.isConstrained || reading.contains(fact.name) {
-      #expect(replayed.value(of: fact.name) == fact.value, "\(fact.name)" as Comment)
+      #expect(replayed.value(of: fact.name) == fact.value, "\(fact.name)" as Testing.Comment)
     }
   }
 

@@ -4,6 +4,8 @@ import Testing
 
 @testable import PolicyCore
 @testable import ReviewPolicy
+@testable import PolicyAnalysis
+@testable import ReviewAnalysis
 
 // The review-etiquette checks (PC320-PC322) run through the analyzer's hook.
 

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ReviewPolicy
+import PolicyAnalysis
+@testable import ReviewAnalysis
 
 @Suite("review URLs")
 struct ReviewURLTests {

@@ -1,4 +1,6 @@
 import PolicyCore
+import PolicyAnalysis
+import ReviewAnalysis
 
 extension LanguageServer {
   /// Answers a request about `document`.

@@ -1,5 +1,7 @@
 import PolicyCore
 import ReviewPolicy
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// The rollout read-out's counts (issue 26): records, streamed in, tallied per policy and arm.
 ///

@@ -1,4 +1,6 @@
 import PolicyCore
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// Witnesses written as facts files (`policyc eval --facts`).
 package enum WitnessFacts {

@@ -3,6 +3,8 @@ import PolicyCore
 import Testing
 
 @testable import ReviewPolicy
+import PolicyAnalysis
+@testable import ReviewAnalysis
 
 // MARK: - The original
 

@@ -3,6 +3,8 @@ import Testing
 
 @testable import PolicyCore
 @testable import ReviewPolicy
+@testable import PolicyAnalysis
+@testable import ReviewAnalysis
 
 // Shared machinery of the equivalence suites (`Equivalence: ...`): each suite re-implements one
 // review manager we replace, exactly as its code decides, and runs the same random usage
