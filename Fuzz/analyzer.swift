@@ -51,10 +51,10 @@
 
 import Foundation
 import PolicyTools
-
-@testable import PolicyCore
 import ReviewAnalysis
+
 @testable import PolicyAnalysis
+@testable import PolicyCore
 @testable import ReviewPolicy
 
 /// The environment every policy is compiled and analysed in, and its histories replayed in.

@@ -1,3 +1,4 @@
+@testable import PolicyAnalysis
 // Fuzz target `pipeline`: the whole language, bytes in.
 //
 // bytes -> parse -> check against ReviewSchema.standard -> if it compiles, decide and explain on
@@ -14,7 +15,6 @@
 // Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
 // ReviewPolicy.
 @testable import PolicyCore
-@testable import PolicyAnalysis
 @testable import ReviewPolicy
 
 /// The literals written in the policy, by type: fact values near them make conditions go both ways.

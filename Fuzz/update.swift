@@ -24,10 +24,10 @@
 // ReviewPolicy.
 import Foundation
 import ReliabilitySupport
+import ReviewAnalysis
 
 @testable import PolicyCore
 @testable import ReviewPolicy
-import ReviewAnalysis
 
 /// The honest bundled policy, and the guardrail that must hold whatever an update says.
 let bundledPolicy = "ask when uses >= 3"

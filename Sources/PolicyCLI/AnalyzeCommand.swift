@@ -1,8 +1,8 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
-import ReviewPolicy
-import PolicyAnalysis
 import ReviewAnalysis
+import ReviewPolicy
 
 /// `policyc analyze`: the policy analyzer's warnings (rules that never or always hold,
 /// shadowed `ask` rules, contradictory or redundant comparisons, review etiquette), with the

@@ -1,8 +1,8 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
-import ReviewPolicy
-import PolicyAnalysis
 import ReviewAnalysis
+import ReviewPolicy
 
 /// `policyc check`: compile each policy against the review schema and print its diagnostics.
 enum CheckCommand: Command {

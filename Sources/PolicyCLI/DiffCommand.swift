@@ -1,8 +1,8 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
-import ReviewPolicy
-import PolicyAnalysis
 import ReviewAnalysis
+import ReviewPolicy
 
 /// `policyc diff`: whether two policies decide the same for every set of facts, and if not,
 /// a facts file on which they differ.

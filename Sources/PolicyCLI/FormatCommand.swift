@@ -1,6 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
-import PolicyAnalysis
 import ReviewAnalysis
 
 /// `policyc fmt`: print, check or rewrite policies in the canonical layout.

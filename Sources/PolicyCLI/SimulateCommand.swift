@@ -1,9 +1,9 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
-import ReviewPolicy
-import PolicyAnalysis
 import ReviewAnalysis
+import ReviewPolicy
 
 /// `policyc simulate`: run the real ``ReviewTracker`` (the manager's one decision path) over a
 /// synthetic population under one policy, or two side by side, and report who is asked, when and

@@ -1,9 +1,9 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
-import ReviewPolicy
-import PolicyAnalysis
 import ReviewAnalysis
+import ReviewPolicy
 
 extension Workloads {
   // MARK: - W7: reading records (policyc report)

@@ -1,9 +1,9 @@
 import Foundation
+import PolicyAnalysis
+import ReviewAnalysis
 import Testing
 
 @testable import PolicyCLI
-import PolicyAnalysis
-import ReviewAnalysis
 
 /// Runs `policyc analyze arguments` (the command's function) with `files`.
 func runAnalyze(_ arguments: [String], files: [String: String] = [:]) -> RunResult {

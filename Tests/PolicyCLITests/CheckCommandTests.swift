@@ -1,12 +1,12 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
 
 @testable import PolicyCLI
 @testable import PolicyTools
-import PolicyAnalysis
-import ReviewAnalysis
 
 /// The usage line printed after a usage error of `policyc check`.
 let checkUsage = """

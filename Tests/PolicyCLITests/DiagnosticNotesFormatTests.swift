@@ -1,8 +1,8 @@
 import Foundation
-import PolicyCore
-import Testing
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import Testing
 
 /// Notes (`first defined here`) in the machine-readable formats of `policyc check`: JSON's
 /// `notes`, SARIF's `relatedLocations`, GitHub's `note:` lines.

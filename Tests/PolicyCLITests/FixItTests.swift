@@ -3,13 +3,13 @@
 // more errors (for a warning's fix-it).
 
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
 @testable import PolicyCLI
-@testable import ReviewPolicy
-import PolicyAnalysis
 @testable import ReviewAnalysis
+@testable import ReviewPolicy
 
 /// The diagnostics `policyc check` reports for `bytes`.
 func checkDiagnostics(_ bytes: [UInt8], path: String) -> [Diagnostic] {

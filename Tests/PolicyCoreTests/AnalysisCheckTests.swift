@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// The analyzer's hook, with a toy domain: a check that an `ask` rule cannot ask while `frozen`.
 @Suite("analyzer: extra checks through the hook")

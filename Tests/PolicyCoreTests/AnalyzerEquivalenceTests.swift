@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// Compares two policies (which must compile).
 func equivalence(_ old: String, _ new: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws

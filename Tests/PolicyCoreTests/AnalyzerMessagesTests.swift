@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// `AnalyzerMessages` writes every warning the analyzer's logic checks give: each case analyses a
 /// policy and compares the analyzer's warning with the factory's, made at the same range.

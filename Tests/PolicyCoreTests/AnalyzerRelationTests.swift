@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// The toy schema with one relation of each kind, the way a host states what its real histories
 /// satisfy: the analyzer must reason over real fact sets only.

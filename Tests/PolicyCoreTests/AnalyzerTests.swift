@@ -1,9 +1,9 @@
 import Foundation
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// Analyses `text` (which must compile) with the toy schema, running no extra checks.
 func analyzed(

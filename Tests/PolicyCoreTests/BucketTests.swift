@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// `bucket("name")`: checking, evaluation (compiled and explained), distribution and analysis.
 @Suite("Buckets")

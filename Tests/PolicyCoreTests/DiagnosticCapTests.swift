@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// One cap on a file's diagnostics (``DiagnosticCap``): the bag and the analyzer's merge count
 /// against the same ``Limits/maximumErrors`` and end with the same markers.

@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// `event purchase, export`: declared event names, and the app's names in the schema.
 @Suite("Event declarations")

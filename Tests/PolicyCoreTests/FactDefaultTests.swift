@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// `fact NAME: TYPE = DEFAULT`: parsing, checking, formatting, evaluation and the declared-fact list.
 @Suite("Fact defaults")

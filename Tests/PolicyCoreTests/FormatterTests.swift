@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// The formatter: canonical layout, comments kept, idempotent, meaning preserved.
 @Suite("Formatter")

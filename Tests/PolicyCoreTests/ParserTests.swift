@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// The syntax tree of a whole file as S-expressions, one declaration a line; requires no diagnostics.
 private func tree(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {

@@ -1,8 +1,8 @@
+import ReviewAnalysis
 import Testing
 
-@testable import PolicyCore
 @testable import PolicyAnalysis
-import ReviewAnalysis
+@testable import PolicyCore
 
 /// The limits as a value and the work budgets that keep compiling and analysing any text linear in
 /// its size. Bounds are asserted on counted work (the analysis's work units, the rules the parser

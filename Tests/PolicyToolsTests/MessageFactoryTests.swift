@@ -1,10 +1,10 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
-import PolicyAnalysis
-import ReviewAnalysis
 
 /// PolicyTools and the review-etiquette checks write every diagnostic through a factory of a
 /// `*Messages.swift` file next to the code that reports (as PolicyCore's phases do through

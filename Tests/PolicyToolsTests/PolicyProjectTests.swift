@@ -1,11 +1,11 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
 import Testing
 
-@testable import ReviewPolicy
-import PolicyAnalysis
 @testable import ReviewAnalysis
+@testable import ReviewPolicy
 
 /// Files in memory for project-file discovery, which a test may change under a running server.
 final class MemoryProjectFiles: PolicyProjectFileSystem, @unchecked Sendable {

@@ -1,11 +1,11 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
 @testable import PolicyTools
-@testable import ReviewPolicy
-import PolicyAnalysis
 @testable import ReviewAnalysis
+@testable import ReviewPolicy
 
 /// `policyc replay` (issue 26): records rebuilt into histories and run through the real tracker.
 @Suite("records: replay")

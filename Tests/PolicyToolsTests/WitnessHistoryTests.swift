@@ -1,11 +1,11 @@
 import Foundation
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 @testable import PolicyTools
-@testable import PolicyAnalysis
-import ReviewAnalysis
 
 /// A policy whose layout has every standard fact and members of every family: its facts at the
 /// end of a history are the complete facts a witness could give.

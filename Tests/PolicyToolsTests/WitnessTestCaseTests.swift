@@ -1,11 +1,11 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
 
 @testable import PolicyTools
-import PolicyAnalysis
-import ReviewAnalysis
 
 /// Every witness the analyzer prints for a review policy (an etiquette warning's example, a
 /// `diff` counterexample) satisfies the schema's relations, and comes with a passing `policyc

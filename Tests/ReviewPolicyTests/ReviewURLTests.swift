@@ -1,9 +1,9 @@
 import Foundation
+import PolicyAnalysis
 import Testing
 
-@testable import ReviewPolicy
-import PolicyAnalysis
 @testable import ReviewAnalysis
+@testable import ReviewPolicy
 
 @Suite("review URLs")
 struct ReviewURLTests {

@@ -1,7 +1,7 @@
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// Applies the fix-its of a policy's diagnostics, one at a time, keeping only the fixes that
 /// leave the policy better: `policyc check --fix` and the editor's "fix all".

@@ -1,8 +1,8 @@
 import Foundation
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// A usage history that, replayed through the review tracker as `policyc test` replays a test
 /// case's history, gives exactly the values of a set of review facts: the history behind an

@@ -1,5 +1,5 @@
-import PolicyCore
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
 
 extension LanguageServer {

@@ -1,7 +1,7 @@
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// The policy language server: JSON-RPC messages in, JSON-RPC messages out, no I/O of its own.
 ///

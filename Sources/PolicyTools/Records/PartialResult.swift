@@ -1,5 +1,5 @@
-import PolicyCore
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
 
 /// What `policyc report --shard i/n` and `policyc replay --shard i/n` write: one part of a

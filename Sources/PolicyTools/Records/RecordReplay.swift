@@ -1,7 +1,7 @@
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// `policyc replay`'s engine (issue 26): each install's real history, rebuilt from its records
 /// (docs/records.md) as they stream in, run through the real ``ReviewTracker`` under one or two

@@ -1,7 +1,7 @@
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// The rollout read-out's counts (issue 26): records, streamed in, tallied per policy and arm.
 ///

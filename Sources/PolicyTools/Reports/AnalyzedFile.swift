@@ -1,7 +1,7 @@
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// One policy file as `policyc check` and `policyc analyze` see it: its diagnostics (the
 /// compiler's and the analyzer's, merged), the analysis report when it compiled, and the

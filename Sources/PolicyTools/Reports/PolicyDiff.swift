@@ -1,8 +1,8 @@
 import Foundation
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// Whether two policies decide the same for every set of facts (`policyc diff`), with every
 /// counterexample checked through the facts file that shows it.

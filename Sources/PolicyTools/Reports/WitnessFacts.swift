@@ -1,5 +1,5 @@
-import PolicyCore
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
 
 /// Witnesses written as facts files (`policyc eval --facts`).

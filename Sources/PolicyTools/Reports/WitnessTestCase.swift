@@ -1,7 +1,7 @@
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// The `policyc test` case behind a witness the tools print (an etiquette warning's example, a
 /// `diff` counterexample): a user's history that reaches the witness's facts, and the decision

@@ -1,8 +1,8 @@
 import Foundation
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// One policy to simulate: its name in reports, its text and the app facts it declares.
 public struct SimulationPolicy: Sendable {

@@ -1,7 +1,7 @@
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// Why a policy asked as often as it did: each rule and atomic condition at the prompt checks,
 /// and what blocked the asks, with a reason for every condition that never held.

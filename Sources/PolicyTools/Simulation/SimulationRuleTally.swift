@@ -1,5 +1,5 @@
-import PolicyCore
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
 
 /// How one rule fared at a policy's prompt checks: counts only, so merging is exact and order-free.

@@ -1,8 +1,8 @@
 import Foundation
-import PolicyCore
-import ReviewPolicy
 import PolicyAnalysis
+import PolicyCore
 import ReviewAnalysis
+import ReviewPolicy
 
 /// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`,
 /// `shown -> decline`, `unprompted -> rate`...

@@ -1,10 +1,10 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
-@testable import ReviewPolicy
-import PolicyAnalysis
 @testable import ReviewAnalysis
+@testable import ReviewPolicy
 
 // MARK: - The original
 

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-@testable import PolicyCore
-@testable import ReviewPolicy
 @testable import PolicyAnalysis
+@testable import PolicyCore
 @testable import ReviewAnalysis
+@testable import ReviewPolicy
 
 // Shared machinery of the equivalence suites (`Equivalence: ...`): each suite re-implements one
 // review manager we replace, exactly as its code decides, and runs the same random usage
