@@ -60,6 +60,7 @@ struct MarkdownReport {
       "- **W3**: compiling (read, lex, parse, check, lower) each example policy, and a generated 1 MiB policy.",
       "- **W4**: `ReviewManager` with the JSON file store: record an event (durable on return), and a prompt check.",
       "- **W5**: `policyc simulate Examples/review.policy`, 10,000 users over 365 days, on every core.",
+      "- **W9**: the bytes `ReviewManager` adds to a stripped executable (`Scripts/size-budget.sh`).",
       "",
       "Regenerate this page on an otherwise idle machine, from the repository root:",
       "",
