@@ -173,7 +173,9 @@ struct MessageFactoryTests {
   func factoriesDocumentTheirCodes() throws {
     var count = 0
     var messageFiles: [String] = []
-    let all = try Self.files(under: "Sources/PolicyTools") + Self.files(under: "Sources/ReviewPolicy")
+    let all =
+      try Self.files(under: "Sources/PolicyTools") + Self.files(under: "Sources/ReviewPolicy")
+      + Self.files(under: "Sources/ReviewAnalysis")
     for (url, text) in all where url.lastPathComponent.hasSuffix("Messages.swift") {
       messageFiles.append(url.lastPathComponent)
       for factory in Self.factories(in: text) {
