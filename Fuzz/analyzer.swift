@@ -45,13 +45,16 @@
 // `replayedRepetitions` steps are built and checked for their limits but not replayed: a replay
 // costs a few microseconds a step, and a fuzz input must stay fast.)
 //
-// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with PolicyCore, ReviewPolicy and PolicyTools.
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with PolicyCore, PolicyAnalysis, ReviewPolicy,
+// ReviewAnalysis and PolicyTools.
 // A history the builder refuses (for anything but a limit) fails the input; FUZZ_LENIENT_HISTORIES
 // set lets such refusals pass (to look for other failures while one is open).
 
 import Foundation
 import PolicyTools
+import ReviewAnalysis
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 @testable import ReviewPolicy
 

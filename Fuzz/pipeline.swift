@@ -11,8 +11,10 @@
 //   the same comments, at the default width and at a width from 40 to 120 picked by the input;
 // - the formatted policy checks with the same diagnostic codes and decides the same way.
 //
-// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore and
-// ReviewPolicy.
+// Built by Fuzz/run.sh with Fuzz/FuzzSupport.swift, linked with the modules PolicyCore,
+// PolicyAnalysis (the formatter) and ReviewPolicy.
+
+@testable import PolicyAnalysis
 @testable import PolicyCore
 @testable import ReviewPolicy
 

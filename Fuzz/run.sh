@@ -37,9 +37,12 @@ mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target
 
 # The package's library modules each target links, in dependency order.
 case "$target" in
-  pipeline | store | legacy) modules=(PolicyCore ReviewPolicy) ;;
-  update) modules=(PolicyCore ReviewPolicy ReliabilitySupport) ;;
-  facts | testfile | behaviour | lsp | analyzer | records) modules=(PolicyCore ReviewPolicy PolicyTools) ;;
+  store | legacy) modules=(PolicyCore ReviewPolicy) ;;
+  pipeline) modules=(PolicyCore PolicyAnalysis ReviewPolicy) ;;
+  update) modules=(PolicyCore PolicyAnalysis ReviewPolicy ReviewAnalysis ReliabilitySupport) ;;
+  facts | testfile | behaviour | lsp | analyzer | records)
+    modules=(PolicyCore PolicyAnalysis ReviewPolicy ReviewAnalysis PolicyTools)
+    ;;
   *)
     echo "unknown target \`$target\`; the targets are pipeline, facts, testfile, store, analyzer, behaviour, legacy, lsp, update and records" >&2
     exit 2

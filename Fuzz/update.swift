@@ -24,6 +24,7 @@
 // ReviewPolicy.
 import Foundation
 import ReliabilitySupport
+import ReviewAnalysis
 
 @testable import PolicyCore
 @testable import ReviewPolicy
@@ -102,12 +103,14 @@ final class ByteStore: ReviewStore, @unchecked Sendable {
 let stateFile = folder.appendingPathComponent("review-state.json")
 
 func manager(_ store: any ReviewStore = JSONFileStore(url: stateFile)) -> ReviewManager {
+  // Updates are analyzed (the analyzer is the costliest work an update can cause).
+  var configuration = ReviewManager.Configuration(
+    appVersion: "1.0", bundledPolicy: bundledPolicy,
+    store: store, clock: clock.function,
+    texts: .english, logger: logger, guardrails: guardrails)
+  configuration.analyzeUpdates()
   do {
-    return try ReviewManager(
-      configuration: .init(
-        appVersion: "1.0", bundledPolicy: bundledPolicy,
-        store: store, clock: clock.function,
-        texts: .english, logger: logger, guardrails: guardrails))
+    return try ReviewManager(configuration: configuration)
   } catch {
     fuzzFail("the manager cannot be created: \(error)")
   }

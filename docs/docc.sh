@@ -11,7 +11,7 @@ swift build --target PolicyTools >&2
 modules=".build/debug/Modules"
 [ -d "$modules" ] || modules=".build/debug"
 triple=$(swift -print-target-info | sed -n 's/.*"triple": "\(.*\)",/\1/p' | head -1)
-for module in PolicyCore ReviewPolicy PolicyTools; do
+for module in PolicyCore PolicyAnalysis ReviewPolicy ReviewAnalysis PolicyTools; do
   graphs=".build/docc/symbol-graphs/$module"
   rm -rf "$graphs" && mkdir -p "$graphs"
   swift-symbolgraph-extract -module-name "$module" -I "$modules" -target "$triple" \

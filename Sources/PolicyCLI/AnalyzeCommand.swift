@@ -1,5 +1,7 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 import ReviewPolicy
 
 /// `policyc analyze`: the policy analyzer's warnings (rules that never or always hold,

@@ -1,5 +1,7 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 import ReviewPolicy
 
 /// `policyc check`: compile each policy against the review schema and print its diagnostics.

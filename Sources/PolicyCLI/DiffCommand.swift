@@ -1,5 +1,7 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 import ReviewPolicy
 
 /// `policyc diff`: whether two policies decide the same for every set of facts, and if not,

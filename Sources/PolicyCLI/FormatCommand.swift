@@ -1,5 +1,7 @@
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 
 /// `policyc fmt`: print, check or rewrite policies in the canonical layout.
 enum FormatCommand: Command {

@@ -1,6 +1,8 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 import ReviewPolicy
 
 /// `policyc simulate`: run the real ``ReviewTracker`` (the manager's one decision path) over a

@@ -1,6 +1,8 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 import ReviewPolicy
 
 extension Workloads {

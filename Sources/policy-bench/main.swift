@@ -33,10 +33,10 @@ while !arguments.isEmpty {
   case "--only":
     let names = (arguments.first ?? "").split(separator: ",").map { $0.uppercased() }
     guard !names.isEmpty,
-      names.allSatisfy({ $0.count == 2 && $0.hasPrefix("W") && ("1"..."8").contains($0.dropFirst()) })
+      names.allSatisfy({ $0.count == 2 && $0.hasPrefix("W") && ("1"..."9").contains($0.dropFirst()) })
     else {
       FileHandle.standardError.write(
-        Data("policy-bench: error: --only needs workloads such as W3,W6 (W1 to W8)\n".utf8))
+        Data("policy-bench: error: --only needs workloads such as W3,W6 (W1 to W9)\n".utf8))
       exit(2)
     }
     only = Set(names)
@@ -64,7 +64,7 @@ let examples = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).ap
 let workloads = Workloads(samples: samples, examples: examples)
 var results: [BenchResult] = []
 let selected = only
-/// Whether workload `name` (W1 to W8) runs.
+/// Whether workload `name` (W1 to W9) runs.
 func runs(_ name: String) -> Bool { selected?.contains(name) ?? true }
 do {
   if runs("W1") { results.append(try workloads.w1()) }
@@ -81,6 +81,7 @@ do {
   if runs("W6") { results += try workloads.w6() }
   if runs("W7") { results.append(try workloads.w7()) }
   if runs("W8") { results.append(try workloads.w8()) }
+  if runs("W9") { results.append(try workloads.w9()) }
 } catch {
   FileHandle.standardError.write(Data("policy-bench: error: \(error)\n".utf8))
   exit(1)

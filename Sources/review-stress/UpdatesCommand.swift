@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ReliabilitySupport
+import ReviewAnalysis
 import ReviewPolicy
 
 /// `review-stress updates`: the reliability tests' hostile policy updates (``HostileUpdateCorpus``)
@@ -19,11 +20,13 @@ struct UpdatesCommand {
         Data("review-stress: warning: a debug build; use `-c release` for real figures\n".utf8))
     #endif
     let manager: ReviewManager
+    // The analyzer runs on every update, as in an app that opted in: the worst case a caller waits.
+    var configuration = ReviewManager.Configuration(
+      appVersion: "1.0", bundledPolicy: "ask bundled when uses >= 100", store: InMemoryReviewStore(),
+      texts: .english)
+    configuration.analyzeUpdates()
     do {
-      manager = try ReviewManager(
-        configuration: .init(
-          appVersion: "1.0", bundledPolicy: "ask bundled when uses >= 100", store: InMemoryReviewStore(),
-          texts: .english))
+      manager = try ReviewManager(configuration: configuration)
     } catch {
       FileHandle.standardError.write(Data("review-stress: error: \(error)\n".utf8))
       return 2

@@ -1,4 +1,6 @@
 import Foundation
+import PolicyAnalysis
+import ReviewAnalysis
 import Testing
 
 @testable import PolicyCLI

@@ -1,5 +1,7 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import Testing
 
 /// Notes (`first defined here`) in the machine-readable formats of `policyc check`: JSON's

@@ -3,10 +3,12 @@
 // more errors (for a warning's fix-it).
 
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
 @testable import PolicyCLI
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 /// The diagnostics `policyc check` reports for `bytes`.

@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// The analyzer's hook, with a toy domain: a check that an `ask` rule cannot ask while `frozen`.

@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// `AnalyzerMessages` writes every warning the analyzer's logic checks give: each case analyses a

@@ -1,6 +1,8 @@
 import Foundation
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// Analyses `text` (which must compile) with the toy schema, running no extra checks.

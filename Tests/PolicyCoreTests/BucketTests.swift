@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// `bucket("name")`: checking, evaluation (compiled and explained), distribution and analysis.

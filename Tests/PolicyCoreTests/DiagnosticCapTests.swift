@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// One cap on a file's diagnostics (``DiagnosticCap``): the bag and the analyzer's merge count

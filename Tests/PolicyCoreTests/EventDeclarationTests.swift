@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// `event purchase, export`: declared event names, and the app's names in the schema.

@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// `fact NAME: TYPE = DEFAULT`: parsing, checking, formatting, evaluation and the declared-fact list.

@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 /// The syntax tree of a whole file as S-expressions, one declaration a line; requires no diagnostics.

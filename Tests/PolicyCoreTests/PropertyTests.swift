@@ -1,5 +1,7 @@
+import ReviewAnalysis
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 
 #if canImport(Glibc)

@@ -62,7 +62,7 @@ struct PublicSurfaceTests {
 
   @Test(
     "every public top-level type of the module is listed in its catalog's topics, and every listed name is one",
-    arguments: ["PolicyCore", "ReviewPolicy", "PolicyTools"])
+    arguments: ["PolicyCore", "PolicyAnalysis", "ReviewPolicy", "PolicyTools"])
   func everyPublicTypeIsListed(module: String) throws {
     let sources = Self.root.appendingPathComponent("Sources/\(module)")
     let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
@@ -77,8 +77,8 @@ struct PublicSurfaceTests {
     let catalog = try String(
       contentsOf: sources.appendingPathComponent("\(module).docc/\(module).md"), encoding: .utf8)
     let listed = Self.listedNames(in: catalog)
-    #expect(scanned > 20)
-    #expect(declared.count > 20)
+    #expect(scanned > 10)
+    #expect(declared.count > 10)
     let unlisted = declared.keys.filter { !listed.contains($0) }.sorted().map { "\($0) (\(declared[$0]!))" }
     #expect(
       unlisted == [],

@@ -1,6 +1,8 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
 
@@ -11,7 +13,7 @@ import Testing
 /// reports.
 ///
 /// The scan reads the source text, so it also covers code no test reaches. It looks at
-/// Sources/PolicyTools and at ReviewEtiquette.swift wherever it is in Sources/ReviewPolicy.
+/// Sources/PolicyTools and at ReviewEtiquette.swift wherever it is in Sources/ReviewAnalysis.
 @Suite("message factories: diagnostics are written only in *Messages.swift files")
 struct MessageFactoryTests {
   /// The package's root.
@@ -40,12 +42,12 @@ struct MessageFactoryTests {
   }
 
   /// The files the invariant covers: PolicyTools, and ReviewEtiquette.swift (found by name,
-  /// so it may move within Sources/ReviewPolicy).
+  /// so it may move within Sources/ReviewAnalysis).
   static func scannedFiles() throws -> [(url: URL, text: String)] {
-    let etiquette = try files(under: "Sources/ReviewPolicy").filter {
+    let etiquette = try files(under: "Sources/ReviewAnalysis").filter {
       $0.url.lastPathComponent == "ReviewEtiquette.swift"
     }
-    #expect(etiquette.count == 1, "ReviewEtiquette.swift is not in Sources/ReviewPolicy")
+    #expect(etiquette.count == 1, "ReviewEtiquette.swift is not in Sources/ReviewAnalysis")
     return try files(under: "Sources/PolicyTools") + etiquette
   }
 
@@ -171,7 +173,9 @@ struct MessageFactoryTests {
   func factoriesDocumentTheirCodes() throws {
     var count = 0
     var messageFiles: [String] = []
-    let all = try Self.files(under: "Sources/PolicyTools") + Self.files(under: "Sources/ReviewPolicy")
+    let all =
+      try Self.files(under: "Sources/PolicyTools") + Self.files(under: "Sources/ReviewPolicy")
+      + Self.files(under: "Sources/ReviewAnalysis")
     for (url, text) in all where url.lastPathComponent.hasSuffix("Messages.swift") {
       messageFiles.append(url.lastPathComponent)
       for factory in Self.factories(in: text) {

@@ -1,8 +1,10 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import PolicyTools
 import Testing
 
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 /// Files in memory for project-file discovery, which a test may change under a running server.

@@ -1,8 +1,10 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
 @testable import PolicyTools
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 /// `policyc replay` (issue 26): records rebuilt into histories and run through the real tracker.

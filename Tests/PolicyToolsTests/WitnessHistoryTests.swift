@@ -1,7 +1,9 @@
 import Foundation
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
 @testable import PolicyTools
 

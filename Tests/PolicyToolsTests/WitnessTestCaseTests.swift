@@ -1,5 +1,7 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 import Testing
 
@@ -128,7 +130,7 @@ struct WitnessTestCaseTests {
     let history = try made.get().history
     let replayed = try history.replay(policy: policy, policyText: text, environment: environment).get()
     for fact in witness.facts where fact.isConstrained || reading.contains(fact.name) {
-      #expect(replayed.value(of: fact.name) == fact.value, "\(fact.name)" as Comment)
+      #expect(replayed.value(of: fact.name) == fact.value, "\(fact.name)" as Testing.Comment)
     }
   }
 

@@ -2,7 +2,9 @@ import Foundation
 import ReliabilitySupport
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 // The review-etiquette checks (PC320-PC322) run through the analyzer's hook.

@@ -1,6 +1,8 @@
 import Foundation
+import PolicyAnalysis
 import Testing
 
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 @Suite("review URLs")

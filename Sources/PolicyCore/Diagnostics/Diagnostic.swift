@@ -58,7 +58,7 @@ extension Array where Element == Diagnostic {
   package var hasErrors: Bool { contains { $0.severity == .error } }
 
   /// The elements sorted by position, errors before warnings at the same position.
-  func sortedByPosition() -> [Diagnostic] {
+  package func sortedByPosition() -> [Diagnostic] {
     enumerated().sorted { lhs, rhs in
       if lhs.element.range.start != rhs.element.range.start {
         return lhs.element.range.start < rhs.element.range.start

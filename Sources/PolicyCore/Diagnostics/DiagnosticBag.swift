@@ -51,9 +51,9 @@ struct DiagnosticBag: Sendable {
 /// ``Limits/maximumErrors`` diagnostics are admitted; the next one is replaced by the cap's
 /// marker (``DiagnosticBag/tooManyErrors(at:)``, `PC199`, or
 /// ``DiagnosticBag/tooManyWarnings(at:)``, `PC399`) at its range, and the rest are dropped.
-struct DiagnosticCap: Sendable {
+package struct DiagnosticCap: Sendable {
   /// What happens to one diagnostic.
-  enum Outcome: Equatable {
+  package enum Outcome: Equatable {
     /// It is reported.
     case admitted
     /// It is the first past the cap: the marker is reported instead.
@@ -70,13 +70,13 @@ struct DiagnosticCap: Sendable {
   private(set) var isPassed = false
 
   /// A cap on diagnostics of `severity`, `count` of them already admitted.
-  init(_ severity: Severity, count: Int = 0) {
+  package init(_ severity: Severity, count: Int = 0) {
     self.severity = severity
     self.count = count
   }
 
   /// Whether `diagnostic` (of the cap's severity) is admitted, replaced by the marker or dropped.
-  mutating func admit(_ diagnostic: Diagnostic) -> Outcome {
+  package mutating func admit(_ diagnostic: Diagnostic) -> Outcome {
     if count < Limits.maximumErrors {
       count += 1
       return .admitted

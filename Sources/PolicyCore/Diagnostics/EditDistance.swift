@@ -11,7 +11,7 @@ package enum EditDistance {
   /// Names whose lengths differ by more than `limit` are rejected before anything is allocated,
   /// and only the band of cells within `limit` of the diagonal is filled, stopping at the first
   /// row whose every cell exceeds `limit`: O(length × limit).
-  static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
+  package static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
     if abs(a.utf8.count - b.utf8.count) > limit { return nil }
     let lhs = Array(a.utf8)
     let rhs = Array(b.utf8)

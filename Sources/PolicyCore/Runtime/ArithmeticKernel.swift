@@ -5,12 +5,12 @@
 /// result that lands on `Int64.max` is an overflow. Arithmetic on the infinite
 /// duration keeps it infinite where the mathematical result is +∞
 /// (∞ + d, ∞ - finite, ∞ * positive, ∞ / positive) and faults otherwise.
-enum ArithmeticKernel {
+package enum ArithmeticKernel {
   static let infinite = Int64.max
 
   /// Applies `operation` to `lhs` and `rhs`; the fault is nil on success.
   @inline(__always)
-  static func apply(_ operation: Arithmetic, _ lhs: Int64, _ rhs: Int64) -> (value: Int64, fault: FaultKind?) {
+  package static func apply(_ operation: Arithmetic, _ lhs: Int64, _ rhs: Int64) -> (value: Int64, fault: FaultKind?) {
     switch operation {
     case .addInt, .addNumber:
       let (value, overflow) = lhs.addingReportingOverflow(rhs)
@@ -75,7 +75,7 @@ enum ArithmeticKernel {
 
   /// Negates an int or number (`isDuration` false) or a duration.
   @inline(__always)
-  static func negate(_ value: Int64, isDuration: Bool) -> (value: Int64, fault: FaultKind?) {
+  package static func negate(_ value: Int64, isDuration: Bool) -> (value: Int64, fault: FaultKind?) {
     if isDuration && value == infinite { return (0, .infiniteDuration) }
     let result = Int64(0).subtractingReportingOverflow(value)
     return isDuration ? finite(result) : (result.overflow ? (0, .overflow) : (result.partialValue, nil))

@@ -42,7 +42,7 @@ public struct CompiledPolicy: Sendable {
   }
 
   /// The number of instructions the policy compiled to (for benchmarks and tests).
-  var instructionCount: Int { storage.code.count }
+  package var instructionCount: Int { storage.code.count }
 
   /// The number of 64-bit registers an evaluation uses.
   var registerCount: Int { storage.registerCount }

@@ -32,7 +32,7 @@ public struct CheckedRule: Sendable, Hashable {
   /// How the rule is named in output: its name, or `ask rule at line 3`.
   public var label: String
   /// The typed condition.
-  var condition: TypedExpr
+  package var condition: TypedExpr
   /// The whole rule in the source.
   public var range: SourceRange
 }
@@ -48,7 +48,7 @@ public struct CheckedLet: Sendable, Hashable {
   /// The element type of a list `let` (nil for an empty list).
   public var listType: PolicyType?
   /// Whether any rule or later `let` uses it.
-  var isUsed: Bool
+  package var isUsed: Bool
   /// The declaration.
   public var range: SourceRange
 }

@@ -7,7 +7,7 @@
 ///
 /// `written` arguments are source text as the checker shows it (``Checker/written(_:)``:
 /// shortened to 40 characters); ranges are where the caret goes.
-enum CheckerMessages {
+package enum CheckerMessages {
   /// An operand named in a message: its expression (to recognise literals), its text as
   /// written and its type.
   struct Operand {
@@ -546,7 +546,7 @@ enum CheckerMessages {
   // MARK: - Shared wording
 
   /// "an `int`", "a `duration`".
-  static func article(_ type: PolicyType) -> String {
+  package static func article(_ type: PolicyType) -> String {
     switch type {
     case .int, .instant: "an `\(type)`"
     case .bool, .number, .duration, .version, .string: "a `\(type)`"

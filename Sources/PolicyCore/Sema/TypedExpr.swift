@@ -5,19 +5,19 @@
 /// error or read an absent value without a guard.
 package struct TypedExpr: Sendable, Hashable {
   /// The node.
-  var node: TypedNode
+  package var node: TypedNode
   /// The value's type.
   package var type: PolicyType
   /// Whether the value can be absent here (only facts, `let`s and `??` chains).
   package var isOptional: Bool
   /// The source it came from, without parentheses around it.
-  var range: SourceRange
+  package var range: SourceRange
   /// The source as written, with any parentheses around it (the checker drops parentheses from
   /// the tree); equal to ``range`` when there are none.
-  var writtenRange: SourceRange
+  package var writtenRange: SourceRange
 
   /// Creates a typed expression; `writtenRange` defaults to `range`.
-  init(
+  package init(
     _ node: TypedNode, _ type: PolicyType, isOptional: Bool = false, range: SourceRange,
     writtenRange: SourceRange? = nil
   ) {
@@ -29,7 +29,7 @@ package struct TypedExpr: Sendable, Hashable {
   }
 
   /// The direct subexpressions, left to right (a `let`'s value is not followed).
-  var children: [TypedExpr] {
+  package var children: [TypedExpr] {
     switch node {
     case .constant, .fact, .letValue, .now, .has, .bucket: []
     case .not(let inner), .negate(let inner), .since(let inner), .promote(let inner), .membership(_, let inner, _):
@@ -41,7 +41,7 @@ package struct TypedExpr: Sendable, Hashable {
 
   /// Calls `visit` on this expression, then on each subexpression, parents before children and
   /// left to right. It keeps its own stack, so deep trees cannot exhaust the call stack.
-  func forEachNode(_ visit: (TypedExpr) throws -> Void) rethrows {
+  package func forEachNode(_ visit: (TypedExpr) throws -> Void) rethrows {
     var stack = [self]
     while let next = stack.popLast() {
       try visit(next)
@@ -51,7 +51,7 @@ package struct TypedExpr: Sendable, Hashable {
 }
 
 /// The nodes of a ``TypedExpr``.
-indirect enum TypedNode: Sendable, Hashable {
+package indirect enum TypedNode: Sendable, Hashable {
   /// A constant.
   case constant(Value)
   /// The value of a fact slot (see ``FactLayout``).
@@ -89,7 +89,7 @@ indirect enum TypedNode: Sendable, Hashable {
 }
 
 /// What `has` tests.
-enum PresenceSource: Sendable, Hashable {
+package enum PresenceSource: Sendable, Hashable {
   /// A fact slot.
   case fact(Int)
   /// A `let`.
@@ -97,7 +97,7 @@ enum PresenceSource: Sendable, Hashable {
 }
 
 /// A comparison operator.
-enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+package enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   /// The comparison `op` is, or nil for an operator that does not compare.
   init?(_ op: BinaryOperator) {
     switch op {
@@ -137,7 +137,7 @@ enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The operator with its operands swapped (`a < b` is `b > a`).
-  var swapped: ComparisonOperator {
+  package var swapped: ComparisonOperator {
     switch self {
     case .equal: .equal
     case .notEqual: .notEqual
@@ -149,7 +149,7 @@ enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   }
 
   /// Whether `ordering` (-1, 0 or 1: how the left operand compares with the right) satisfies the operator.
-  func holds(forOrdering ordering: Int) -> Bool {
+  package func holds(forOrdering ordering: Int) -> Bool {
     switch self {
     case .equal: ordering == 0
     case .notEqual: ordering != 0
@@ -162,7 +162,7 @@ enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 }
 
 /// An arithmetic operation specialised by operand types.
-enum Arithmetic: String, Sendable, Hashable, CaseIterable {
+package enum Arithmetic: String, Sendable, Hashable, CaseIterable {
   /// int + int
   case addInt
   /// int - int

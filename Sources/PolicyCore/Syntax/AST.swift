@@ -3,7 +3,7 @@ package struct PolicyFile: Sendable, Hashable {
   /// The declarations in source order.
   package var declarations: [Declaration]
   /// The `#` comments, in source order (used by the formatter).
-  var comments: [Comment]
+  package var comments: [Comment]
 }
 
 /// One top-level declaration.
@@ -41,7 +41,7 @@ package enum Declaration: Sendable, Hashable {
   }
 
   /// The source range of the whole declaration.
-  var range: SourceRange {
+  package var range: SourceRange {
     switch self {
     case .fact(let declaration): declaration.range
     case .let(let declaration): declaration.range
@@ -75,7 +75,7 @@ package struct FactDeclaration: Sendable, Hashable {
   /// Whether the fact can be absent (`?`).
   package var isOptional: Bool
   /// The range of the type annotation, `?` included.
-  var typeRange: SourceRange
+  package var typeRange: SourceRange
   /// The default after `=`, as written (the checker requires a literal of the declared type), or nil.
   package var defaultValue: Expr?
   /// The whole declaration.
@@ -131,7 +131,7 @@ package struct Rule: Sendable, Hashable {
   /// The condition.
   package var condition: Expr
   /// Whether the rule is a bare condition (a file that is just an expression).
-  var isBare: Bool
+  package var isBare: Bool
   /// The whole rule.
   package var range: SourceRange
 }

@@ -434,8 +434,8 @@ enum LexerAdvice {
 }
 
 /// Shortens long literal text for messages.
-enum LiteralText {
-  static func abbreviated(_ text: String, limit: Int = 24) -> String {
+package enum LiteralText {
+  package static func abbreviated(_ text: String, limit: Int = 24) -> String {
     guard text.unicodeScalars.count > limit else { return text }
     return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "..."
   }

@@ -1,9 +1,9 @@
 /// The result of parsing one file: the tree and the lexical and syntax diagnostics.
 package struct ParsedPolicy: Sendable {
   /// The source that was parsed.
-  var source: SourceFile
+  package var source: SourceFile
   /// The syntax tree; parts that failed to parse are ``Expr/Kind/error`` nodes.
-  var file: PolicyFile
+  package var file: PolicyFile
   /// Lexical and syntax diagnostics, in the order found.
   package var diagnostics: [Diagnostic]
   /// Whether the size or a count limit stopped the parse: the tree is partial and not checked.

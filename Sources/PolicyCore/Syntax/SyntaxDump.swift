@@ -6,9 +6,9 @@
 /// ```
 /// (rule ask loyal (and (>= (name days) (int 30)) (not (name muted))))
 /// ```
-enum SyntaxDump {
+package enum SyntaxDump {
   /// The dump of every declaration, one per line.
-  static func dump(_ file: PolicyFile) -> String {
+  package static func dump(_ file: PolicyFile) -> String {
     file.declarations.map(dump).joined(separator: "\n")
   }
 

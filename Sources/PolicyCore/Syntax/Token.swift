@@ -168,9 +168,9 @@ struct Token: Sendable, Hashable {
 }
 
 /// A `#` comment, kept beside the tokens for the formatter.
-struct Comment: Sendable, Hashable {
+package struct Comment: Sendable, Hashable {
   /// The bytes of the comment, from `#` to the end of the line (line break excluded).
-  var range: SourceRange
+  package var range: SourceRange
   /// Whether code precedes the comment on its line.
-  var isTrailing: Bool
+  package var isTrailing: Bool
 }

@@ -131,7 +131,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
   // MARK: - Calendar arithmetic (proleptic Gregorian, after H. Hinnant's days_from_civil)
 
-  static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+  package static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
     let quotient = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
   }

@@ -69,7 +69,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
   /// The 64-bit word that stores a one-word value, as the evaluator keeps it: `bool` as 0 or
   /// 1, `int` itself, `number` scaled, `duration` and `instant` in milliseconds; nil for
   /// versions (two words) and strings (interned per policy).
-  var storageWord: Int64? {
+  package var storageWord: Int64? {
     switch self {
     case .bool(let flag): flag ? 1 : 0
     case .int(let integer): integer
@@ -81,7 +81,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The value of `type` stored as `word` (see ``storageWord``); nil for versions and strings.
-  init?(storageWord word: Int64, type: PolicyType) {
+  package init?(storageWord word: Int64, type: PolicyType) {
     switch type {
     case .int: self = .int(word)
     case .number: self = .number(Number(scaled: word))
@@ -95,7 +95,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
   /// How this value compares with `other`, a value of the same type: -1, 0 or 1, as the
   /// language's comparisons order them (`false` before `true`). Strings are unordered: equal
   /// gives 0, different gives 1.
-  func ordering(comparedWith other: Value) -> Int {
+  package func ordering(comparedWith other: Value) -> Int {
     switch (self, other) {
     case (.version(let l), .version(let r)): return l < r ? -1 : (l == r ? 0 : 1)
     case (.string(let l), .string(let r)): return l == r ? 0 : 1
@@ -122,9 +122,9 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Quoting and unquoting of string literals.
-enum StringLiteral {
+package enum StringLiteral {
   /// The literal for `text`, with `"` and `\` escaped and line breaks and tabs as escapes.
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -7,9 +7,9 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
   public static let maximumParts = 4
 
   /// Parts 1 and 2, packed as `part1 << 32 | part2`; compared first.
-  var high: UInt64
+  package var high: UInt64
   /// Parts 3 and 4, packed as `part3 << 32 | part4`.
-  var low: UInt64
+  package var low: UInt64
 
   /// Creates a version from packed words.
   package init(high: UInt64, low: UInt64) {

@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// Applies the fix-its of a policy's diagnostics, one at a time, keeping only the fixes that

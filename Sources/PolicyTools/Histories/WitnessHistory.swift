@@ -1,5 +1,7 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// A usage history that, replayed through the review tracker as `policyc test` replays a test

@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 
 extension LanguageServer {
   /// Answers a request about `document`.

@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// The policy language server: JSON-RPC messages in, JSON-RPC messages out, no I/O of its own.

@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 
 /// What `policyc report --shard i/n` and `policyc replay --shard i/n` write: one part of a
 /// read-out's counts, which `policyc report --merge` adds up with the other parts into exactly

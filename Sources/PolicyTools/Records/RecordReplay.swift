@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// `policyc replay`'s engine (issue 26): each install's real history, rebuilt from its records

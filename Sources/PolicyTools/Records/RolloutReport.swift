@@ -1,4 +1,6 @@
 import Foundation
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// The rollout read-out as text and JSON: per policy and arm, the installs, checks, asks, prompts
 /// shown and answers, the shares of installs prompted and of prompted installs that rated or

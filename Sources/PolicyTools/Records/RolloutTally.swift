@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// The rollout read-out's counts (issue 26): records, streamed in, tallied per policy and arm.

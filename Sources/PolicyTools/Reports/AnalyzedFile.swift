@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// One policy file as `policyc check` and `policyc analyze` see it: its diagnostics (the

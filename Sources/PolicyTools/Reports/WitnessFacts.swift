@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 
 /// Witnesses written as facts files (`policyc eval --facts`).
 package enum WitnessFacts {

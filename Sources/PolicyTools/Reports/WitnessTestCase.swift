@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// The `policyc test` case behind a witness the tools print (an etiquette warning's example, a

@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// Why a policy asked as often as it did: each rule and atomic condition at the prompt checks,

@@ -1,4 +1,6 @@
 import Foundation
+import PolicyAnalysis
+import ReviewAnalysis
 
 /// The HTML report of `policyc simulate`: one self-contained file (inline CSS and SVG, no
 /// scripts, no network) with the summary table and charts of both policies side by side.

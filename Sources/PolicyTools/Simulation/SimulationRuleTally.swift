@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 
 /// How one rule fared at a policy's prompt checks: counts only, so merging is exact and order-free.
 public struct SimulationRuleTally: Sendable, Hashable {

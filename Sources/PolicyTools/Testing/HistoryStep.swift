@@ -1,5 +1,7 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
+import ReviewAnalysis
 import ReviewPolicy
 
 /// One step of a usage history: `launch`, `event export x 3`, `prompt -> remind`, `wait 2d`,

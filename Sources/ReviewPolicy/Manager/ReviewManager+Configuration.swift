@@ -71,10 +71,17 @@ extension ReviewManager {
     /// says (`policyc check --events` checks a policy against the same list). An event recorded under a
     /// name that neither this set nor the policy's `event` declarations name is logged once.
     public var eventNames: Set<String> = []
+    /// What an update's diagnostics are beyond the compiler's, given the environment it was
+    /// compiled in: nil (the default) keeps the compiler's diagnostics, so an app does not link the
+    /// analyzer. The ReviewAnalysis module's ``ReviewManager/Configuration`` method
+    /// `analyzeUpdates()` sets the analyzer's warnings and the review etiquette (PC310-PC322), as
+    /// `policyc check` reports them; ``ReviewManager/updatePolicy(_:)`` returns and logs them.
+    public var updateAnalysis:
+      (@Sendable (_ environment: PolicyEnvironment, _ compilation: Compilation) -> [Diagnostic])?
 
     /// The environment the bundled policy, the guardrails and updates are compiled in: the review
     /// schema with ``eventNames`` (once names are known, an event name a policy reads outside them is
-    /// an error, `PC217`) and the etiquette checks, as `policyc` compiles with the same names.
+    /// an error, `PC217`), as `policyc` compiles with the same names.
     var environment: PolicyEnvironment { PolicyEnvironment(eventNames: eventNames) }
 
     /// Whether log entries are wanted (a logger or a recorder).

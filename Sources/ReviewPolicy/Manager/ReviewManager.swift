@@ -58,7 +58,7 @@ public final class ReviewManager: @unchecked Sendable {
     self.configuration = configuration
     let policies = try PolicyLifecycle(
       bundledPolicy: configuration.bundledPolicy, guardrails: configuration.guardrails,
-      environment: configuration.environment)
+      environment: configuration.environment, updateAnalysis: configuration.updateAnalysis)
     self.policies = policies
     let now = Timestamp(configuration.clock())
     var problems: [ReviewLogEntry] = []

@@ -5,13 +5,15 @@ import PolicyCore
 /// under it, and the guardrails checked after either.
 ///
 /// Every policy a manager meets is compiled here, in one ``PolicyEnvironment`` (the review schema
-/// with the app's event names, and the etiquette checks), the one every `policyc` verb and the
+/// with the app's event names), the one every `policyc` verb and the
 /// language server use; each source is compiled
 /// once (the bundled policy and the guardrails at init, an update when it arrives or when the
 /// store holds a new one). A value: it holds nothing that changes.
 struct PolicyLifecycle: Sendable {
-  /// What every policy is compiled and analyzed in.
+  /// What every policy is compiled in.
   let environment: PolicyEnvironment
+  /// An update's diagnostics beyond the compiler's (``ReviewManager/Configuration/updateAnalysis``).
+  let updateAnalysis: (@Sendable (PolicyEnvironment, Compilation) -> [Diagnostic])?
   /// The bundled policy, compiled.
   let bundled: CompiledPolicy
   /// The bundled policy's identity: updates received under another bundled policy are stale.
@@ -23,12 +25,16 @@ struct PolicyLifecycle: Sendable {
   ///
   /// - Throws: ``ReviewManagerError/invalidBundledPolicy(_:)`` when the bundled policy does not
   ///   compile, ``ReviewManagerError/invalidGuardrails(_:)`` when the guardrails do not or have an `ask` rule.
-  init(bundledPolicy: String, guardrails: String?, environment: PolicyEnvironment) throws(ReviewManagerError) {
+  init(
+    bundledPolicy: String, guardrails: String?, environment: PolicyEnvironment,
+    updateAnalysis: (@Sendable (PolicyEnvironment, Compilation) -> [Diagnostic])? = nil
+  ) throws(ReviewManagerError) {
     let compilation = environment.compile(bundledPolicy, path: "bundled.policy")
     guard let bundled = compilation.policy else {
       throw .invalidBundledPolicy(DiagnosticRenderer().render(compilation.diagnostics, in: compilation.source))
     }
     self.environment = environment
+    self.updateAnalysis = updateAnalysis
     self.bundled = bundled
     self.bundledIdentity = PolicyIdentity(origin: .bundled, source: bundledPolicy)
     self.guardrails = try PolicyLifecycle.compileGuardrails(guardrails, in: environment)
@@ -97,21 +103,20 @@ struct PolicyLifecycle: Sendable {
   enum UpdateReview: Sendable {
     /// The update does not compile: the running policy stays.
     case rejected(Compilation)
-    /// The update compiles: `policy` runs from now on; `diagnostics` are the compiler's and the
-    /// analyzer's (the review etiquette included), ordered by position.
+    /// The update compiles: `policy` runs from now on; `diagnostics` are the compiler's and those
+    /// of ``updateAnalysis`` (when set), ordered by position.
     case accepted(ActivePolicy, compilation: Compilation, diagnostics: [Diagnostic])
   }
 
-  /// Compiles and analyzes an update received now, for `appVersion`, within
-  /// `PolicyLimits.remoteUpdate`: an update over a limit is rejected with that limit's error
-  /// before the work it guards, and the analysis, linear in the update, ends with a warning
-  /// (`PC318`) rather than run long.
+  /// Compiles an update received now, for `appVersion`, within `PolicyLimits.remoteUpdate` (an
+  /// update over a limit is rejected with that limit's error before the work it guards), and runs
+  /// ``updateAnalysis`` on it when set (the analyzer, linear in the update, ends with a warning,
+  /// `PC318`, rather than run long).
   func review(update source: String, appVersion: String) -> UpdateReview {
     let compilation = environment.compile(source, path: "update.policy", limits: .remoteUpdate)
     guard let compiled = compilation.policy else { return .rejected(compilation) }
-    let analysis = environment.warnings(for: compiled)
     return .accepted(
       ActivePolicy(compiled, origin: .update, appVersion: appVersion), compilation: compilation,
-      diagnostics: PolicyAnalyzer.merge(compilation.diagnostics, analysis))
+      diagnostics: updateAnalysis?(environment, compilation) ?? compilation.diagnostics)
   }
 }

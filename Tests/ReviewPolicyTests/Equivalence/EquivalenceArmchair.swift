@@ -1,7 +1,9 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 // MARK: - The original

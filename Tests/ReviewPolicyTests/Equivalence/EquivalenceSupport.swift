@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
+@testable import PolicyAnalysis
 @testable import PolicyCore
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 // Shared machinery of the equivalence suites (`Equivalence: ...`): each suite re-implements one

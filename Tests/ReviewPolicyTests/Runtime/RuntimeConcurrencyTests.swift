@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 /// Many threads on one manager: no lost increments, and the file holds exactly the manager's state.

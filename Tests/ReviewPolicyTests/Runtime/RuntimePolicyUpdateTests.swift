@@ -52,7 +52,7 @@ struct RuntimePolicyUpdateTests {
   @Test("an update under which no user is ever asked (PC319) pauses prompts: accepted, the error reported and logged")
   func updateThatNeverAsks() throws {
     let log = RuntimeLogCollector()
-    let manager = try F.manager(policy: "ask when uses >= 1", logger: log.logger)
+    let manager = try F.manager(policy: "ask when uses >= 1", logger: log.logger, analyzeUpdates: true)
     manager.appLaunched()
     // `rated` implies `rated_any`: the ask rule never decides.
     let result = manager.updatePolicy("never answered when rated_any\nask happy when uses >= 1 and rated")

@@ -1,5 +1,6 @@
 import Foundation
 import PolicyCore
+import ReviewAnalysis
 import Testing
 
 @testable import ReviewPolicy
@@ -19,12 +20,13 @@ struct RuntimeRemotePolicyTests {
   static func manager(
     bundled: String, store: any ReviewStore, clock: RuntimeTestClock = RuntimeTestClock(),
     logger: (@Sendable (ReviewLogEntry) -> Void)? = nil, guardrails: String? = nil,
-    presenter: (any ReviewPresenter)? = nil
+    presenter: (any ReviewPresenter)? = nil, analyzeUpdates: Bool = true
   ) throws -> ReviewManager {
-    try ReviewManager(
-      configuration: .init(
-        appVersion: "1.0", bundledPolicy: bundled, store: store, clock: clock.function, texts: .english,
-        presenter: presenter, logger: logger, guardrails: guardrails))
+    var configuration = ReviewManager.Configuration(
+      appVersion: "1.0", bundledPolicy: bundled, store: store, clock: clock.function, texts: .english,
+      presenter: presenter, logger: logger, guardrails: guardrails)
+    if analyzeUpdates { configuration.analyzeUpdates() }
+    return try ReviewManager(configuration: configuration)
   }
 
   static func sourceText(_ policy: CompiledPolicy) -> String {
@@ -140,6 +142,22 @@ struct RuntimeRemotePolicyTests {
     #expect(polite.isAccepted)
     #expect(polite.warnings.isEmpty, "\(polite.renderedDiagnostics)")
     #expect(log.entries(.policyUpdated).last?.diagnostics.isEmpty == true)
+  }
+
+  @Test("without analyzeUpdates(), an update gets the compiler's diagnostics only: the runtime runs no analyzer")
+  func updatesUnanalyzedByDefault() throws {
+    let log = RuntimeLogCollector()
+    let manager = try Self.manager(
+      bundled: Self.bundledA, store: InMemoryReviewStore(), logger: log.logger, analyzeUpdates: false)
+    let result = manager.updatePolicy("let unused = 3\nask when days >= 30 and uses >= 20")
+    #expect(result.isAccepted)
+    #expect(result.warnings.map(\.code) == [.unusedLet])
+    #expect(log.entries(.policyUpdated).first?.diagnostics.map(\.code) == [.unusedLet])
+    // The same update with the analysis: the etiquette warnings join the compiler's.
+    let analyzed = try Self.manager(bundled: Self.bundledA, store: InMemoryReviewStore())
+    let codes = analyzed.updatePolicy("let unused = 3\nask when days >= 30 and uses >= 20").warnings.map(
+      \.code.rawValue)
+    #expect(codes.contains("PC302") && codes.contains("PC320"), "\(codes)")
   }
 
   @Test("a rejected update returns its errors and its warnings")

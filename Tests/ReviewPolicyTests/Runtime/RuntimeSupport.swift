@@ -1,5 +1,6 @@
 import Foundation
 import PolicyCore
+import ReviewAnalysis
 import Testing
 
 @testable import ReviewPolicy
@@ -197,15 +198,16 @@ enum RuntimeFixtures {
     shouldCountUse: (@Sendable (ReviewManager.UseKind) -> Bool)? = nil,
     scoreBounds: ClosedRange<Double>? = -200...200, alwaysAsk: Bool = false,
     legacySources: [LegacyImport.Source] = [], build: String? = nil,
-    newVersionOn: ReviewManager.NewVersionTrigger = .appVersion
+    newVersionOn: ReviewManager.NewVersionTrigger = .appVersion, analyzeUpdates: Bool = false
   ) throws -> ReviewManager {
-    try ReviewManager(
-      configuration: .init(
-        appVersion: appVersion, build: build, bundledPolicy: policy, appName: appName, store: store,
-        clock: clock.function,
-        texts: .english, presenter: presenter, logger: logger, shouldCountUse: shouldCountUse,
-        scoreBounds: scoreBounds, alwaysAsk: alwaysAsk, legacySources: legacySources,
-        newVersionOn: newVersionOn))
+    var configuration = ReviewManager.Configuration(
+      appVersion: appVersion, build: build, bundledPolicy: policy, appName: appName, store: store,
+      clock: clock.function,
+      texts: .english, presenter: presenter, logger: logger, shouldCountUse: shouldCountUse,
+      scoreBounds: scoreBounds, alwaysAsk: alwaysAsk, legacySources: legacySources,
+      newVersionOn: newVersionOn)
+    if analyzeUpdates { configuration.analyzeUpdates() }
+    return try ReviewManager(configuration: configuration)
   }
 
   /// The explanation of `ask when <condition>` for `state` at `now`, through a manager over an

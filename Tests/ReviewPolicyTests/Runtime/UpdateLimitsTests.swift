@@ -1,7 +1,9 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import Testing
 
+@testable import ReviewAnalysis
 @testable import ReviewPolicy
 
 /// The limits of a remote policy update (`PolicyLimits.remoteUpdate`): each one rejects an update

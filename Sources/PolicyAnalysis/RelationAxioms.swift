@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// The schema's relations (``FactRelation``) over the variables of one analysis, as propagators
 /// that narrow a search's ``TheoryState``: the solver then only finds facts that satisfy them.
 ///

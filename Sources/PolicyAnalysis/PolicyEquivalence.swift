@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// Facts on which two policies decide differently, with both decisions.
 public struct Counterexample: Sendable, Hashable {
   /// The facts (by name, with `now`).

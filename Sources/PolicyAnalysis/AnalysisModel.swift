@@ -1,3 +1,5 @@
+import PolicyCore
+
 // The vocabulary of the policy analyzer: variables, their domains, literals and formulas.
 //
 // A policy is analysed by translating every rule into propositional formulas over

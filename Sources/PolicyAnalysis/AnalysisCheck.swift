@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// A check the analyzer runs after its own logic checks: the hook through which a domain brings
 /// warnings the language cannot know about (for example, a host's rules on how often a policy may
 /// decide yes).

@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// The `# policyc: allow PCnnn` comments of a file, and what they silenced.
 ///
 /// A comment silences the named warnings of the declaration that starts on its line, or on the

@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewPolicy
 
 /// The review-etiquette checks of `policyc check` and `policyc analyze`, for policies over
 /// ``ReviewSchema``: an `ask` rule that can ask a user who declined or rated this version

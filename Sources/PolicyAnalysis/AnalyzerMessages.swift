@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// Every diagnostic and note the analyzer's own checks write, one factory per message, so the
 /// wording lives here: `PolicyAnalyzer.swift` writes no message of its own.
 ///

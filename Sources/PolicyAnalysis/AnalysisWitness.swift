@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// A concrete set of facts found by the analyzer: a value (or absence) for each fact by name,
 /// and the evaluation instant.
 ///

@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// What ``PolicyAnalyzer`` looks for, and how much work it may do.
 public struct AnalysisOptions: Sendable, Hashable {
   /// Logic warnings: rules that never or always hold (PC310, PC311), shadowed `ask` rules

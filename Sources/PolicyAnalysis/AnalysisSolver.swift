@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// The values an ordered variable can still take: an interval, minus excluded keys, within
 /// an optional set of allowed keys.
 struct OrderedDomain: Hashable, Sendable {

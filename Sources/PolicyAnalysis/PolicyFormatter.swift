@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// Prints a policy in the one canonical layout, keeping every comment.
 ///
 /// - One declaration per line, single spaces around operators, `fact name: type`,

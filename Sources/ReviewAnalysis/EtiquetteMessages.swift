@@ -1,4 +1,6 @@
+import PolicyAnalysis
 import PolicyCore
+import ReviewPolicy
 
 /// Every warning and fix-it of the review-etiquette checks (``ReviewEtiquette``), one factory
 /// per message, so the wording lives here: `ReviewEtiquette.swift` writes no message of its own.

@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// A value expression after `??`, `let`s and `since` have been resolved into cases.
 ///
 /// Facts are named, so terms of two policies compare equal when they mean the same.
