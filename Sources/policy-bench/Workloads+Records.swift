@@ -1,8 +1,6 @@
 import Foundation
-import PolicyAnalysis
 import PolicyCore
 import PolicyTools
-import ReviewAnalysis
 import ReviewPolicy
 
 extension Workloads {

@@ -1,5 +1,4 @@
 import Foundation
-import ReviewAnalysis
 import Testing
 
 @testable import PolicyAnalysis

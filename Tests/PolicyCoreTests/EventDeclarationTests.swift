@@ -1,4 +1,3 @@
-import ReviewAnalysis
 import Testing
 
 @testable import PolicyAnalysis
