@@ -259,6 +259,28 @@ struct WitnessHistoryCaseTests {
   }
 
   @Test(
+    "more prompts than a history can repeat steps is refused as a limit first, whatever else the counts say (the analyzer campaign's finding)"
+  )
+  func promptsBeyondTheReplayLimit() {
+    // Every prompt of this version, yet a window of the last 365 days holding 100 (the tracker
+    // keeps so many): before the check, the prompts beyond the window were placed before this
+    // version's first use and refused as impossible.
+    let result = WitnessHistory.build(
+      facts: [
+        AssignedFact("prompts", .int(.max)), AssignedFact("total_prompts", .int(.max)),
+        AssignedFact("prompts_within(365d)", family: "prompts_within", key: .duration(day(365)), .int(100)),
+        AssignedFact("first_use", before(day(42))), AssignedFact("install_date", before(day(42))),
+        AssignedFact("last_prompt", before(day(42))),
+      ], now: march)
+    guard case .failure(let refusal) = result else {
+      Issue.record("built \(result)")
+      return
+    }
+    #expect(refusal.exceedsLimits, "\(refusal.reason)")
+    #expect(refusal.reason.contains("300000"), "\(refusal.reason)")
+  }
+
+  @Test(
     "an earlier version's answer or prompt after this version's first use with no earlier prompt, or sessions against the order of their instants: a device clock set back, refused as a limit"
   )
   func clockSetBack() {

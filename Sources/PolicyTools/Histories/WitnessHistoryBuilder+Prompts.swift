@@ -27,6 +27,11 @@ extension WitnessHistoryBuilder {
     sessionsSince: Int64, lateAnswers: [Int64] = []
   ) throws(Refusal) -> (time: Int64, phase: Double)? {
     guard total > 0 else { return nil }
+    // Every prompt is a step: more prompts than a whole history may repeat steps is a limit of
+    // the replay, whatever else the counts say (checked first, so no other refusal hides it).
+    guard total <= Int64(WitnessHistory.maximumTotalRepetitions) else {
+      throw Messages.tooLong(total, limit: WitnessHistory.maximumTotalRepetitions)
+    }
     // Late answers go to prompts of an earlier version: with no prompt of this version known, there is none.
     var inCurrent = inCurrent
     if !lateAnswers.isEmpty && inCurrent == nil && inCurrentGiven == nil { inCurrent = false }
