@@ -271,15 +271,15 @@ struct DeclarationCounts {
     switch declaration {
     case .rule(let rule):
       rules += 1
-      nodes += DeclarationCounts.nodes(in: rule.condition)
+      nodes += rule.condition.nodeCount
       if rules > limits.maximumRules { return ParserMessages.tooManyRules(at: range, limits: limits) }
     case .let(let definition):
       lets += 1
-      nodes += DeclarationCounts.nodes(in: definition.value)
+      nodes += definition.value.nodeCount
       if lets > limits.maximumLets { return ParserMessages.tooManyLets(at: range, limits: limits) }
     case .fact(let fact):
       facts += 1
-      nodes += fact.defaultValue.map(DeclarationCounts.nodes(in:)) ?? 0
+      nodes += fact.defaultValue?.nodeCount ?? 0
       if facts > limits.maximumFactDeclarations { return ParserMessages.tooManyFacts(at: range, limits: limits) }
     case .events(let list):
       events += list.names.count
@@ -291,7 +291,4 @@ struct DeclarationCounts {
     if nodes > limits.maximumExpressionNodes { return ParserMessages.tooManyNodes(at: range, limits: limits) }
     return nil
   }
-
-  /// The number of nodes of `expr` (kept by each node as it is built: no walk).
-  static func nodes(in expr: Expr) -> Int { expr.nodeCount }
 }

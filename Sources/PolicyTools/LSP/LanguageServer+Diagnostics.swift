@@ -88,12 +88,9 @@ extension LanguageServer {
         first = diagnostics(for: document)
       }
       output.append(Self.publication(first.all, uri: uri, version: document.version, in: document))
-      published[uri] = PublishedDiagnostics(
-        version: document.version, diagnostics: first.all, analysisWarnings: first.analysisWarnings)
+      remember(first, of: document)
     }
-    output += projectNotifications
-    projectNotifications = []
-    return output
+    return output + takeProjectNotifications()
   }
 
   /// Stage 2: publishes the full diagnostics (analyzer included) of every policy stage 1 left
@@ -111,12 +108,21 @@ extension LanguageServer {
       if full.all != last.diagnostics {
         output.append(Self.publication(full.all, uri: uri, version: document.version, in: document))
       }
-      published[uri] = PublishedDiagnostics(
-        version: document.version, diagnostics: full.all, analysisWarnings: full.analysisWarnings)
+      remember(full, of: document)
     }
-    output += projectNotifications
-    projectNotifications = []
-    return output
+    return output + takeProjectNotifications()
+  }
+
+  /// Records `diagnostics` as what was last published for `document`'s current version.
+  private mutating func remember(_ diagnostics: DocumentDiagnostics, of document: LSPDocument) {
+    published[document.uri] = PublishedDiagnostics(
+      version: document.version, diagnostics: diagnostics.all, analysisWarnings: diagnostics.analysisWarnings)
+  }
+
+  /// The project files' notifications waiting to go out with the next diagnostics, taken.
+  private mutating func takeProjectNotifications() -> [String] {
+    defer { projectNotifications = [] }
+    return projectNotifications
   }
 
   /// Both stages at once: the full diagnostics of every document changed since the last call
