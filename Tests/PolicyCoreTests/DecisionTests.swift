@@ -111,7 +111,7 @@ struct DecisionTests {
     #expect(policy.rules[1].name == "b")
   }
 
-  @Test("more deciding rules than fit inline are all named")
+  @Test("twelve deciding rules are all named, whatever the rule order")
   func manyDecidingRules() throws {
     let text = (0..<12).map { "never r\($0) when true" }.joined(separator: "\n") + "\nask when true"
     let (policy, decision) = try decide(text)
@@ -123,6 +123,24 @@ struct DecisionTests {
     let reversed = (0..<12).reversed().map { "never r\($0) when true" }.joined(separator: "\n") + "\nask when true"
     let (reversedPolicy, reversedDecision) = try decide(reversed)
     #expect(decidingNames(reversedDecision, reversedPolicy) == decidingNames(decision, policy))
+  }
+
+  @Test(
+    "deciding rules on both sides of the 64-rule word and the 256-rule inline set are all named",
+    arguments: ["ask", "never"])
+  func decidingRulesPastSixtyFour(kind: String) throws {
+    // The evaluator returns rules 0 to 63 in one word and inserts later ones into the set: every
+    // boundary (63/64, 255/256) and a last rule.
+    let holding: Set<Int> = [0, 1, 62, 63, 64, 65, 127, 128, 255, 256, 257, 298, 299]
+    let text = (0..<300).map { "\(kind) r\($0) when \(holding.contains($0) ? "true" : "false")" }
+      .joined(separator: "\n")
+    let (policy, decision) = try decide(text)
+    #expect(decision.shouldAsk == (kind == "ask"))
+    #expect(decision.reason == (kind == "ask" ? .askRuleHeld : .neverRuleHeld))
+    #expect(decision.decidingRules.count == holding.count)
+    #expect(Array(decision.decidingRules) == holding.sorted())
+    #expect(decidingNames(decision, policy) == Set(holding.map { "r\($0)" }))
+    for rule in 0..<300 { #expect(decision.decidingRules.contains(rule) == holding.contains(rule)) }
   }
 
   @Test("rule order never changes the decision or the deciding rules (every permutation)")

@@ -147,6 +147,25 @@ struct Program: Sendable {
   var requiredMask: [UInt64] = []
 }
 
+/// What a decision does with the outcome of one run of the interpreter.
+enum SegmentKind: UInt8 {
+  /// A `let`: the outcome goes to its state register.
+  case letState
+  /// A `never` rule: holding or faulting makes it decide.
+  case never
+  /// An `ask` rule: holding makes it decide.
+  case ask
+}
+
+/// One run of the interpreter a decision makes: where it starts and what its outcome sets.
+struct Segment {
+  /// The entry point.
+  var entry: Int32
+  var kind: SegmentKind
+  /// The `let`'s state register, or the rule's index.
+  var target: Int32
+}
+
 /// A compiled program in raw, immutable buffers, so evaluation reads it through
 /// pointers: no array accessors, no reference counting per instruction, no allocation.
 final class ProgramStorage: @unchecked Sendable {
@@ -157,8 +176,10 @@ final class ProgramStorage: @unchecked Sendable {
   /// Pairs: entry point, state register.
   let letEntries: UnsafeMutableBufferPointer<Int>
   let ruleEntries: UnsafeMutableBufferPointer<Int>
-  let neverRules: UnsafeMutableBufferPointer<Int>
-  let askRules: UnsafeMutableBufferPointer<Int>
+  /// What a decision runs, in order: every `let`, then every `never` rule, then every `ask` rule.
+  let segments: UnsafeMutableBufferPointer<Segment>
+  /// The number of `let` and `never` segments: the first `ask` segment's index.
+  let firstAskSegment: Int
   let requiredMask: UnsafeMutableBufferPointer<UInt64>
   let registerCount: Int
 
@@ -173,8 +194,16 @@ final class ProgramStorage: @unchecked Sendable {
     setData = copy(program.setData)
     letEntries = copy(program.letEntries.flatMap { [$0.entry, $0.stateRegister] })
     ruleEntries = copy(program.ruleEntries)
-    self.neverRules = copy(neverRules)
-    self.askRules = copy(askRules)
+    // Entry points, registers and rule indices fit 32 bits: a policy file is at most 2 MiB.
+    func segment(_ entry: Int, _ kind: SegmentKind, _ target: Int) -> Segment {
+      Segment(entry: Int32(truncatingIfNeeded: entry), kind: kind, target: Int32(truncatingIfNeeded: target))
+    }
+    let ordered =
+      program.letEntries.map { segment($0.entry, .letState, $0.stateRegister) }
+      + neverRules.map { segment(program.ruleEntries[$0], .never, $0) }
+      + askRules.map { segment(program.ruleEntries[$0], .ask, $0) }
+    segments = copy(ordered)
+    firstAskSegment = program.letEntries.count + neverRules.count
     requiredMask = copy(program.requiredMask)
     registerCount = program.registerCount
   }
@@ -183,8 +212,8 @@ final class ProgramStorage: @unchecked Sendable {
     for buffer in [
       UnsafeMutableRawPointer(code.baseAddress), UnsafeMutableRawPointer(ranges.baseAddress),
       UnsafeMutableRawPointer(setData.baseAddress), UnsafeMutableRawPointer(letEntries.baseAddress),
-      UnsafeMutableRawPointer(ruleEntries.baseAddress), UnsafeMutableRawPointer(self.neverRules.baseAddress),
-      UnsafeMutableRawPointer(self.askRules.baseAddress), UnsafeMutableRawPointer(requiredMask.baseAddress),
+      UnsafeMutableRawPointer(ruleEntries.baseAddress), UnsafeMutableRawPointer(segments.baseAddress),
+      UnsafeMutableRawPointer(requiredMask.baseAddress),
     ] {
       buffer?.deallocate()
     }

@@ -69,8 +69,14 @@ package enum ArithmeticKernel {
       let (value, overflow) = lhs.subtractingReportingOverflow(rhs)
       return overflow ? (0, .overflow) : (value, nil)
     case .subtractInstants:
-      return finite(lhs.subtractingReportingOverflow(rhs))
+      return subtractInstants(lhs, rhs)
     }
+  }
+
+  /// `lhs - rhs` for two instants: a duration (`since` is this with `now`).
+  @inline(__always)
+  static func subtractInstants(_ lhs: Int64, _ rhs: Int64) -> (value: Int64, fault: FaultKind?) {
+    finite(lhs.subtractingReportingOverflow(rhs))
   }
 
   /// Negates an int or number (`isDuration` false) or a duration.

@@ -51,6 +51,12 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
   /// An empty set.
   package init() {}
 
+  /// Adds the `count` rules 0 to 63 whose bits are set in `word`, each not yet in the set.
+  mutating func insertFirstSixtyFour(_ word: UInt64, count: Int) {
+    bits.0 |= word
+    self.count += count
+  }
+
   /// Adds rule `index`; each rule is inserted at most once per decision.
   mutating func insert(_ index: Int) {
     if index >= 0 && index < RuleIndices.inlineCapacity {

@@ -1,17 +1,3 @@
-/// How one run of a rule or `let` segment ended.
-struct SegmentResult {
-  /// 1: returned true, 0: returned false, -1: faulted.
-  var outcome: Int8
-  var fault: FaultKind
-  var pc: Int
-
-  static let `true` = SegmentResult(outcome: 1, fault: .overflow, pc: 0)
-  static let `false` = SegmentResult(outcome: 0, fault: .overflow, pc: 0)
-  static func faulted(_ kind: FaultKind, at pc: Int) -> SegmentResult {
-    SegmentResult(outcome: -1, fault: kind, pc: pc)
-  }
-}
-
 /// The state register of a `let`: absent, present, or faulted (with the fault kind).
 enum LetState {
   static let absent: Int64 = 0
@@ -48,155 +34,314 @@ enum LetState {
 /// (checked by fingerprint before any run), every register index is below
 /// ``Program/registerCount`` and every word index below the layout's word count.
 enum Evaluator {
+  /// Runs a decision's segments (every `let`, every `never` rule, then, unless one of them
+  /// decided, every `ask` rule), each from its entry point to its return or fault, in one loop:
+  /// running a rule costs an iteration, not a call. Rules 0 to 63 that decide are returned in the
+  /// summary's word, later ones inserted in `deciding`.
   // swiftlint:disable:next function_body_length cyclomatic_complexity
-  static func run(
-    from entry: Int, code: UnsafePointer<Instruction>, setData: UnsafePointer<Int64>,
-    words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>, registers r: UnsafeMutablePointer<Int64>,
-    seed: UInt64
-  ) -> SegmentResult {
-    var pc = entry
-    while true {
-      let i = code[pc]
-      let a = Int(i.a)
-      let b = Int(i.b)
-      let c = Int(i.c)
-      switch i.op {
-      case .jump: pc = b; continue
-      case .returnTrue: return .true
-      case .returnFalse: return .false
+  static func evaluate(
+    _ segments: UnsafePointer<Segment>, count segmentCount: Int, firstAsk: Int, code: UnsafePointer<Instruction>,
+    setData: UnsafePointer<Int64>, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>,
+    registers r: UnsafeMutablePointer<Int64>, seed: UInt64, deciding: inout RuleIndices
+  ) -> EvaluationSummary {
+    var summary = EvaluationSummary()
+    var decided = false
+    var index = 0
+    while index < segmentCount {
+      // A `never` rule that decided leaves the `ask` rules unrun.
+      if index == firstAsk && decided { break }
+      let segment = segments[index]
+      // 1: returned true, 0: returned false, -1: faulted with `fault` at `pc`.
+      var outcome: Int8 = 0
+      var faultKind = FaultKind.overflow
+      var pc = Int(segment.entry)
+      run: while true {
+        let i = code[pc]
+        let a = Int(i.a)
+        let b = Int(i.b)
+        let c = Int(i.c)
+        switch i.op {
+        case .jump:
+          pc = b
+          continue
+        case .returnTrue:
+          outcome = 1
+          break run
+        case .returnFalse:
+          outcome = 0
+          break run
 
-      case .jumpIfFactEqual: if words[a] == i.immediate { pc = b; continue }
-      case .jumpIfFactNotEqual: if words[a] != i.immediate { pc = b; continue }
-      case .jumpIfFactLess: if words[a] < i.immediate { pc = b; continue }
-      case .jumpIfFactLessEqual: if words[a] <= i.immediate { pc = b; continue }
-      case .jumpIfFactGreater: if words[a] > i.immediate { pc = b; continue }
-      case .jumpIfFactGreaterEqual: if words[a] >= i.immediate { pc = b; continue }
-      case .jumpIfSinceEqual:
-        let (since, fault) = sinceFact(a, c, words, presence, r)
-        if let fault { return .faulted(fault, at: pc) }
-        if since == i.immediate { pc = b; continue }
-      case .jumpIfSinceNotEqual:
-        let (since, fault) = sinceFact(a, c, words, presence, r)
-        if let fault { return .faulted(fault, at: pc) }
-        if since != i.immediate { pc = b; continue }
-      case .jumpIfSinceLess:
-        let (since, fault) = sinceFact(a, c, words, presence, r)
-        if let fault { return .faulted(fault, at: pc) }
-        if since < i.immediate { pc = b; continue }
-      case .jumpIfSinceLessEqual:
-        let (since, fault) = sinceFact(a, c, words, presence, r)
-        if let fault { return .faulted(fault, at: pc) }
-        if since <= i.immediate { pc = b; continue }
-      case .jumpIfSinceGreater:
-        let (since, fault) = sinceFact(a, c, words, presence, r)
-        if let fault { return .faulted(fault, at: pc) }
-        if since > i.immediate { pc = b; continue }
-      case .jumpIfSinceGreaterEqual:
-        let (since, fault) = sinceFact(a, c, words, presence, r)
-        if let fault { return .faulted(fault, at: pc) }
-        if since >= i.immediate { pc = b; continue }
-      case .jumpIfFactTrue: if words[a] != 0 { pc = b; continue }
-      case .jumpIfFactFalse: if words[a] == 0 { pc = b; continue }
-      case .jumpIfPresent: if presence[a >> 6] & (1 << UInt64(a & 63)) != 0 { pc = b; continue }
-      case .jumpIfAbsent: if presence[a >> 6] & (1 << UInt64(a & 63)) == 0 { pc = b; continue }
-      case .jumpIfLetPresent:
-        if r[a] >= LetState.faulted { return .faulted(LetState.fault(r[a]), at: pc) }
-        if r[a] == LetState.present { pc = b; continue }
-      case .jumpIfLetAbsent:
-        if r[a] >= LetState.faulted { return .faulted(LetState.fault(r[a]), at: pc) }
-        if r[a] == LetState.absent { pc = b; continue }
+        case .jumpIfFactEqual: if words[a] == i.immediate { pc = b; continue }
+        case .jumpIfFactNotEqual: if words[a] != i.immediate { pc = b; continue }
+        case .jumpIfFactLess: if words[a] < i.immediate { pc = b; continue }
+        case .jumpIfFactLessEqual: if words[a] <= i.immediate { pc = b; continue }
+        case .jumpIfFactGreater: if words[a] > i.immediate { pc = b; continue }
+        case .jumpIfFactGreaterEqual: if words[a] >= i.immediate { pc = b; continue }
+        case .jumpIfSinceEqual:
+          let (since, fault) = sinceFact(a, c, words, presence, r)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          if since == i.immediate { pc = b; continue }
+        case .jumpIfSinceNotEqual:
+          let (since, fault) = sinceFact(a, c, words, presence, r)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          if since != i.immediate { pc = b; continue }
+        case .jumpIfSinceLess:
+          let (since, fault) = sinceFact(a, c, words, presence, r)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          if since < i.immediate { pc = b; continue }
+        case .jumpIfSinceLessEqual:
+          let (since, fault) = sinceFact(a, c, words, presence, r)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          if since <= i.immediate { pc = b; continue }
+        case .jumpIfSinceGreater:
+          let (since, fault) = sinceFact(a, c, words, presence, r)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          if since > i.immediate { pc = b; continue }
+        case .jumpIfSinceGreaterEqual:
+          let (since, fault) = sinceFact(a, c, words, presence, r)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          if since >= i.immediate { pc = b; continue }
+        case .jumpIfFactTrue: if words[a] != 0 { pc = b; continue }
+        case .jumpIfFactFalse: if words[a] == 0 { pc = b; continue }
+        case .jumpIfPresent: if presence[a >> 6] & (1 << UInt64(a & 63)) != 0 { pc = b; continue }
+        case .jumpIfAbsent: if presence[a >> 6] & (1 << UInt64(a & 63)) == 0 { pc = b; continue }
+        case .jumpIfLetPresent:
+          if r[a] >= LetState.faulted {
+            (outcome, faultKind) = (-1, LetState.fault(r[a]))
+            break run
+          }
+          if r[a] == LetState.present { pc = b; continue }
+        case .jumpIfLetAbsent:
+          if r[a] >= LetState.faulted {
+            (outcome, faultKind) = (-1, LetState.fault(r[a]))
+            break run
+          }
+          if r[a] == LetState.absent { pc = b; continue }
 
-      case .jumpIfEqual: if r[a] == r[c] { pc = b; continue }
-      case .jumpIfNotEqual: if r[a] != r[c] { pc = b; continue }
-      case .jumpIfLess: if r[a] < r[c] { pc = b; continue }
-      case .jumpIfLessEqual: if r[a] <= r[c] { pc = b; continue }
-      case .jumpIfGreater: if r[a] > r[c] { pc = b; continue }
-      case .jumpIfGreaterEqual: if r[a] >= r[c] { pc = b; continue }
-      case .jumpIfEqualImmediate: if r[a] == i.immediate { pc = b; continue }
-      case .jumpIfNotEqualImmediate: if r[a] != i.immediate { pc = b; continue }
-      case .jumpIfLessImmediate: if r[a] < i.immediate { pc = b; continue }
-      case .jumpIfLessEqualImmediate: if r[a] <= i.immediate { pc = b; continue }
-      case .jumpIfGreaterImmediate: if r[a] > i.immediate { pc = b; continue }
-      case .jumpIfGreaterEqualImmediate: if r[a] >= i.immediate { pc = b; continue }
-      case .jumpIfTrue: if r[a] != 0 { pc = b; continue }
-      case .jumpIfFalse: if r[a] == 0 { pc = b; continue }
-      case .jumpIfIn: if contains(setData, i.immediate, r[a]) { pc = b; continue }
-      case .jumpIfNotIn: if !contains(setData, i.immediate, r[a]) { pc = b; continue }
-      case .jumpIfVersionIn: if containsPair(setData, i.immediate, r[a], r[a + 1]) { pc = b; continue }
-      case .jumpIfVersionNotIn: if !containsPair(setData, i.immediate, r[a], r[a + 1]) { pc = b; continue }
+        case .jumpIfEqual: if r[a] == r[c] { pc = b; continue }
+        case .jumpIfNotEqual: if r[a] != r[c] { pc = b; continue }
+        case .jumpIfLess: if r[a] < r[c] { pc = b; continue }
+        case .jumpIfLessEqual: if r[a] <= r[c] { pc = b; continue }
+        case .jumpIfGreater: if r[a] > r[c] { pc = b; continue }
+        case .jumpIfGreaterEqual: if r[a] >= r[c] { pc = b; continue }
+        case .jumpIfEqualImmediate: if r[a] == i.immediate { pc = b; continue }
+        case .jumpIfNotEqualImmediate: if r[a] != i.immediate { pc = b; continue }
+        case .jumpIfLessImmediate: if r[a] < i.immediate { pc = b; continue }
+        case .jumpIfLessEqualImmediate: if r[a] <= i.immediate { pc = b; continue }
+        case .jumpIfGreaterImmediate: if r[a] > i.immediate { pc = b; continue }
+        case .jumpIfGreaterEqualImmediate: if r[a] >= i.immediate { pc = b; continue }
+        case .jumpIfTrue: if r[a] != 0 { pc = b; continue }
+        case .jumpIfFalse: if r[a] == 0 { pc = b; continue }
+        case .jumpIfIn: if contains(setData, i.immediate, r[a]) { pc = b; continue }
+        case .jumpIfNotIn: if !contains(setData, i.immediate, r[a]) { pc = b; continue }
+        case .jumpIfVersionIn: if containsPair(setData, i.immediate, r[a], r[a + 1]) { pc = b; continue }
+        case .jumpIfVersionNotIn: if !containsPair(setData, i.immediate, r[a], r[a + 1]) { pc = b; continue }
 
-      case .loadImmediate: r[a] = i.immediate
-      case .loadImmediatePair:
-        r[a] = i.immediate
-        r[a + 1] = Int64(bitPattern: UInt64(UInt32(bitPattern: i.b)) << 32 | UInt64(UInt32(bitPattern: i.c)))
-      case .loadFact: r[a] = words[b]
-      case .loadFactPair:
-        r[a] = words[b]
-        r[a + 1] = words[b + 1]
-      case .loadLet:
-        if r[c] != LetState.present { return .faulted(LetState.fault(r[c]), at: pc) }
-        r[a] = r[b]
-      case .loadLetPair:
-        if r[c] != LetState.present { return .faulted(LetState.fault(r[c]), at: pc) }
-        r[a] = r[b]
-        r[a + 1] = r[b + 1]
-      case .move: r[a] = r[b]
-      case .movePair:
-        r[a] = r[b]
-        r[a + 1] = r[b + 1]
-      case .compareVersions:
-        let lhs = (UInt64(bitPattern: r[b]), UInt64(bitPattern: r[b + 1]))
-        let rhs = (UInt64(bitPattern: r[c]), UInt64(bitPattern: r[c + 1]))
-        r[a] = lhs < rhs ? -1 : (lhs == rhs ? 0 : 1)
+        case .loadImmediate: r[a] = i.immediate
+        case .loadImmediatePair:
+          r[a] = i.immediate
+          r[a + 1] = Int64(bitPattern: UInt64(UInt32(bitPattern: i.b)) << 32 | UInt64(UInt32(bitPattern: i.c)))
+        case .loadFact: r[a] = words[b]
+        case .loadFactPair:
+          r[a] = words[b]
+          r[a + 1] = words[b + 1]
+        case .loadLet:
+          if r[c] != LetState.present {
+            (outcome, faultKind) = (-1, LetState.fault(r[c]))
+            break run
+          }
+          r[a] = r[b]
+        case .loadLetPair:
+          if r[c] != LetState.present {
+            (outcome, faultKind) = (-1, LetState.fault(r[c]))
+            break run
+          }
+          r[a] = r[b]
+          r[a + 1] = r[b + 1]
+        case .move: r[a] = r[b]
+        case .movePair:
+          r[a] = r[b]
+          r[a + 1] = r[b + 1]
+        case .compareVersions:
+          let lhs = (UInt64(bitPattern: r[b]), UInt64(bitPattern: r[b + 1]))
+          let rhs = (UInt64(bitPattern: r[c]), UInt64(bitPattern: r[c + 1]))
+          r[a] = lhs < rhs ? -1 : (lhs == rhs ? 0 : 1)
 
-      case .addInt: if let fault = store(.addInt, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .subtractInt: if let fault = store(.subtractInt, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .multiplyInt: if let fault = store(.multiplyInt, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .divideInt: if let fault = store(.divideInt, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .remainderInt: if let fault = store(.remainderInt, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .multiplyNumber: if let fault = store(.multiplyNumber, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .divideNumber: if let fault = store(.divideNumber, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .addDuration: if let fault = store(.addDuration, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .subtractDuration: if let fault = store(.subtractDuration, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .multiplyDuration: if let fault = store(.multiplyDuration, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .multiplyIntByDuration:
-        if let fault = store(.multiplyIntByDuration, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .divideDurationByInt:
-        if let fault = store(.divideDurationByInt, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .divideDurations: if let fault = store(.divideDurations, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .addToInstant: if let fault = store(.addToInstant, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .addInstantToDuration:
-        if let fault = store(.addInstantToDuration, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .subtractFromInstant:
-        if let fault = store(.subtractFromInstant, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .subtractInstants: if let fault = store(.subtractInstants, r, a, b, c) { return .faulted(fault, at: pc) }
-      case .negateInt, .negateDuration:
-        let (value, fault) = ArithmeticKernel.negate(r[b], isDuration: i.op == .negateDuration)
-        if let fault { return .faulted(fault, at: pc) }
-        r[a] = value
-      case .promote:
-        let (value, fault) = ArithmeticKernel.promote(r[b])
-        if let fault { return .faulted(fault, at: pc) }
-        r[a] = value
-      case .minimum: r[a] = Swift.min(r[b], r[c])
-      case .maximum: r[a] = Swift.max(r[b], r[c])
-      case .minimumVersion, .maximumVersion:
-        let lhs = (UInt64(bitPattern: r[b]), UInt64(bitPattern: r[b + 1]))
-        let rhs = (UInt64(bitPattern: r[c]), UInt64(bitPattern: r[c + 1]))
-        let pickLeft = i.op == .minimumVersion ? lhs <= rhs : lhs >= rhs
-        r[a] = pickLeft ? r[b] : r[c]
-        r[a + 1] = pickLeft ? r[b + 1] : r[c + 1]
-      case .callFunction:
-        let function = BuiltinFunction.table[Int(truncatingIfNeeded: i.immediate >> 8)]
-        let type = PolicyType.table[Int(truncatingIfNeeded: i.immediate & 0xff)]
-        let (value, fault) = function.apply(r[b], c > 0 ? r[c] : 0, type: type)
-        if let fault { return .faulted(fault, at: pc) }
-        r[a] = value
-      case .bucket:
-        r[a] = Bucket.value(seed: seed, nameHash: UInt64(bitPattern: i.immediate))
+        case .addInt:
+          if let fault = store(.addInt, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .subtractInt:
+          if let fault = store(.subtractInt, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .multiplyInt:
+          if let fault = store(.multiplyInt, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .divideInt:
+          if let fault = store(.divideInt, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .remainderInt:
+          if let fault = store(.remainderInt, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .multiplyNumber:
+          if let fault = store(.multiplyNumber, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .divideNumber:
+          if let fault = store(.divideNumber, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .addDuration:
+          if let fault = store(.addDuration, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .subtractDuration:
+          if let fault = store(.subtractDuration, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .multiplyDuration:
+          if let fault = store(.multiplyDuration, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .multiplyIntByDuration:
+          if let fault = store(.multiplyIntByDuration, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .divideDurationByInt:
+          if let fault = store(.divideDurationByInt, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .divideDurations:
+          if let fault = store(.divideDurations, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .addToInstant:
+          if let fault = store(.addToInstant, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .addInstantToDuration:
+          if let fault = store(.addInstantToDuration, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .subtractFromInstant:
+          if let fault = store(.subtractFromInstant, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .subtractInstants:
+          if let fault = store(.subtractInstants, r, a, b, c) {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+        case .negateInt, .negateDuration:
+          let (value, fault) = ArithmeticKernel.negate(r[b], isDuration: i.op == .negateDuration)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          r[a] = value
+        case .promote:
+          let (value, fault) = ArithmeticKernel.promote(r[b])
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          r[a] = value
+        case .minimum: r[a] = Swift.min(r[b], r[c])
+        case .maximum: r[a] = Swift.max(r[b], r[c])
+        case .minimumVersion, .maximumVersion:
+          let lhs = (UInt64(bitPattern: r[b]), UInt64(bitPattern: r[b + 1]))
+          let rhs = (UInt64(bitPattern: r[c]), UInt64(bitPattern: r[c + 1]))
+          let pickLeft = i.op == .minimumVersion ? lhs <= rhs : lhs >= rhs
+          r[a] = pickLeft ? r[b] : r[c]
+          r[a + 1] = pickLeft ? r[b + 1] : r[c + 1]
+        case .callFunction:
+          let function = BuiltinFunction.table[Int(truncatingIfNeeded: i.immediate >> 8)]
+          let type = PolicyType.table[Int(truncatingIfNeeded: i.immediate & 0xff)]
+          let (value, fault) = function.apply(r[b], c > 0 ? r[c] : 0, type: type)
+          if let fault {
+            (outcome, faultKind) = (-1, fault)
+            break run
+          }
+          r[a] = value
+        case .bucket:
+          r[a] = Evaluator.bucket(seed: seed, nameHash: UInt64(bitPattern: i.immediate))
+        }
+        pc &+= 1
       }
-      pc += 1
+      let target = Int(segment.target)
+      switch segment.kind {
+      case .letState:
+        r[target] = outcome < 0 ? LetState.state(for: faultKind) : (outcome == 1 ? LetState.present : LetState.absent)
+      case .never, .ask:
+        // A fault counts as holding for a `never` rule and as not holding for an `ask` rule.
+        if outcome == 1 || (outcome < 0 && segment.kind == .never) {
+          decided = true
+          if target < 64 {
+            summary.firstSixtyFour |= 1 << UInt64(target)
+            summary.firstSixtyFourCount &+= 1
+          } else {
+            deciding.insert(target)
+          }
+        }
+        if outcome < 0 {
+          if summary.faultCount == 0 {
+            summary.firstFaultKind = faultKind
+            summary.firstFaultRule = Int32(truncatingIfNeeded: target)
+            summary.firstFaultPC = Int32(truncatingIfNeeded: pc)
+          }
+          summary.faultCount += 1
+        }
+      }
+      index += 1
     }
+    // Past the `let`s and `never` rules only when none of them decided.
+    summary.reason = !decided ? .noAskRuleHeld : (index <= firstAsk ? .neverRuleHeld : .askRuleHeld)
+    return summary
+  }
+
+  /// `bucket("name")`'s value, out of line: inlined, the mixing of the seed was hoisted to the
+  /// start of every evaluation, bucket or not.
+  @inline(never)
+  static func bucket(seed: UInt64, nameHash: UInt64) -> Int64 {
+    Bucket.value(seed: seed, nameHash: nameHash)
   }
 
   /// `since(fact)`: `now - fact`, or infinite when the fact (slot `slot`, if it can be absent) is absent.
@@ -206,7 +351,7 @@ enum Evaluator {
     _ r: UnsafeMutablePointer<Int64>
   ) -> (Int64, FaultKind?) {
     if slot >= 0 && presence[slot >> 6] & (1 << UInt64(slot & 63)) == 0 { return (ArithmeticKernel.infinite, nil) }
-    return ArithmeticKernel.apply(.subtractInstants, r[0], words[word])
+    return ArithmeticKernel.subtractInstants(r[0], words[word])
   }
 
   @inline(__always)
