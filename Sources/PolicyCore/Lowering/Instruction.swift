@@ -182,16 +182,27 @@ final class ProgramStorage: @unchecked Sendable {
   let firstAskSegment: Int
   let requiredMask: UnsafeMutableBufferPointer<UInt64>
   let registerCount: Int
+  /// The starts of ``code``, ``setData`` and ``segments``: the evaluator reads through them,
+  /// never nil (every buffer is allocated with room for one element at least).
+  let codeStart: UnsafeMutablePointer<Instruction>
+  let setDataStart: UnsafeMutablePointer<Int64>
+  let segmentStart: UnsafeMutablePointer<Segment>
 
   init(_ program: Program, neverRules: [Int], askRules: [Int]) {
-    func copy<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
-      let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(elements.count, 1))
-      _ = buffer.initialize(from: elements)
-      return UnsafeMutableBufferPointer(rebasing: buffer[0..<elements.count])
+    // Each buffer has room for at least one element, so its start is never nil.
+    func allocate<Element>(_ elements: [Element]) -> UnsafeMutablePointer<Element> {
+      let start = UnsafeMutablePointer<Element>.allocate(capacity: max(elements.count, 1))
+      _ = UnsafeMutableBufferPointer(start: start, count: elements.count).initialize(from: elements)
+      return start
     }
-    code = copy(program.code)
+    func copy<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<Element> {
+      UnsafeMutableBufferPointer(start: allocate(elements), count: elements.count)
+    }
+    codeStart = allocate(program.code)
+    code = UnsafeMutableBufferPointer(start: codeStart, count: program.code.count)
     ranges = copy(program.ranges)
-    setData = copy(program.setData)
+    setDataStart = allocate(program.setData)
+    setData = UnsafeMutableBufferPointer(start: setDataStart, count: program.setData.count)
     letEntries = copy(program.letEntries.flatMap { [$0.entry, $0.stateRegister] })
     ruleEntries = copy(program.ruleEntries)
     // Entry points, registers and rule indices fit 32 bits: a policy file is at most 2 MiB.
@@ -202,7 +213,8 @@ final class ProgramStorage: @unchecked Sendable {
       program.letEntries.map { segment($0.entry, .letState, $0.stateRegister) }
       + neverRules.map { segment(program.ruleEntries[$0], .never, $0) }
       + askRules.map { segment(program.ruleEntries[$0], .ask, $0) }
-    segments = copy(ordered)
+    segmentStart = allocate(ordered)
+    segments = UnsafeMutableBufferPointer(start: segmentStart, count: ordered.count)
     firstAskSegment = program.letEntries.count + neverRules.count
     requiredMask = copy(program.requiredMask)
     registerCount = program.registerCount

@@ -125,15 +125,11 @@ public struct CompiledPolicy: Sendable {
       if presence[index] & mask != mask { return EvaluationSummary.invalid(.missingFact) }
       index += 1
     }
-    guard let code = UnsafePointer(storage.code.baseAddress), let setData = UnsafePointer(storage.setData.baseAddress),
-      let segments = UnsafePointer(storage.segments.baseAddress)
-    else { return EvaluationSummary.invalid(.foreignFacts) }
     // No register is read before it is written (let states are set as their segments end;
     // scratch registers by the instruction that produces them), so the file is not cleared.
     registers[0] = now
     return Evaluator.evaluate(
-      segments, count: storage.segments.count, firstAsk: storage.firstAskSegment, code: code, setData: setData,
-      words: words, presence: presence, registers: registers, seed: seed, deciding: &deciding)
+      storage, words: words, presence: presence, registers: registers, seed: seed, deciding: &deciding)
   }
 }
 

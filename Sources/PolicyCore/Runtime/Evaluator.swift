@@ -40,10 +40,14 @@ enum Evaluator {
   /// summary's word, later ones inserted in `deciding`.
   // swiftlint:disable:next function_body_length cyclomatic_complexity
   static func evaluate(
-    _ segments: UnsafePointer<Segment>, count segmentCount: Int, firstAsk: Int, code: UnsafePointer<Instruction>,
-    setData: UnsafePointer<Int64>, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>,
+    _ storage: ProgramStorage, words: UnsafePointer<Int64>, presence: UnsafePointer<UInt64>,
     registers r: UnsafeMutablePointer<Int64>, seed: UInt64, deciding: inout RuleIndices
   ) -> EvaluationSummary {
+    let segments = UnsafePointer(storage.segmentStart)
+    let segmentCount = storage.segments.count
+    let firstAsk = storage.firstAskSegment
+    let code = UnsafePointer(storage.codeStart)
+    let setData = UnsafePointer(storage.setDataStart)
     var summary = EvaluationSummary()
     var decided = false
     var index = 0
