@@ -22,8 +22,9 @@ FOUND = {
     "store": (2, '"no thanks" lost'),
     "lsp": (3, "framing, version overflow; in the first runs"),
     "analyzer, every witness's history replayed (since 2026-11-29)": (
-        2, "diff counterexamples beyond the 730 days of prompts kept; fixed: the relation takes the latest prompt;"
-        " a history refused for 2^63 prompts without saying it was the replay's limit; fixed"),
+        3, "diff counterexamples beyond the 730 days of prompts kept; fixed: the relation takes the latest prompt;"
+        " a history refused for 2^63 prompts without saying it was the replay's limit; fixed;"
+        " an event name beyond the 128 bytes the tracker keeps refused as impossible; fixed"),
 }
 
 # Targets that gained a check: a row of their own counts the runs since (ledger stamps sort as

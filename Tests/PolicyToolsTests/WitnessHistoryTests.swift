@@ -281,6 +281,31 @@ struct WitnessHistoryCaseTests {
   }
 
   @Test(
+    "an event name longer than the tracker keeps is written as the tracker counts it, cut; a name no step can write is refused as a limit"
+  )
+  func longAndUnwritableEventNames() throws {
+    // The analyzer campaign's finding: `events("<137 bytes>")` = 8 was refused as impossible,
+    // though the tracker counts any name under its first 128 bytes and `events` reads that count.
+    let long = String(repeating: "e", count: 100) + " and " + String(repeating: "f", count: 40)
+    let text = "ask when events(\"\(long)\") >= 3\n"
+    let standard = PolicyEnvironment.standard
+    let policy = try #require(standard.compile(text).policy)
+    let facts = [member("events", .string(long), .int(3)), AssignedFact("events", .int(3))]
+    let history = try WitnessHistory.build(facts: facts, now: march).get()
+    let replayed = try history.replay(policy: policy, policyText: text, environment: standard).get()
+    #expect(replayed.value(of: "events(\"\(long)\")") == .int(3))
+    #expect(policy.decide(replayed).shouldAsk)
+    // An app can record a name with quotes; a test-file step cannot write it: the replay's limit.
+    let quoted = WitnessHistory.build(facts: [member("events", .string("say \"hi\""), .int(1))], now: march)
+    guard case .failure(let refusal) = quoted else {
+      Issue.record("built \(quoted)")
+      return
+    }
+    #expect(refusal.exceedsLimits, "\(refusal.reason)")
+    #expect(refusal.reason.contains("cannot be written in a history step"), "\(refusal.reason)")
+  }
+
+  @Test(
     "an earlier version's answer or prompt after this version's first use with no earlier prompt, or sessions against the order of their instants: a device clock set back, refused as a limit"
   )
   func clockSetBack() {

@@ -219,8 +219,11 @@ struct WitnessHistoryBuilder {
   }
 
   /// The `silent event` step for `name` (quoted when it has spaces), checked to parse back to it.
-  static func eventStep(_ name: String?) throws(Refusal) -> String {
-    guard let name else { return "silent event" }
+  /// A name longer than the tracker keeps is written as the tracker counts it, cut to its first
+  /// ``ReviewState/eventKey(_:)`` bytes: `events("name")` reads that count.
+  static func eventStep(_ written: String?) throws(Refusal) -> String {
+    guard let written else { return "silent event" }
+    let name = ReviewState.eventKey(written)
     let text = name.contains(" ") ? "silent event \"\(name)\"" : "silent event \(name)"
     let clean =
       !name.isEmpty && name.utf8.count <= 128 && !name.contains("\"") && !name.contains("->")
@@ -228,7 +231,7 @@ struct WitnessHistoryBuilder {
       && !name.split(separator: " ").contains("x")
     guard clean, case .success(let step) = HistoryStep.parse(text + " x 2", range: SourceRange(start: 0, end: 0)),
       case .silentEvent(name) = step.action, step.repetitions == 2
-    else { throw Messages.eventName("events(\"\(name)\")") }
+    else { throw Messages.eventName("events(\"\(written)\")") }
     return text
   }
 }

@@ -139,12 +139,14 @@ enum WitnessHistoryMessages {
     WitnessHistoryRefusal(facts: facts, reason: "\(list(facts)): \(clause)")
   }
 
-  /// An event name a test-file step cannot write.
+  /// An event name a test-file step cannot write: an app can record it, so this is a limit of
+  /// the replay, not of real users.
   static func eventName(_ name: String) -> WitnessHistoryRefusal {
     WitnessHistoryRefusal(
       facts: [name],
-      reason: "`\(name)`: the event name cannot be written in a history step (empty, too long or with quotes or arrows)"
-    )
+      reason:
+        "`\(name)`: the event name cannot be written in a history step (empty, or with quotes, arrows, a lone `x` or doubled spaces)",
+      exceedsLimits: true)
   }
 
   /// The replayed history gave another value (a gap in the builder: reported, never hidden).

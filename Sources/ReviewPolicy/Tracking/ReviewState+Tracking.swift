@@ -292,7 +292,9 @@ extension ReviewState {
     value == .max ? .max : max(value, 0) + 1
   }
 
-  static func eventKey(_ name: String) -> String {
+  /// The name an event is counted under: `name` cut to ``ReviewLimits/eventNameLength`` bytes, as
+  /// the tracker records it and as `events("name")` and `total_events("name")` read it.
+  package static func eventKey(_ name: String) -> String {
     prefix(name, bytes: ReviewLimits.eventNameLength)
   }
 
