@@ -173,9 +173,6 @@ final class ProgramStorage: @unchecked Sendable {
   let code: UnsafeMutableBufferPointer<Instruction>
   let ranges: UnsafeMutableBufferPointer<SourceRange>
   let setData: UnsafeMutableBufferPointer<Int64>
-  /// Pairs: entry point, state register.
-  let letEntries: UnsafeMutableBufferPointer<Int>
-  let ruleEntries: UnsafeMutableBufferPointer<Int>
   /// What a decision runs, in order: every `let`, then every `never` rule, then every `ask` rule.
   let segments: UnsafeMutableBufferPointer<Segment>
   /// The number of `let` and `never` segments: the first `ask` segment's index.
@@ -203,8 +200,6 @@ final class ProgramStorage: @unchecked Sendable {
     ranges = copy(program.ranges)
     setDataStart = allocate(program.setData)
     setData = UnsafeMutableBufferPointer(start: setDataStart, count: program.setData.count)
-    letEntries = copy(program.letEntries.flatMap { [$0.entry, $0.stateRegister] })
-    ruleEntries = copy(program.ruleEntries)
     // Entry points, registers and rule indices fit 32 bits: a policy file is at most 2 MiB.
     func segment(_ entry: Int, _ kind: SegmentKind, _ target: Int) -> Segment {
       Segment(entry: Int32(truncatingIfNeeded: entry), kind: kind, target: Int32(truncatingIfNeeded: target))
@@ -223,8 +218,7 @@ final class ProgramStorage: @unchecked Sendable {
   deinit {
     for buffer in [
       UnsafeMutableRawPointer(code.baseAddress), UnsafeMutableRawPointer(ranges.baseAddress),
-      UnsafeMutableRawPointer(setData.baseAddress), UnsafeMutableRawPointer(letEntries.baseAddress),
-      UnsafeMutableRawPointer(ruleEntries.baseAddress), UnsafeMutableRawPointer(segments.baseAddress),
+      UnsafeMutableRawPointer(setData.baseAddress), UnsafeMutableRawPointer(segments.baseAddress),
       UnsafeMutableRawPointer(requiredMask.baseAddress),
     ] {
       buffer?.deallocate()

@@ -187,11 +187,12 @@ extension CompiledPolicy {
   /// `let`'s entry marked: a debugging and performance aid.
   var programListing: String {
     var entries: [Int: String] = [:]
-    for (index, entry) in storage.ruleEntries.enumerated() { entries[entry] = "rule \(rules[index].label)" }
-    var letIndex = 0
-    while letIndex < storage.letEntries.count {
-      entries[storage.letEntries[letIndex], default: ""] += "let entry"
-      letIndex += 2
+    for segment in storage.segments {
+      let entry = Int(segment.entry)
+      switch segment.kind {
+      case .letState: entries[entry, default: ""] += "let entry"
+      case .never, .ask: entries[entry] = "rule \(rules[Int(segment.target)].label)"
+      }
     }
     var output = "registers: \(storage.registerCount)\n"
     for (pc, instruction) in storage.code.enumerated() {

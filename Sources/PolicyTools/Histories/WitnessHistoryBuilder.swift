@@ -226,7 +226,7 @@ struct WitnessHistoryBuilder {
     let name = ReviewState.eventKey(written)
     let text = name.contains(" ") ? "silent event \"\(name)\"" : "silent event \(name)"
     let clean =
-      !name.isEmpty && name.utf8.count <= 128 && !name.contains("\"") && !name.contains("->")
+      !name.isEmpty && !name.contains("\"") && !name.contains("->")
       && !name.contains("  ") && name.trimmingCharacters(in: .whitespaces) == name
       && !name.split(separator: " ").contains("x")
     guard clean, case .success(let step) = HistoryStep.parse(text + " x 2", range: SourceRange(start: 0, end: 0)),

@@ -6,8 +6,9 @@ public struct WitnessHistoryRefusal: Error, Sendable, Hashable, CustomStringConv
   public var reason: String
   /// Whether the facts are real but their history is longer or wider than a test file replays
   /// (a count above ``WitnessHistory/maximumRepetitions``, too many steps in all, instants outside
-  /// the years 1 to 9999, an event name a step cannot write) or needs session scores beyond the default score bounds, -200 to 200, that
-  /// `policyc test` replays with (an app may configure wider ones); false when no history gives them.
+  /// the years 1 to 9999, an event name a step cannot write) or needs session scores beyond the
+  /// default score bounds, -200 to 200, that `policyc test` replays with (an app may configure
+  /// wider ones); false when no history gives them.
   public var exceedsLimits = false
 
   /// The reason.
