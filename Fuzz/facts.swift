@@ -169,7 +169,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for member in members where member.key != "now" {
       guard
         let slot = policy.layout.slot(named: member.key)
-          ?? FactLayout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
+          ?? policy.layout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
       else { continue }
       let read = file.facts.value(atSlot: slot)
       switch FactsFile.value(member.value, for: policy.layout.slots[slot]) {
@@ -178,7 +178,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let last = members.last {
           $0.key != "now"
             && (policy.layout.slot(named: $0.key)
-              ?? FactLayout.canonicalMemberName($0.key).flatMap(policy.layout.slot(named:))) == slot
+              ?? policy.layout.canonicalMemberName($0.key).flatMap(policy.layout.slot(named:))) == slot
         }
         if last?.keyRange == member.keyRange, read != expected {
           fuzzFail(

@@ -113,7 +113,7 @@ public struct Facts: @unchecked Sendable {
   /// An `int` is accepted for a `number` fact. Names the policy does not know are
   /// an error, so typos in host code are caught.
   public mutating func set(_ name: String, to value: Value) throws(SetError) {
-    guard let slot = layout.slot(named: name) ?? FactLayout.canonicalMemberName(name).flatMap(layout.slot(named:))
+    guard let slot = layout.slot(named: name) ?? layout.canonicalMemberName(name).flatMap(layout.slot(named:))
     else {
       throw .unknownFact(name, suggestion: EditDistance.suggestion(for: name, among: layout.slots.map(\.name)))
     }
@@ -164,7 +164,7 @@ public struct Facts: @unchecked Sendable {
   /// Returns false when the policy does not use that member (nothing to set).
   @discardableResult
   public mutating func set(family: String, key: Value, to value: Value) throws(SetError) -> Bool {
-    guard let slot = layout.slot(named: FactLayout.memberName(family: family, key: key)) else { return false }
+    guard let slot = layout.slot(named: layout.memberName(family: family, key: key)) else { return false }
     try set(slot: slot, to: value)
     return true
   }
@@ -226,7 +226,7 @@ public struct Facts: @unchecked Sendable {
 
   /// The value of the fact named `name`, or nil when it is absent, unset or unknown.
   public func value(of name: String) -> Value? {
-    layout.slot(named: name).flatMap(value(atSlot:))
+    (layout.slot(named: name) ?? layout.canonicalMemberName(name).flatMap(layout.slot(named:))).flatMap(value(atSlot:))
   }
 
   /// The names of facts that cannot be absent but have no value.

@@ -53,14 +53,20 @@ public struct FactFamilyDefinition: Sendable, Hashable {
   /// Whether the key is an event name: the checker then checks it against the event names the
   /// policy declares with `event` and those of ``FactSchema/eventNames``.
   public var keyIsEventName: Bool
+  /// For a string key, the number of its UTF-8 bytes that name a member, or nil when all do: a
+  /// host that keeps members under their key cut to its first `keyLength` bytes (in whole
+  /// characters) declares it, so keys that agree on those bytes name one member, the one the
+  /// host reads for both.
+  public var keyLength: Int?
 
   /// Creates a fact family definition.
   public init(
     _ name: String, key keyType: PolicyType, keyMeaning: String, _ type: PolicyType, isOptional: Bool = false,
     meaning: String, unit: String? = nil, defaultValue: Value? = nil, example: String? = nil,
-    keyIsEventName: Bool = false
+    keyIsEventName: Bool = false, keyLength: Int? = nil
   ) {
     self.example = example
+    self.keyLength = keyLength
     self.keyIsEventName = keyIsEventName && keyType == .string
     self.name = name
     self.keyType = keyType
@@ -70,6 +76,28 @@ public struct FactFamilyDefinition: Sendable, Hashable {
     self.meaning = meaning
     self.unit = unit
     self.defaultValue = defaultValue
+  }
+
+  /// The key that names the member `key` selects: a string key cut to ``keyLength`` bytes.
+  func memberKey(_ key: Value) -> Value {
+    guard let keyLength, case .string(let text) = key else { return key }
+    return .string(FactFamilyDefinition.prefix(text, utf8Bytes: keyLength))
+  }
+
+  /// The longest prefix of `text`, in whole characters, of at most `bytes` UTF-8 bytes: how a
+  /// host cuts a key to a family's ``keyLength``.
+  package static func prefix(_ text: String, utf8Bytes bytes: Int) -> String {
+    // A text that fits is its own prefix (the loop below would copy every character).
+    guard text.utf8.count > bytes else { return text }
+    var result = ""
+    var length = 0
+    for character in text {
+      let size = character.utf8.count
+      if length + size > bytes { break }
+      result.append(character)
+      length += size
+    }
+    return result
   }
 }
 
@@ -102,6 +130,8 @@ public struct FactSchema: Sendable, Hashable {
     case defaultTypeMismatch(String)
     /// A family's key type is not `string`, `int` or `duration`.
     case invalidKeyType(String)
+    /// A family's key length is not positive, or is given for a key that is not a string.
+    case invalidKeyLength(String)
     /// A scope or bound names something that is not a fact of the schema, or a bound joins
     /// facts of different types or strings.
     case invalidRelation(String)
@@ -129,11 +159,14 @@ public struct FactSchema: Sendable, Hashable {
       try FactSchema.validate(name: family.name)
       guard seenFamilies.insert(family.name).inserted else { throw .duplicateName(family.name) }
       guard [.string, .int, .duration].contains(family.keyType) else { throw .invalidKeyType(family.name) }
+      if let length = family.keyLength, length <= 0 || family.keyType != .string {
+        throw .invalidKeyLength(family.name)
+      }
       if let value = family.defaultValue, value.type != family.type { throw .defaultTypeMismatch(family.name) }
     }
     self.facts = facts
     self.families = families
-    baseLayout = FactLayout(schemaFacts: facts)
+    baseLayout = FactLayout(schemaFacts: facts, families: families)
   }
 
   /// This schema with `names` as the event names the app records (an empty sequence: unknown).

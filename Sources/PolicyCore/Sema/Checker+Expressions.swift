@@ -333,12 +333,14 @@ extension Checker {
       }
       return nil
     }
-    let memberName = FactLayout.memberName(family: family.name, key: key)
+    // Keys that agree on the family's key length name one member: the one the host reads.
+    let memberKey = family.memberKey(key)
+    let memberName = FactLayout.memberName(family: family.name, key: memberKey)
     let slot =
       layout.slot(named: memberName)
       ?? layout.addSlot(
         name: memberName, type: family.type, isOptional: family.isOptional,
-        origin: .family(name: family.name, key: key), defaultValue: family.defaultValue, meaning: family.meaning)
+        origin: .family(name: family.name, key: memberKey), defaultValue: family.defaultValue, meaning: family.meaning)
     usedSlots.insert(slot)
     return TypedExpr(.fact(slot), family.type, isOptional: family.isOptional, range: expr.range)
   }

@@ -37,6 +37,9 @@ package struct FactLayout: Sendable, Hashable {
   var stringIDs: [String: Int64] = [:]
   /// Slot numbers by name.
   var slotsByName: [String: Int] = [:]
+  /// The ``FactFamilyDefinition/keyLength`` of each family that has one, by family name: member
+  /// names found by name (``memberName(family:key:)``) cut their keys as the checker does.
+  var familyKeyLengths: [String: Int] = [:]
   /// A hash of the slots and strings, identifying layouts cheaply (see ``computeFingerprint()``).
   var fingerprint: UInt64 = 0
   /// The fingerprint's hash over the first ``hashedSlotCount`` slots: a layout that starts from
@@ -44,8 +47,12 @@ package struct FactLayout: Sendable, Hashable {
   private var slotHash = FNV1a()
   private var hashedSlotCount = 0
 
-  /// The layout of `facts` alone (a schema's facts, in order), their part of the fingerprint hashed.
-  init(schemaFacts facts: [FactDefinition]) {
+  /// The layout of `facts` alone (a schema's facts, in order), their part of the fingerprint
+  /// hashed, with the key lengths of `families`.
+  init(schemaFacts facts: [FactDefinition], families: [FactFamilyDefinition]) {
+    for family in families {
+      if let length = family.keyLength { familyKeyLengths[family.name] = length }
+    }
     slots.reserveCapacity(facts.count)
     slotsByName.reserveCapacity(facts.count)
     for fact in facts {
@@ -133,10 +140,20 @@ package struct FactLayout: Sendable, Hashable {
     return "\(family)(\(span))"
   }
 
-  /// The canonical member name for text such as `logins_within(8760h)` or `events('x')`
-  /// written the way a policy writes it, or nil when `text` is not `family(literal)`.
-  package static func canonicalMemberName(_ text: String) -> String? {
-    member(parsing: text).map { memberName(family: $0.family, key: $0.key) }
+  /// The name of member `key` of `family` in this layout: ``memberName(family:key:)`` of the key
+  /// cut to the family's key length, as the checker names the slot.
+  package func memberName(family: String, key: Value) -> String {
+    guard let length = familyKeyLengths[family], case .string(let text) = key else {
+      return FactLayout.memberName(family: family, key: key)
+    }
+    return FactLayout.memberName(family: family, key: .string(FactFamilyDefinition.prefix(text, utf8Bytes: length)))
+  }
+
+  /// The canonical member name in this layout for text such as `logins_within(8760h)` or
+  /// `events('x')` written the way a policy writes it (a string key cut to its family's key
+  /// length), or nil when `text` is not `family(literal)`.
+  package func canonicalMemberName(_ text: String) -> String? {
+    FactLayout.member(parsing: text).map { memberName(family: $0.family, key: $0.key) }
   }
 
   /// The family and key of text such as `events("x")` or `logins_within(8w)`, written the

@@ -43,7 +43,7 @@ enum FactsConsistency {
   /// key is not a member of a schema family.
   static func unreadMember(_ member: JSONMember, policy: CompiledPolicy, schema: FactSchema) -> Diagnostic? {
     guard let (family, _) = FactLayout.member(parsing: member.key), schema.family(named: family) != nil,
-      let name = FactLayout.canonicalMemberName(member.key), let open = member.key.firstIndex(of: "(")
+      let name = policy.layout.canonicalMemberName(member.key), let open = member.key.firstIndex(of: "(")
     else { return nil }
     let argument = member.key[open...]
     let read = Set(policy.readSlots)
@@ -54,7 +54,7 @@ enum FactsConsistency {
     var instead: FactsFileMessages.Instead?
     for scope in schema.scopes {
       guard let other = schema.counterpart(of: family, in: scope), other != family,
-        let counterpart = FactLayout.canonicalMemberName(other + argument), isRead(counterpart)
+        let counterpart = policy.layout.canonicalMemberName(other + argument), isRead(counterpart)
       else { continue }
       instead = .counterpart(counterpart, scope: scope.name)
       break

@@ -79,7 +79,7 @@ public struct FactsFile: Sendable {
     for member in members where member.key != "now" && !seedKeys.contains(member.key) {
       let slot =
         policy.layout.slot(named: member.key)
-        ?? FactLayout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
+        ?? policy.layout.canonicalMemberName(member.key).flatMap(policy.layout.slot(named:))
       guard let slot else {
         if let (event, known) = FactsFile.unknownEvent(member.key, policy: policy, schema: schema) {
           diagnostics.append(

@@ -117,6 +117,7 @@ extension SchemaReport {
       let key = String(family.keyMeaning.map { $0 == " " ? "_" : $0 })
       var type = code(family.type.rawValue + (family.isOptional ? "?" : "")) + "; key \(code(family.keyType.rawValue))"
       if family.keyIsEventName { type += ", an event name" }
+      if let length = family.keyLength { type += "; keys that agree on their first \(length) bytes name one fact" }
       return MarkdownRow(
         name: family.name,
         cells: [

@@ -180,11 +180,13 @@ public enum ReviewSchema {
     FactFamilyDefinition(
       "events", key: .string, keyMeaning: "event name", .int,
       meaning: "significant events with this name in this version", unit: "events", defaultValue: .int(0),
-      example: "events(\"purchase\") >= 3", keyIsEventName: true),
+      example: "events(\"purchase\") >= 3", keyIsEventName: true,
+      keyLength: ReviewLimits.eventNameLength),
     FactFamilyDefinition(
       "total_events", key: .string, keyMeaning: "event name", .int,
       meaning: "significant events with this name, all versions", unit: "events", defaultValue: .int(0),
-      example: "total_events(\"purchase\") >= 3", keyIsEventName: true),
+      example: "total_events(\"purchase\") >= 3", keyIsEventName: true,
+      keyLength: ReviewLimits.eventNameLength),
     FactFamilyDefinition(
       "average_score", key: .int, keyMeaning: "number of sessions", .number, isOptional: true,
       meaning: "average score of up to this many previous sessions; absent if there are none", unit: "points",

@@ -298,16 +298,11 @@ extension ReviewState {
     prefix(name, bytes: ReviewLimits.eventNameLength)
   }
 
-  /// The longest prefix of `text`, in whole characters, of at most `bytes` UTF-8 bytes.
+  /// The longest prefix of `text`, in whole characters, of at most `bytes` UTF-8 bytes: the cut
+  /// the schema's event families declare (``FactFamilyDefinition/keyLength``), so a policy's
+  /// `events("name")` names the member the tracker counts.
   static func prefix(_ text: String, bytes: Int) -> String {
-    // A text that fits is its own prefix (the loop below would copy every character).
-    guard text.utf8.count > bytes else { return text }
-    var result = ""
-    for character in text {
-      if result.utf8.count + character.utf8.count > bytes { break }
-      result.append(character)
-    }
-    return result
+    FactFamilyDefinition.prefix(text, utf8Bytes: bytes)
   }
 
   static func outcome(for response: ReviewResponse) -> PromptOutcome {
