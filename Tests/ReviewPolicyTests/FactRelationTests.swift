@@ -1,3 +1,4 @@
+import PolicyAnalysis
 import PolicyCore
 import Testing
 

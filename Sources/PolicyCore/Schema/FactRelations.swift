@@ -235,7 +235,7 @@ public struct FactRelation: Sendable, Hashable {
 
   /// Whether `lower` is after `upper` in their type's order (`true` after `false` for bools):
   /// false for values of different types and strings.
-  static func isOrdered(_ lower: Value, after upper: Value) -> Bool {
+  package static func isOrdered(_ lower: Value, after upper: Value) -> Bool {
     switch (lower, upper) {
     case (.bool(let a), .bool(let b)): a && !b
     case (.int(let a), .int(let b)): a > b

@@ -1,3 +1,4 @@
+import PolicyAnalysis
 import PolicyCore
 
 /// Checks of a facts file against what the schema states about its facts

@@ -1,4 +1,5 @@
 import Foundation
+import PolicyAnalysis
 import PolicyCore
 import ReviewPolicy
 

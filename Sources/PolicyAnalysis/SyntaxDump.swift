@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// A deterministic S-expression of a syntax tree without source ranges.
 ///
 /// Two files with the same dump mean the same thing: the formatter checks its

@@ -1,3 +1,5 @@
+import PolicyCore
+
 /// One fact of a set of values checked against a schema's relations: a plain fact, or a member of
 /// a keyed family, with its value or its absence.
 public struct AssignedFact: Sendable, Hashable {
@@ -43,7 +45,7 @@ extension FactSchema {
   /// The relations that `facts`, values at `now`, break. A relation is judged only on facts that
   /// `facts` gives (present or absent); one that names other facts is not broken.
   ///
-  /// Linear in the facts for each relation, but for ``FactRelation/Kind/increasing(_:)`` (which
+  /// Linear in the facts for each relation, but for `FactRelation.Kind.increasing` (which
   /// sorts the family's members).
   public func brokenRelations(in facts: [AssignedFact], now: Timestamp) -> [BrokenRelation] {
     FactSchema.brokenRelations(relations, in: facts, now: now)
