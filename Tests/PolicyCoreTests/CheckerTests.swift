@@ -411,6 +411,13 @@ struct CheckerAbsenceTests {
       "ask when tag(\"abcdX\") == 1 and tag(\"abcdY\") >= 1 and tag(\"ab\u{e9}z\") == 2 and full(\"abcdX\") == 3",
       schema: schema)
     // Both long keys are the member `tag("abcd")`; `é` is 2 bytes, so "abéz" cuts to "abé".
+    let warnings = compile(
+      "ask when tag(\"abcdX\") == 1 and tag(\"abcdY\") >= 1 and tag(\"ab\u{e9}z\") == 2 and full(\"abcdX\") == 3",
+      schema: schema
+    ).diagnostics
+    #expect(warnings.map(\.code) == [.cutFactKey, .cutFactKey, .cutFactKey])
+    #expect(warnings.first?.message == "`tag` keeps a member under the first 4 bytes of its key; this key has 5")
+    #expect(warnings.map { $0.fixIts.first?.edits.first?.replacement } == ["\"abcd\"", "\"abcd\"", "\"ab\u{e9}\""])
     #expect(policy.layout.slots.map(\.name) == ["tag(\"abcd\")", "tag(\"ab\u{e9}\")", "full(\"abcdX\")"])
     var facts = policy.makeFacts(now: Timestamp(millisecondsSince1970: 0))
     #expect(try facts.set(family: "tag", key: .string("abcdZZZ"), to: .int(1)))
@@ -624,8 +631,8 @@ struct CheckerWarningTests {
   func warningSeverity() {
     #expect(
       PolicyCoreCode.allCases.filter { $0.severity == .warning } == [
-        .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .misspeltSilencingComment,
-        .ruleNeverHolds,
+        .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .cutFactKey,
+        .misspeltSilencingComment, .ruleNeverHolds,
         .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
         .unknownAllowedCode, .unusedAllow, .analysisIncomplete, .tooManyWarnings,
       ])

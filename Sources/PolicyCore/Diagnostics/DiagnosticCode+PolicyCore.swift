@@ -102,6 +102,8 @@ extension DiagnosticCode {
   public static var needlessDefault: DiagnosticCode { PolicyCoreCode.needlessDefault.code }
   /// `PC306` of `PolicyCoreCode`.
   public static var emptyList: DiagnosticCode { PolicyCoreCode.emptyList.code }
+  /// `PC307` of `PolicyCoreCode`.
+  public static var cutFactKey: DiagnosticCode { PolicyCoreCode.cutFactKey.code }
   /// `PC310` of `PolicyCoreCode`.
   public static var ruleNeverHolds: DiagnosticCode { PolicyCoreCode.ruleNeverHolds.code }
   /// `PC311` of `PolicyCoreCode`.

@@ -124,6 +124,9 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
   case needlessDefault = "PC305"
   /// `x in []`: never true.
   case emptyList = "PC306"
+  /// A string key longer than its family's key length (``FactFamilyDefinition/keyLength``): only
+  /// its first bytes name the member, so every key that agrees on them names the same fact.
+  case cutFactKey = "PC307"
 
   // MARK: - Warnings about silencing comments (with PC315-PC317 below)
 
@@ -188,8 +191,8 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .neverAsks:
       .error
     // Warnings of the checker and the analyzer, and the cap on warnings.
-    case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .misspeltSilencingComment,
-      .ruleNeverHolds,
+    case .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .cutFactKey,
+      .misspeltSilencingComment, .ruleNeverHolds,
       .ruleAlwaysHolds, .shadowedAskRule, .contradictoryComparisons, .redundantComparison, .unknownDirective,
       .unknownAllowedCode, .unusedAllow, .analysisIncomplete, .tooManyWarnings:
       .warning
@@ -251,6 +254,7 @@ package enum PolicyCoreCode: String, DiagnosticCodeDefinition {
     case .alwaysPresent: "`has` on a fact that is never absent"
     case .needlessDefault: "default for a value that is never absent"
     case .emptyList: "empty list"
+    case .cutFactKey: "key longer than its family keeps"
     case .misspeltSilencingComment: "misspelt silencing comment"
     case .ruleNeverHolds: "rule never holds"
     case .ruleAlwaysHolds: "rule always holds"

@@ -335,6 +335,9 @@ extension Checker {
     }
     // Keys that agree on the family's key length name one member: the one the host reads.
     let memberKey = family.memberKey(key)
+    if case .string(let text) = key, case .string(let cut) = memberKey, cut != text {
+      report(CheckerMessages.cutFactKey(family, key: text, cut: cut, at: arguments[0].range))
+    }
     let memberName = FactLayout.memberName(family: family.name, key: memberKey)
     let slot =
       layout.slot(named: memberName)

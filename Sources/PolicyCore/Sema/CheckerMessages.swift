@@ -474,6 +474,25 @@ package enum CheckerMessages {
       help: ["write a list of literals, as in `country in [\"US\", \"CA\"]`"])
   }
 
+  /// `PC307`: the key `key` of `family`, longer than the family's key length, names the member
+  /// of its first bytes, `cut`; the fix writes that key, which names the same fact.
+  static func cutFactKey(_ family: FactFamilyDefinition, key: String, cut: String, at range: SourceRange) -> Diagnostic
+  {
+    let length = family.keyLength ?? 0
+    let replacement = StringLiteral.quoted(cut)
+    return Diagnostic(
+      PolicyCoreCode.cutFactKey,
+      "`\(family.name)` keeps a member under the first \(length) bytes of its key; this key has \(key.utf8.count)",
+      at: range,
+      help: [
+        "it names `\(family.name)(\(replacement))`, as does every key that starts with the same \(length) bytes",
+        "shorten the key to at most \(length) bytes",
+      ],
+      fixIts: [
+        FixIt("shorten the key to its first \(length) bytes", edits: [SourceEdit(replacing: range, with: replacement)])
+      ])
+  }
+
   /// `PC306`: the membership test `written` of an empty list.
   static func emptyList(_ written: String, negated: Bool, at range: SourceRange) -> Diagnostic {
     Diagnostic(
