@@ -104,7 +104,7 @@ struct AbsentValueTests {
       })
   }
 
-  @Test("`(fact ?? k) OP c` compiles to two jumps and agrees with the tree evaluator, on either side, negated or not")
+  @Test("`(fact ?? k) OP c` compiles to one jump and agrees with the tree evaluator, on either side, negated or not")
   func fusedDefaults() throws {
     let operators = ["==", "!=", "<", "<=", ">", ">="]
     for op in operators {
@@ -139,8 +139,41 @@ struct AbsentValueTests {
       }
     }
     let policy = try compiled("ask when (sessions_since_prompt ?? 5) > 4")
+    #expect(policy.instructionCount == 3, "jumpIfOptionalFact, returnTrue, returnFalse:\n\(policy.programListing)")
+  }
+
+  @Test("two version facts compare in one jump that agrees with the tree evaluator, for every operator and ordering")
+  func fusedVersionFacts() throws {
+    for op in ["==", "!=", "<", "<=", ">", ">="] {
+      for (earlier, expectedOrdering) in [("3.0.9", 1), ("3.1", 0), ("3.1.0.1", -1), ("10.0", -1)] {
+        for condition in [
+          "has last_prompt_version and version \(op) last_prompt_version",
+          "not has last_prompt_version or not (last_prompt_version \(op) version)",
+        ] {
+          let result = try outcome(condition) {
+            try $0.set("last_prompt_version", to: .version(Version(parsing: earlier)!))
+          }
+          // `version` is 3.1 in the standard facts; `expectedOrdering` compares it with `earlier`.
+          let (lhs, rhs) = condition.hasPrefix("has") ? (expectedOrdering, 0) : (0, expectedOrdering)
+          var expected =
+            switch op {
+            case "==": lhs == rhs
+            case "!=": lhs != rhs
+            case "<": lhs < rhs
+            case "<=": lhs <= rhs
+            case ">": lhs > rhs
+            default: lhs >= rhs
+            }
+          if condition.hasPrefix("not") { expected.toggle() }
+          #expect(result == (expected ? .held : .notHeld), "\(condition) with \(earlier)")
+        }
+      }
+      #expect(try !holds("has last_prompt_version and version \(op) last_prompt_version"), "absent")
+    }
+    let policy = try compiled("ask when not has last_prompt_version or version > last_prompt_version")
     #expect(
-      policy.instructionCount == 4, "jumpIfAbsent, jumpIfFact, returnTrue, returnFalse:\n\(policy.programListing)")
+      policy.instructionCount == 4,
+      "jumpIfAbsent, jumpIfFactVersionsOrdered, returnTrue, returnFalse:\n\(policy.programListing)")
   }
 
   @Test("a guarded `let` that can be absent")

@@ -16,6 +16,18 @@ enum Opcode: UInt8 {
   case jumpIfFactLessEqual
   case jumpIfFactGreater
   case jumpIfFactGreaterEqual
+  // `(fact ?? fallback)` compared with `immediate`, for a fact that can be absent: jump to `b` when
+  // it holds. `a` is the fact's word; `c` its slot when an absent fact falls through, or `~slot`
+  // when an absent fact jumps (the fallback's outcome, known when the program is built).
+  case jumpIfOptionalFactEqual
+  case jumpIfOptionalFactNotEqual
+  case jumpIfOptionalFactLess
+  case jumpIfOptionalFactLessEqual
+  case jumpIfOptionalFactGreater
+  case jumpIfOptionalFactGreaterEqual
+  /// Jump to `b` when the ordering of the version facts at words `a` and `c` (less, equal,
+  /// greater: bit 0, 1, 2) is set in `immediate`.
+  case jumpIfFactVersionsOrdered
   // `since(fact)` compared with `immediate` (a finite duration); jump to `b` when it holds. `a` is the
   // fact's word; `c` its slot when it can be absent (then absent means infinite), else -1.
   case jumpIfSinceEqual

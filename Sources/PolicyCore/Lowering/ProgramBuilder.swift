@@ -159,6 +159,17 @@ struct ProgramBuilder {
   private mutating func emitComparison(_ op: ComparisonOperator, _ lhs: TypedExpr, _ rhs: TypedExpr, to label: Label) {
     let mark = nextRegister
     defer { release(to: mark) }
+    if lhs.type == .version, case .fact(let left) = lhs.node, case .fact(let right) = rhs.node {
+      // Two version facts in one jump (read as `loadFactPair` reads them: a guard has made an
+      // optional one present): `immediate` holds the orderings (less, equal, greater) that jump.
+      let orderings: Int64 =
+        (ProgramBuilder.holds(op, 0, 1) ? 1 : 0) | (ProgramBuilder.holds(op, 0, 0) ? 2 : 0)
+        | (ProgramBuilder.holds(op, 1, 0) ? 4 : 0)
+      emitJump(
+        .jumpIfFactVersionsOrdered, a: layout.slots[left].word, c: layout.slots[right].word, immediate: orderings,
+        to: label)
+      return
+    }
     if lhs.type == .version {
       let left = emitValue(lhs)
       let right = emitValue(rhs)
@@ -174,17 +185,11 @@ struct ProgramBuilder {
         ProgramBuilder.sinceJump(fused), a: layout.slots[slot].word, c: layout.slots[slot].isOptional ? slot : -1,
         immediate: constant, to: label)
     } else if let (slot, fallback, constant, swapped) = coalescedFact(lhs, rhs) {
-      // `(fact ?? fallback) OP constant`: an absent fact decides at compile time, a present one in one jump.
+      // `(fact ?? fallback) OP constant` in one jump: an absent fact's outcome is known now.
       let fused = swapped ? op.swapped : op
-      if ProgramBuilder.holds(fused, fallback, constant) {
-        emitJump(.jumpIfAbsent, a: slot, to: label)
-        emitJump(ProgramBuilder.factJump(fused), a: layout.slots[slot].word, immediate: constant, to: label)
-      } else {
-        let skip = newLabel()
-        emitJump(.jumpIfAbsent, a: slot, to: skip)
-        emitJump(ProgramBuilder.factJump(fused), a: layout.slots[slot].word, immediate: constant, to: label)
-        place(skip)
-      }
+      emitJump(
+        ProgramBuilder.optionalFactJump(fused), a: layout.slots[slot].word,
+        c: ProgramBuilder.holds(fused, fallback, constant) ? ~slot : slot, immediate: constant, to: label)
     } else if case .fact(let slot) = lhs.node, let constant = constantWord(rhs) {
       emitJump(ProgramBuilder.factJump(op), a: layout.slots[slot].word, immediate: constant, to: label)
     } else if case .fact(let slot) = rhs.node, let constant = constantWord(lhs) {
@@ -284,6 +289,17 @@ struct ProgramBuilder {
     case .lessEqual: .jumpIfSinceLessEqual
     case .greater: .jumpIfSinceGreater
     case .greaterEqual: .jumpIfSinceGreaterEqual
+    }
+  }
+
+  static func optionalFactJump(_ op: ComparisonOperator) -> Opcode {
+    switch op {
+    case .equal: .jumpIfOptionalFactEqual
+    case .notEqual: .jumpIfOptionalFactNotEqual
+    case .less: .jumpIfOptionalFactLess
+    case .lessEqual: .jumpIfOptionalFactLessEqual
+    case .greater: .jumpIfOptionalFactGreater
+    case .greaterEqual: .jumpIfOptionalFactGreaterEqual
     }
   }
 

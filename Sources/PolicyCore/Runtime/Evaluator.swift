@@ -81,6 +81,53 @@ enum Evaluator {
         case .jumpIfFactLessEqual: if words[a] <= i.immediate { pc = b; continue }
         case .jumpIfFactGreater: if words[a] > i.immediate { pc = b; continue }
         case .jumpIfFactGreaterEqual: if words[a] >= i.immediate { pc = b; continue }
+        case .jumpIfOptionalFactEqual:
+          if let jumps = absentJumps(c, presence) {
+            if jumps { pc = b; continue }
+          } else if words[a] == i.immediate {
+            pc = b
+            continue
+          }
+        case .jumpIfOptionalFactNotEqual:
+          if let jumps = absentJumps(c, presence) {
+            if jumps { pc = b; continue }
+          } else if words[a] != i.immediate {
+            pc = b
+            continue
+          }
+        case .jumpIfOptionalFactLess:
+          if let jumps = absentJumps(c, presence) {
+            if jumps { pc = b; continue }
+          } else if words[a] < i.immediate {
+            pc = b
+            continue
+          }
+        case .jumpIfOptionalFactLessEqual:
+          if let jumps = absentJumps(c, presence) {
+            if jumps { pc = b; continue }
+          } else if words[a] <= i.immediate {
+            pc = b
+            continue
+          }
+        case .jumpIfOptionalFactGreater:
+          if let jumps = absentJumps(c, presence) {
+            if jumps { pc = b; continue }
+          } else if words[a] > i.immediate {
+            pc = b
+            continue
+          }
+        case .jumpIfOptionalFactGreaterEqual:
+          if let jumps = absentJumps(c, presence) {
+            if jumps { pc = b; continue }
+          } else if words[a] >= i.immediate {
+            pc = b
+            continue
+          }
+        case .jumpIfFactVersionsOrdered:
+          let lhs = (UInt64(bitPattern: words[a]), UInt64(bitPattern: words[a + 1]))
+          let rhs = (UInt64(bitPattern: words[c]), UInt64(bitPattern: words[c + 1]))
+          let ordering: Int64 = lhs < rhs ? 1 : (lhs == rhs ? 2 : 4)
+          if i.immediate & ordering != 0 { pc = b; continue }
         case .jumpIfSinceEqual:
           let (since, fault) = sinceFact(a, c, words, presence, r)
           if let fault {
@@ -346,6 +393,15 @@ enum Evaluator {
   @inline(never)
   static func bucket(seed: UInt64, nameHash: UInt64) -> Int64 {
     Bucket.value(seed: seed, nameHash: nameHash)
+  }
+
+  /// For an optional-fact jump's `c`: nil when the fact is present, else whether an absent fact
+  /// jumps (`c` is `~slot`) or falls through (`c` is the slot).
+  @inline(__always)
+  static func absentJumps(_ c: Int, _ presence: UnsafePointer<UInt64>) -> Bool? {
+    let slot = c >= 0 ? c : ~c
+    if presence[slot >> 6] & (1 << UInt64(slot & 63)) != 0 { return nil }
+    return c < 0
   }
 
   /// `since(fact)`: `now - fact`, or infinite when the fact (slot `slot`, if it can be absent) is absent.
