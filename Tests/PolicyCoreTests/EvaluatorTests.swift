@@ -35,6 +35,18 @@ func holds(
   return result == .held
 }
 
+/// `lhs OP rhs` for the comparison operator spelt `op`, as a policy compares two integers.
+private func comparison(_ op: String, _ lhs: Int64, _ rhs: Int64) -> Bool {
+  switch op {
+  case "==": lhs == rhs
+  case "!=": lhs != rhs
+  case "<": lhs < rhs
+  case "<=": lhs <= rhs
+  case ">": lhs > rhs
+  default: lhs >= rhs
+  }
+}
+
 private func instant(daysAgo: Int64) -> Value {
   .instant(Timestamp(millisecondsSince1970: testNow.millisecondsSince1970 - daysAgo * day))
 }
@@ -121,15 +133,7 @@ struct AbsentValueTests {
               let result = try outcome(condition, configure)
               let left = value ?? Int64(fallback)
               let (lhs, rhs) = text.hasPrefix("(") ? (left, Int64(2)) : (Int64(2), left)
-              var expected =
-                switch op {
-                case "==": lhs == rhs
-                case "!=": lhs != rhs
-                case "<": lhs < rhs
-                case "<=": lhs <= rhs
-                case ">": lhs > rhs
-                default: lhs >= rhs
-                }
+              var expected = comparison(op, lhs, rhs)
               if condition.hasPrefix("not") { expected.toggle() }
               #expect(
                 result == (expected ? .held : .notHeld), "\(condition) with \(value.map(String.init) ?? "absent")")
@@ -145,25 +149,17 @@ struct AbsentValueTests {
   @Test("two version facts compare in one jump that agrees with the tree evaluator, for every operator and ordering")
   func fusedVersionFacts() throws {
     for op in ["==", "!=", "<", "<=", ">", ">="] {
-      for (earlier, expectedOrdering) in [("3.0.9", 1), ("3.1", 0), ("3.1.0.1", -1), ("10.0", -1)] {
+      for (earlier, expectedOrdering) in [("3.0.9", 1), ("3.1", 0), ("3.1.0.1", -1), ("10.0", -1)] as [(String, Int64)]
+      {
         for condition in [
           "has last_prompt_version and version \(op) last_prompt_version",
           "not has last_prompt_version or not (last_prompt_version \(op) version)",
         ] {
-          let result = try outcome(condition) {
-            try $0.set("last_prompt_version", to: .version(Version(parsing: earlier)!))
-          }
+          let version = try #require(Version(parsing: earlier))
+          let result = try outcome(condition) { try $0.set("last_prompt_version", to: .version(version)) }
           // `version` is 3.1 in the standard facts; `expectedOrdering` compares it with `earlier`.
-          let (lhs, rhs) = condition.hasPrefix("has") ? (expectedOrdering, 0) : (0, expectedOrdering)
-          var expected =
-            switch op {
-            case "==": lhs == rhs
-            case "!=": lhs != rhs
-            case "<": lhs < rhs
-            case "<=": lhs <= rhs
-            case ">": lhs > rhs
-            default: lhs >= rhs
-            }
+          let (lhs, rhs): (Int64, Int64) = condition.hasPrefix("has") ? (expectedOrdering, 0) : (0, expectedOrdering)
+          var expected = comparison(op, lhs, rhs)
           if condition.hasPrefix("not") { expected.toggle() }
           #expect(result == (expected ? .held : .notHeld), "\(condition) with \(earlier)")
         }
