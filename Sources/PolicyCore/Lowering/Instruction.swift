@@ -189,6 +189,9 @@ final class ProgramStorage: @unchecked Sendable {
   let segments: UnsafeMutableBufferPointer<Segment>
   /// The number of `let` and `never` segments: the first `ask` segment's index.
   let firstAskSegment: Int
+  /// Whether the program is one `ask` rule and nothing else
+  /// (``Evaluator/evaluateSingleAskRule(_:words:presence:registers:seed:deciding:)`` runs it).
+  let isSingleAskRule: Bool
   let requiredMask: UnsafeMutableBufferPointer<UInt64>
   let registerCount: Int
   /// The starts of ``code``, ``setData`` and ``segments``: the evaluator reads through them,
@@ -223,6 +226,7 @@ final class ProgramStorage: @unchecked Sendable {
     segmentStart = allocate(ordered)
     segments = UnsafeMutableBufferPointer(start: segmentStart, count: ordered.count)
     firstAskSegment = program.letEntries.count + neverRules.count
+    isSingleAskRule = ordered.count == 1 && firstAskSegment == 0
     requiredMask = copy(program.requiredMask)
     registerCount = program.registerCount
   }

@@ -128,6 +128,10 @@ public struct CompiledPolicy: Sendable {
     // No register is read before it is written (let states are set as their segments end;
     // scratch registers by the instruction that produces them), so the file is not cleared.
     registers[0] = now
+    if storage.isSingleAskRule {
+      return Evaluator.evaluateSingleAskRule(
+        storage, words: words, presence: presence, registers: registers, seed: seed, deciding: &deciding)
+    }
     return Evaluator.evaluate(
       storage, words: words, presence: presence, registers: registers, seed: seed, deciding: &deciding)
   }
