@@ -610,7 +610,8 @@ func checkFindings(_ policy: CompiledPolicy, _ report: AnalysisReport, _ snapsho
       .incomparableTypes, .invalidOperands, .notBoolean, .unguardedAbsentValue, .duplicateRuleName,
       .duplicateDefinition, .wrongArgumentCount, .wrongArgumentType, .invalidListElement, .misplacedList,
       .unorderedType, .divisionByZero, .useBeforeDefinition, .invalidFactKey, .unknownEvent, .invalidFactDefault,
-      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .tooManyRules, .tooManyLets,
+      .noAskRule, .unusedLet, .unusedFact, .alwaysPresent, .needlessDefault, .emptyList, .cutFactKey, .tooManyRules,
+      .tooManyLets,
       .tooManyFactDeclarations, .tooManyEventDeclarations, .tooManyExpressionNodes:
       fuzzFail("the analyzer reported a compiler code: \(message)")
     }
