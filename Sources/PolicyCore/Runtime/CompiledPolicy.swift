@@ -153,6 +153,28 @@ struct EvaluationSummary {
   var firstFaultKind: FaultKind = .overflow
   var reason: DecisionReason = .noAskRuleHeld
 
+  /// Records rule `rule` as deciding: in ``firstSixtyFour`` for rules 0 to 63, in `deciding` past them.
+  @inline(__always)
+  mutating func recordDeciding(_ rule: Int, in deciding: inout RuleIndices) {
+    if rule < 64 {
+      firstSixtyFour |= 1 << UInt64(rule)
+      firstSixtyFourCount &+= 1
+    } else {
+      deciding.insert(rule)
+    }
+  }
+
+  /// Counts a fault of rule `rule` at instruction `pc`, keeping the first one's details.
+  @inline(__always)
+  mutating func recordFault(_ kind: FaultKind, rule: Int, pc: Int) {
+    if faultCount == 0 {
+      firstFaultKind = kind
+      firstFaultRule = Int32(truncatingIfNeeded: rule)
+      firstFaultPC = Int32(truncatingIfNeeded: pc)
+    }
+    faultCount += 1
+  }
+
   /// "Don't ask" because the facts cannot be evaluated.
   static func invalid(_ kind: FaultKind) -> EvaluationSummary {
     EvaluationSummary(faultCount: 1, firstFaultKind: kind, reason: .invalidFacts)

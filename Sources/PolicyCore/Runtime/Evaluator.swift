@@ -66,21 +66,9 @@ enum Evaluator {
         // A fault counts as holding for a `never` rule and as not holding for an `ask` rule.
         if outcome == 1 || (outcome < 0 && segment.kind == .never) {
           decided = true
-          if target < 64 {
-            summary.firstSixtyFour |= 1 << UInt64(target)
-            summary.firstSixtyFourCount &+= 1
-          } else {
-            deciding.insert(target)
-          }
+          summary.recordDeciding(target, in: &deciding)
         }
-        if outcome < 0 {
-          if summary.faultCount == 0 {
-            summary.firstFaultKind = faultKind
-            summary.firstFaultRule = Int32(truncatingIfNeeded: target)
-            summary.firstFaultPC = Int32(truncatingIfNeeded: pc)
-          }
-          summary.faultCount += 1
-        }
+        if outcome < 0 { summary.recordFault(faultKind, rule: target, pc: pc) }
       }
       index += 1
     }
@@ -104,17 +92,9 @@ enum Evaluator {
     let target = Int(segment.target)
     if outcome == 1 {
       summary.reason = .askRuleHeld
-      if target < 64 {
-        summary.firstSixtyFour = 1 << UInt64(target)
-        summary.firstSixtyFourCount = 1
-      } else {
-        deciding.insert(target)
-      }
+      summary.recordDeciding(target, in: &deciding)
     } else if outcome < 0 {
-      summary.firstFaultKind = faultKind
-      summary.firstFaultRule = Int32(truncatingIfNeeded: target)
-      summary.firstFaultPC = Int32(truncatingIfNeeded: pc)
-      summary.faultCount = 1
+      summary.recordFault(faultKind, rule: target, pc: pc)
     }
     return summary
   }

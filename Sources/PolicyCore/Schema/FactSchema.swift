@@ -80,8 +80,13 @@ public struct FactFamilyDefinition: Sendable, Hashable {
 
   /// The key that names the member `key` selects: a string key cut to ``keyLength`` bytes.
   func memberKey(_ key: Value) -> Value {
+    FactFamilyDefinition.memberKey(key, keyLength: keyLength)
+  }
+
+  /// `key` cut to `keyLength` bytes when it is a string and there is a length; else `key`.
+  static func memberKey(_ key: Value, keyLength: Int?) -> Value {
     guard let keyLength, case .string(let text) = key else { return key }
-    return .string(FactFamilyDefinition.prefix(text, utf8Bytes: keyLength))
+    return .string(prefix(text, utf8Bytes: keyLength))
   }
 
   /// The longest prefix of `text`, in whole characters, of at most `bytes` UTF-8 bytes: how a

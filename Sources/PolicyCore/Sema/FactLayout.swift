@@ -143,10 +143,8 @@ package struct FactLayout: Sendable, Hashable {
   /// The name of member `key` of `family` in this layout: ``memberName(family:key:)`` of the key
   /// cut to the family's key length, as the checker names the slot.
   package func memberName(family: String, key: Value) -> String {
-    guard let length = familyKeyLengths[family], case .string(let text) = key else {
-      return FactLayout.memberName(family: family, key: key)
-    }
-    return FactLayout.memberName(family: family, key: .string(FactFamilyDefinition.prefix(text, utf8Bytes: length)))
+    FactLayout.memberName(
+      family: family, key: FactFamilyDefinition.memberKey(key, keyLength: familyKeyLengths[family]))
   }
 
   /// The canonical member name in this layout for text such as `logins_within(8760h)` or
