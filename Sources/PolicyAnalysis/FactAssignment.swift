@@ -92,7 +92,8 @@ extension FactSchema {
       case .bound(let bound):
         checkBound(bound, relation)
       case .boundWhen(let bound, let condition):
-        guard let fact = plain[condition.fact], condition.holds(for: fact.value) == true else { continue }
+        // A family's condition holds where it holds for one of its members.
+        guard each(condition.fact).contains(where: { condition.holds(for: $0.value) == true }) else { continue }
         checkBound(bound, relation)
       case .minimum(let name, let minimum):
         for fact in each(name) {

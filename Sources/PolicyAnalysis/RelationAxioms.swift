@@ -138,7 +138,17 @@ struct RelationAxioms: Sendable {
       switch relation.kind {
       case .bound(let relation): bound(relation, guard: nil)
       case .boundWhen(let relation, let condition):
-        guard let fact = plain[condition.fact] else { continue }
+        guard let fact = plain[condition.fact] else {
+          // A family's condition holds where it holds for one of its members.
+          for (_, member) in members[condition.fact] ?? [] where member.isOptional {
+            switch condition {
+            case .present: bound(relation, guard: .present(member.name))
+            case .absent: bound(relation, guard: .absent(member.name))
+            case .positive, .isTrue: continue
+            }
+          }
+          continue
+        }
         switch condition {
         case .present: bound(relation, guard: .present(fact.name))
         case .absent: bound(relation, guard: .absent(fact.name))

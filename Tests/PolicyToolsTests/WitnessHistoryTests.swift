@@ -326,7 +326,14 @@ struct WitnessHistoryCaseTests {
         AssignedFact("total_sessions", .int(3)), AssignedFact("first_session", before(day(5))),
         AssignedFact("last_bad_session", before(day(1))), AssignedFact("sessions_since_bad", .int(3)),
       ], now: march)
-    for result in [decline, prompt, sessions] {
+    // Every session after a prompt 1 day ago, yet the first session 5 days ago (found by the
+    // strict analyzer campaign: `Fuzz/regressions/analyzer/diff-counterexample-sessions-since-prompt-before-first-session.policy`).
+    let promptedFirst = WitnessHistory.build(
+      facts: [
+        AssignedFact("total_sessions", .int(5)), AssignedFact("first_session", before(day(5))),
+        AssignedFact("last_prompt", before(day(1))), AssignedFact("sessions_since_prompt", .int(5)),
+      ], now: march)
+    for result in [decline, prompt, sessions, promptedFirst] {
       guard case .failure(let refusal) = result else {
         Issue.record("built \(result)")
         continue
@@ -336,6 +343,9 @@ struct WitnessHistoryCaseTests {
     }
     if case .failure(let refusal) = decline { #expect(refusal.facts.contains("first_use")) }
     if case .failure(let refusal) = sessions { #expect(refusal.facts.contains("sessions_since_bad")) }
+    if case .failure(let refusal) = promptedFirst {
+      #expect(refusal.facts == ["first_session", "sessions_since_prompt"], "\(refusal.facts)")
+    }
     // No session since a prompt 6 weeks ago, yet 3 since the first one 5 days ago: no tracker
     // history gives it, even with the clock set back, so it is no limit.
     let unreal = WitnessHistory.build(
@@ -348,6 +358,63 @@ struct WitnessHistoryCaseTests {
       return
     }
     #expect(!refusal.exceedsLimits, "\(refusal.reason)")
+  }
+
+  @Test(
+    "a prompt shown before any session, then the clock set back: every session follows the prompt, yet the first one is before it"
+  )
+  func promptBeforeEverySessionWithClockSetBack() throws {
+    // What the refusal above calls a limit, a real tracker gives: the jump back moves the first
+    // session earlier by the jump, and leaves a prompt that is not in the future where it was.
+    let policy = try #require(compiled)
+    var tracker = ReviewTracker(policy: policy, appVersion: "1.0")
+    let start = march.millisecondsSince1970 - 10 * 86_400_000
+    let at = { (hours: Int64) in Timestamp(millisecondsSince1970: start + hours * 3_600_000) }
+    tracker.recordShownPrompt(at: at(0))
+    tracker.startSession(at: at(1))
+    tracker.startSession(at: at(72))
+    // The clock is set back 2 days, to 1 day after the prompt.
+    let now = at(24)
+    tracker.startSession(at: now)
+    let facts = try tracker.facts(at: now).get()
+    #expect(facts.value(of: "total_sessions") == .int(3))
+    #expect(facts.value(of: "sessions_since_prompt") == .int(3))
+    #expect(facts.value(of: "last_prompt") == .instant(at(0)))
+    #expect(facts.value(of: "first_session") == .instant(at(1 - 48)))
+    let built = WitnessHistory.build(facts: assignment(facts, policy: policy), now: now)
+    guard case .failure(let refusal) = built else {
+      Issue.record("built \(built)")
+      return
+    }
+    #expect(refusal.exceedsLimits, "\(refusal.reason)")
+  }
+
+  @Test(
+    "no average with a session of an earlier version: the update ended that session, so no history gives it, and the refusal says why"
+  )
+  func noAverageAfterEarlierSession() throws {
+    // The witness the strict analyzer campaign found (`Fuzz/regressions/analyzer/asks-too-often-average-score-after-one-session.policy`):
+    // before the fix, the history ended the session at the update and replayed to an average of 0.
+    let facts = [
+      AssignedFact("total_sessions", .int(1)), AssignedFact("first_session", before(day(1))),
+      AssignedFact("first_use", before(day(0))),
+      AssignedFact("previous_version", .version(try #require(Version(parsing: "1.0")))),
+      AssignedFact("version", .version(try #require(Version(parsing: "1.0.0.1")))),
+      member("average_score", .int(3), nil),
+    ]
+    let built = WitnessHistory.build(facts: facts, now: march)
+    guard case .failure(let refusal) = built else {
+      Issue.record("built \(built)")
+      return
+    }
+    #expect(!refusal.exceedsLimits, "\(refusal.reason)")
+    #expect(refusal.facts.contains("average_score(3)"), "\(refusal.facts)")
+    #expect(refusal.reason.contains("finished when the version changed"), "\(refusal.reason)")
+    // The analyzer's relations rule the facts out, so no witness has them.
+    #expect(
+      ReviewSchema.standard.brokenRelations(in: facts + [AssignedFact("sessions", .int(0))], now: march).contains {
+        $0.facts == ["total_sessions", "sessions"]
+      })
   }
 
   @Test("events by name, sessions, bad sessions, scores and averages")

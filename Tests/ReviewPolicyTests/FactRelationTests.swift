@@ -187,8 +187,11 @@ struct FactRelationTests {
     func members(_ family: String) -> [AssignedFact] { facts.members[family] ?? [] }
     switch relation.kind {
     case .boundWhen(_, let condition):
-      // Seen applying and not applying.
-      guard case .some(let current) = value(condition.fact) else { return nil }
+      // Seen applying and not applying (a family's condition: for one of its members).
+      guard case .some(let current) = value(condition.fact) else {
+        let held = members(condition.fact).map { condition.holds(for: $0.value) }
+        return held.isEmpty ? nil : held.contains(true)
+      }
       return condition.holds(for: current)
     case .bound(let bound):
       guard case .some(let low?) = value(bound.lower), case .some(let high?) = value(bound.upper) else {

@@ -37,6 +37,17 @@ struct ReviewSchemaTests {
     #expect(throws: FactSchema.DefinitionError.invalidRelation("days")) {
       try schema.relating(scopes: [], bounds: [FactBound("days", atMost: "declined_any", because: "no")])
     }
+    // A bound may be conditioned on an optional family's presence, not on a count or flag of it.
+    let sessions = FactBound("total_sessions", atMost: "sessions", because: "")
+    #expect(throws: Never.self) {
+      try schema.relating(
+        scopes: [], relations: [FactRelation(.boundWhen(sessions, when: .absent("average_score")), because: "")])
+    }
+    for condition: PresenceCondition in [.positive("average_score"), .present("events"), .absent("average_scores")] {
+      #expect(throws: FactSchema.DefinitionError.invalidRelation("total_sessions")) {
+        try schema.relating(scopes: [], relations: [FactRelation(.boundWhen(sessions, when: condition), because: "")])
+      }
+    }
     let bound = FactBound("days", atMost: "total_days", because: "part")
     #expect(bound.isBroken(lower: .int(50), upper: .int(40)))
     #expect(!bound.isBroken(lower: .int(40), upper: .int(40)))

@@ -77,12 +77,16 @@ public enum PresenceCondition: Sendable, Hashable {
   }
 
   /// The condition in a few words: "`a` is present", "`b` >= 1".
-  var statement: String {
+  var statement: String { statement(isFamily: false) }
+
+  /// The condition in a few words, its fact a family's member (`f(k)`) when `isFamily`.
+  func statement(isFamily: Bool) -> String {
+    let name = isFamily ? "`\(fact)(k)`" : "`\(fact)`"
     switch self {
-    case .present(let other): "`\(other)` is present"
-    case .absent(let other): "`\(other)` is absent"
-    case .positive(let other): "`\(other)` >= 1"
-    case .isTrue(let other): "`\(other)` is true"
+    case .present: return "\(name) is present"
+    case .absent: return "\(name) is absent"
+    case .positive: return "\(name) >= 1"
+    case .isTrue: return "\(name) is true"
     }
   }
 }
@@ -98,7 +102,10 @@ public struct FactRelation: Sendable, Hashable {
   public enum Kind: Sendable, Hashable {
     /// `lower <= upper`, see ``FactBound``.
     case bound(FactBound)
-    /// `lower <= upper` wherever the condition holds (see ``FactBound``).
+    /// `lower <= upper` wherever the condition holds (see ``FactBound``). The condition's fact
+    /// is a plain fact, or, for ``PresenceCondition/present(_:)`` and
+    /// ``PresenceCondition/absent(_:)``, an optional family, whose condition holds where it
+    /// holds for one of its members.
     case boundWhen(FactBound, when: PresenceCondition)
     /// A plain fact, or every member of a family, is at least the value (of the fact's type).
     case minimum(String, Value)
@@ -189,7 +196,7 @@ public struct FactRelation: Sendable, Hashable {
     switch kind {
     case .boundWhen(let bound, let condition):
       let inner = FactRelation(.bound(bound), because: reason).statement(type: type, isFamilyOnly: isFamilyOnly)
-      return "when \(condition.statement), \(inner)"
+      return "when \(condition.statement(isFamily: isFamilyOnly(condition.fact))), \(inner)"
     case .bound(let bound):
       let type = type(bound.lower)
       let members = isFamilyOnly(bound.lower)
@@ -281,8 +288,14 @@ extension FactSchema {
   private func valid(_ relation: FactRelation) -> Bool {
     switch relation.kind {
     case .boundWhen(let bound, let condition):
-      guard valid(FactRelation(.bound(bound), because: "")), let fact = fact(named: condition.fact) else {
-        return false
+      guard valid(FactRelation(.bound(bound), because: "")) else { return false }
+      guard let fact = fact(named: condition.fact) else {
+        // A family's members: only their presence.
+        guard let family = family(named: condition.fact) else { return false }
+        switch condition {
+        case .present, .absent: return family.isOptional
+        case .positive, .isTrue: return false
+        }
       }
       switch condition {
       case .present, .absent: return fact.isOptional

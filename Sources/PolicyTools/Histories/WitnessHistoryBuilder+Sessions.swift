@@ -58,8 +58,9 @@ extension WitnessHistoryBuilder {
     if hasPrevious && sessionsGiven != nil {
       markers.append(Marker(time: start, phase: WitnessPhase.currentVersion, after: current, facts: ["sessions"]))
     }
+    // Whether a session started in an earlier version (the version change then ended it).
+    let earlier = firstKnown.map { sessionsGiven == nil ? $0 < start : total > current } ?? (total > current)
     if let firstKnown {
-      let earlier = sessionsGiven == nil ? firstKnown < start : total > current
       if earlier && firstKnown > start {
         throw Messages.timing(["first_session", "sessions"], "the first session was in an earlier version")
       }
@@ -119,14 +120,19 @@ extension WitnessHistoryBuilder {
     if let firstKnown {
       let firstGroup = items.filter { $0.sessions > 0 }.min { ($0.time, $0.phase) < ($1.time, $1.phase) }
       if firstGroup?.time != firstKnown {
-        // Every session starts after a later bad session than the first session: the clock went back.
-        let facts = ["first_session"] + markers.flatMap(\.facts)
-        if facts.contains("sessions_since_bad") { throw Messages.sessionsAgainstTime(facts) }
-        throw Messages.sessions(facts)
+        // Every session starts after a prompt or bad session later than the first session: the
+        // clock went back. A jump back moves the first session earlier by the jump but a recorded
+        // prompt or bad session only to the jump's instant, so a prompt shown before any session,
+        // or a bad first session, can end up after it.
+        let crossing = markers.filter { $0.after == total && $0.time > firstKnown }.flatMap(\.facts)
+        if crossing.contains("sessions_since_bad") || crossing.contains("sessions_since_prompt") {
+          throw Messages.sessionsAgainstTime(["first_session"] + crossing)
+        }
+        throw Messages.sessions(["first_session"] + markers.flatMap(\.facts))
       }
     }
     if !badPlaced, case .some(let since?) = sinceBad { try placeBadSession(since: since, total: total) }
-    try placeFinishedSessions(hasBadSession: badPlaced || sinceBad.flatMap { $0 } != nil)
+    try placeFinishedSessions(hasBadSession: badPlaced || sinceBad.flatMap { $0 } != nil, hasEarlierSession: earlier)
     try placeCurrentSession()
   }
 
@@ -161,7 +167,7 @@ extension WitnessHistoryBuilder {
 
   /// The finished sessions `average_score(n)` averages: the last ones, made up of uncounted
   /// sessions (an action with no session started) at `now`, with scores that give each average.
-  private mutating func placeFinishedSessions(hasBadSession: Bool) throws(Refusal) {
+  private mutating func placeFinishedSessions(hasBadSession: Bool, hasEarlierSession: Bool) throws(Refusal) {
     var present: [(key: Int64, average: Number, name: String)] = []
     var absent: [String] = []
     for (key, value) in averages.sorted(by: { $0.key < $1.key }) {
@@ -185,6 +191,11 @@ extension WitnessHistoryBuilder {
       if !meaningfulAbsent.isEmpty && hasBadSession {
         throw Messages.scores(
           [meaningfulAbsent[0], "last_bad_session"], "a bad session that finished is a finished session to average")
+      }
+      if !meaningfulAbsent.isEmpty && hasEarlierSession {
+        throw Messages.scores(
+          [meaningfulAbsent[0], "first_session", "sessions"],
+          "a session of an earlier version finished when the version changed, so it is a session to average")
       }
       return
     }

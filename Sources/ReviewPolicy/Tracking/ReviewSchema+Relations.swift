@@ -97,6 +97,11 @@ extension ReviewSchema {
       because:
         "`average_score(n)` averages up to the last n finished sessions, so it is absent, for every n >= 1, only while none has finished (a bad session is recorded when it finishes)"
     )
+    let averagedEarlier = FactRelation(
+      .boundWhen(FactBound("total_sessions", atMost: "sessions", because: ""), when: .absent("average_score")),
+      because:
+        "a new version ends the session in progress, so once a session of an earlier version started one has finished"
+    )
     let otherVersion = FactRelation(
       .distinct("previous_version", "version"), because: "`previous_version` is the version the app had before this one"
     )
@@ -118,7 +123,7 @@ extension ReviewSchema {
         because: "before any other version, `first_use` is `install_date`"),
     ]
     return firstVersion + sinceFirstUse + covered + sums + [
-      averages, averagedTogether, sessionsHere, sessionsBefore, sessionsAfterPrompt, otherVersion,
+      averages, averagedTogether, averagedEarlier, sessionsHere, sessionsBefore, sessionsAfterPrompt, otherVersion,
     ] + prompted
   }()
 
