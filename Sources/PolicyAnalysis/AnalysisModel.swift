@@ -150,6 +150,9 @@ enum Proposition: Hashable, Sendable {
   case opaqueHolds(Int, Bool)
   /// Opaque atom `id` faults (`true`) or does not (`false`).
   case opaqueFaults(Int, Bool)
+  /// The first variable is below (`strict`) or at most the second, both of present facts: what
+  /// a comparison of two facts states where it holds or fails (see ``OrderEdge``).
+  case order(AnalysisVariable, AnalysisVariable, strict: Bool)
 
   /// The literal that holds exactly when this one does not, as a formula (it may be constant).
   var negation: Formula {
@@ -157,6 +160,7 @@ enum Proposition: Hashable, Sendable {
     case .present(let name, let value): return .literal(.present(name, !value))
     case .opaqueHolds(let id, let value): return .literal(.opaqueHolds(id, !value))
     case .opaqueFaults(let id, let value): return .literal(.opaqueFaults(id, !value))
+    case .order(let lower, let upper, let strict): return .literal(.order(upper, lower, strict: !strict))
     case .constraint(let variable, let relation):
       switch relation {
       case .atLeast(let key):

@@ -141,7 +141,7 @@ extension Proposition {
     switch self {
     case .present(let name, _): name
     case .constraint(let variable, _): variable.name
-    case .opaqueHolds, .opaqueFaults: nil
+    case .opaqueHolds, .opaqueFaults, .order: nil
     }
   }
 }
@@ -154,10 +154,27 @@ struct TheoryState: Hashable, Sendable {
   var presence: [String: Bool] = [:]
   var opaqueHolds: [Int: Bool] = [:]
   var opaqueFaults: [Int: Bool] = [:]
+  /// The orders between variables assumed (``Proposition/order(_:_:strict:)``), checked
+  /// together with the relations' orders when a model is complete (see ``OrderEdge``).
+  var orders: Set<OrderEdge> = []
 
   /// Assumes `literal`; false when that contradicts what is already assumed.
   mutating func assume(_ literal: Proposition) -> Bool {
     switch literal {
+    case .order(let lower, let upper, let strict):
+      // Both facts are present; the reverse order, strict on either side, contradicts it.
+      for name in [lower.name, upper.name] {
+        if presence[name] == false { return false }
+        presence[name] = true
+      }
+      if lower == upper && strict { return false }
+      if orders.contains(OrderEdge(upper, lower, strict: !strict))
+        || (strict && orders.contains(OrderEdge(upper, lower, strict: false)))
+      {
+        return false
+      }
+      orders.insert(OrderEdge(lower, upper, strict: strict))
+      return true
     case .present(let name, let value):
       if let known = presence[name] { return known == value }
       presence[name] = value
@@ -193,6 +210,10 @@ struct TheoryState: Hashable, Sendable {
     case .present(let name, let value): return presence[name].map { $0 == value } ?? true
     case .opaqueHolds(let id, let value): return opaqueHolds[id].map { $0 == value } ?? true
     case .opaqueFaults(let id, let value): return opaqueFaults[id].map { $0 == value } ?? true
+    case .order(let lower, let upper, let strict):
+      if presence[lower.name] == false || presence[upper.name] == false || (lower == upper && strict) { return false }
+      return !orders.contains(OrderEdge(upper, lower, strict: !strict))
+        && !(strict && orders.contains(OrderEdge(upper, lower, strict: false)))
     case .constraint(let variable, let relation):
       if presence[variable.name] == false { return false }
       if variable.kind == .string {
@@ -210,6 +231,9 @@ struct TheoryState: Hashable, Sendable {
     case .present(let name, let value): return presence[name] == value
     case .opaqueHolds(let id, let value): return opaqueHolds[id] == value
     case .opaqueFaults(let id, let value): return opaqueFaults[id] == value
+    case .order(let lower, let upper, let strict):
+      return orders.contains(OrderEdge(lower, upper, strict: true))
+        || (!strict && orders.contains(OrderEdge(lower, upper, strict: false)))
     case .constraint(let variable, let relation):
       if variable.kind == .string {
         guard let domain = texts[variable] else { return false }
@@ -399,7 +423,9 @@ struct FormulaSolver {
       }
       guard consistent else { continue }
       guard let index = choices.indices.min(by: { choices[$0].count < choices[$1].count }) else {
-        if accept(state) { return .found(state) }
+        // A complete model: its orders between facts, with the relations', must have a solution.
+        guard let settled = OrderEdge.settle(state, axioms: axioms, budget: budget) else { continue }
+        if accept(settled) { return .found(settled) }
         continue
       }
       // Alternatives where optional facts are absent first: simpler examples.

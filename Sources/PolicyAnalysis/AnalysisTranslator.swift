@@ -649,7 +649,60 @@ struct PolicyTranslator {
         op, AnalysisVariable(name: name, isAge: true, kind: .age), AnalysisKey(word: 0))
       return Outcome(holds: formula, fails: formula.negated)
     }
-    return opaqueOutcome(.compare(op, lhs, rhs), canFault: lhs.canFault || rhs.canFault)
+    let outcome = opaqueOutcome(.compare(op, lhs, rhs), canFault: lhs.canFault || rhs.canFault)
+    // Two facts of one ordered type: the atom also states their order, where it holds and where
+    // it fails (a comparison of two present values does one or the other).
+    guard let (left, right) = PolicyTranslator.orderVariables(lhs, rhs) else { return outcome }
+    return Outcome(
+      holds: outcome.holds && PolicyTranslator.order(op, left, right),
+      fails: outcome.fails && PolicyTranslator.order(PolicyTranslator.failing(op), left, right),
+      faults: outcome.faults)
+  }
+
+  /// The variables of `lhs` and `rhs` when both are facts of one ordered type, in the order of
+  /// their values: an instant's variable is its age, which runs the other way, so two instants
+  /// come back swapped.
+  static func orderVariables(_ lhs: Term, _ rhs: Term) -> (AnalysisVariable, AnalysisVariable)? {
+    switch (lhs, rhs) {
+    case (.value(let left, .instant), .value(let right, .instant)):
+      return (
+        AnalysisVariable(name: right, isAge: true, kind: .age), AnalysisVariable(name: left, isAge: true, kind: .age)
+      )
+    case (.age(let left), .age(let right)):
+      return (
+        AnalysisVariable(name: left, isAge: true, kind: .age), AnalysisVariable(name: right, isAge: true, kind: .age)
+      )
+    case (.value(_, let leftType), .value(_, let rightType)) where leftType == rightType:
+      guard let left = variable(for: lhs), let right = variable(for: rhs), left.kind != .string, left.kind != .age
+      else { return nil }
+      return (left, right)
+    default:
+      return nil
+    }
+  }
+
+  /// The comparison that holds exactly where `op` fails (on two present values).
+  static func failing(_ op: ComparisonOperator) -> ComparisonOperator {
+    switch op {
+    case .less: .greaterEqual
+    case .lessEqual: .greater
+    case .greater: .lessEqual
+    case .greaterEqual: .less
+    case .equal: .notEqual
+    case .notEqual: .equal
+    }
+  }
+
+  /// `left op right` as orders between the two variables (`!=`: one is below the other).
+  static func order(_ op: ComparisonOperator, _ left: AnalysisVariable, _ right: AnalysisVariable) -> Formula {
+    switch op {
+    case .less: .literal(.order(left, right, strict: true))
+    case .lessEqual: .literal(.order(left, right, strict: false))
+    case .greater: .literal(.order(right, left, strict: true))
+    case .greaterEqual: .literal(.order(right, left, strict: false))
+    case .equal: .literal(.order(left, right, strict: false)) && .literal(.order(right, left, strict: false))
+    case .notEqual: .literal(.order(left, right, strict: true)) || .literal(.order(right, left, strict: true))
+    }
   }
 
   /// The outcome of `term in values` (or `not in`).

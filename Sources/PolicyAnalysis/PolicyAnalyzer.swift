@@ -402,7 +402,7 @@ struct Analysis {
           fact = variable.name
           isAge = isAge || variable.isAge
           hasValue = true
-        case .opaqueHolds, .opaqueFaults: return nil
+        case .opaqueHolds, .opaqueFaults, .order: return nil
         }
         if let name, name != fact { return nil }
         name = fact

@@ -316,6 +316,20 @@ struct RelationAxioms: Sendable {
     return .narrowed(changed: changedAny)
   }
 
+  /// The orders the relations state in `state`: each bound between two facts that are present
+  /// there and whose condition, if any, holds (see ``OrderEdge``).
+  func orderEdges(in state: TheoryState) -> [OrderEdge] {
+    var edges: [OrderEdge] = []
+    for propagator in propagators {
+      guard case .order(let lower, let lowerFact, let upper, let upperFact, let condition) = propagator,
+        isPresent(lowerFact, state), isPresent(upperFact, state)
+      else { continue }
+      if let condition, holds(condition, state) != true { continue }
+      edges.append(OrderEdge(lower, upper, strict: false))
+    }
+    return edges
+  }
+
   /// Whether `condition` holds in `state`: nil when that is not known yet.
   private func holds(_ condition: Guard, _ state: TheoryState) -> Bool? {
     switch condition {
@@ -652,7 +666,16 @@ extension RelationAxioms {
     var current = state
     guard case .narrowed = propagate(&current, budget: budget) else { return nil }
     func settled(_ trial: inout TheoryState, _ fact: String) -> Bool {
-      if case .narrowed = propagate(&trial, changed: [fact], budget: budget) { return true }
+      guard case .narrowed = propagate(&trial, changed: [fact], budget: budget) else { return false }
+      // The policy's orders between facts (`days < total_days`) narrow the facts not settled yet.
+      guard !trial.orders.isEmpty else { return true }
+      var narrowed = Set<String>()
+      let edges = Array(trial.orders) + orderEdges(in: trial)
+      guard budget.spend(edges.count), OrderEdge.propagateBounds(edges, &trial, narrowed: &narrowed) else {
+        return false
+      }
+      if narrowed.isEmpty { return true }
+      if case .narrowed = propagate(&trial, changed: narrowed, budget: budget) { return true }
       return false
     }
     for slot in labelingOrder(slots) {

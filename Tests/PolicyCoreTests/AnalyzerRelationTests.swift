@@ -60,6 +60,16 @@ struct AnalyzerRelationTests {
     "a rule that holds only where a relation fails is dead, and the help names the relation; without it, it can hold",
     arguments: [
       ("ask when days >= 30 and total_days < 10", "`days` <= `total_days`"),
+      // Two facts compared with each other: their order, with the relation's, is a cycle.
+      ("ask when days > total_days", "`days` <= `total_days`"),
+      ("ask when total_days < days and uses >= 20", "`days` <= `total_days`"),
+      ("ask when since(first_use) > since(install_date)", "`install_date` is not after `first_use`"),
+      ("ask when first_use < install_date", "`install_date` is not after `first_use`"),
+      ("ask when events(\"x\") > total_events(\"x\")", "`events` <= `total_events`"),
+      (
+        "ask when not has previous_version and total_uses > uses",
+        "when `previous_version` is absent, `total_uses` <= `uses`"
+      ),
       ("ask when rated and not rated_any", "`rated` implies `rated_any`"),
       ("ask when since(first_use) > 10d and since(install_date) < 5d", "`install_date` is not after `first_use`"),
       ("ask when events(\"x\") > 3 and total_events(\"x\") < 2", "`events` <= `total_events`"),
@@ -329,6 +339,9 @@ struct AnalyzerRelationPropertyTests {
     "total_prompts < 2", "prompts >= 2", "since(last_prompt) < 7d", "since(last_prompt) >= 8w",
     "prompts_within(30d) >= 1", "prompts_within(365d) >= 3", "prompts_within(7d) >= 2", "events(\"x\") > 2",
     "total_events(\"x\") < 3", "since(first_use) < 2d", "since(install_date) >= 30d", "has last_decline",
+    // Facts compared with each other (orders between them).
+    "days > total_days", "days < total_days", "days == total_days", "uses != total_uses", "total_uses <= uses",
+    "since(first_use) < since(install_date)", "first_use >= install_date", "since(last_prompt) > since(last_decline)",
   ]
 
   static func policy(_ random: inout AnalyzerRandom) -> String {

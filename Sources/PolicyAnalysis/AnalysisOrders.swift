@@ -1,0 +1,99 @@
+/// An order between two variables of one kind: `lower < upper` (strict) or `lower <= upper`.
+///
+/// A comparison of two facts (`days > total_days`) states one where it holds and the reverse
+/// where it fails (``Proposition/order(_:_:strict:)``), and each relation that bounds one fact by
+/// another states one wherever it applies (``RelationAxioms/orderEdges(in:)``). Bounds
+/// propagation alone cannot refute a cycle of them through large domains (`days > total_days`
+/// beside `days <= total_days` would raise both bounds one unit at a time), so a complete model
+/// is checked as a graph: a cycle through a strict order has no solution.
+struct OrderEdge: Hashable, Sendable {
+  /// The smaller variable.
+  var lower: AnalysisVariable
+  /// The larger variable.
+  var upper: AnalysisVariable
+  /// Whether `lower` is strictly smaller.
+  var strict: Bool
+
+  /// `lower < upper` (strict) or `lower <= upper`.
+  init(_ lower: AnalysisVariable, _ upper: AnalysisVariable, strict: Bool) {
+    self.lower = lower
+    self.upper = upper
+    self.strict = strict
+  }
+
+  /// `state` with the bounds its orders and the relations' orders imply, or nil when they have
+  /// no solution: a cycle through a strict order, or a domain left empty. A state without
+  /// orders of its own is returned as it is; so is one whose check runs out of `budget` (it is
+  /// then not refuted, which claims nothing).
+  static func settle(_ state: TheoryState, axioms: RelationAxioms, budget: SearchBudget) -> TheoryState? {
+    guard !state.orders.isEmpty else { return state }
+    var state = state
+    // Bounds and relations narrow each other; a few rounds reach what a policy's comparisons
+    // need, and stopping early only leaves a model unrefuted.
+    for _ in 0..<4 {
+      let edges = Array(state.orders) + axioms.orderEdges(in: state)
+      guard budget.spend(edges.count * edges.count + 1) else { return state }
+      if hasStrictCycle(edges) { return nil }
+      var narrowed = Set<String>()
+      guard propagateBounds(edges, &state, narrowed: &narrowed) else { return nil }
+      if narrowed.isEmpty || axioms.isEmpty { return state }
+      switch axioms.propagate(&state, changed: narrowed, budget: budget) {
+      case .contradiction: return nil
+      case .outOfBudget: return state
+      case .narrowed(let changed): if !changed { return state }
+      }
+    }
+    return state
+  }
+
+  /// Whether some strict order's upper variable reaches its lower one through the orders.
+  static func hasStrictCycle(_ edges: [OrderEdge]) -> Bool {
+    var next: [AnalysisVariable: [AnalysisVariable]] = [:]
+    for edge in edges { next[edge.lower, default: []].append(edge.upper) }
+    for edge in edges where edge.strict {
+      if edge.lower == edge.upper { return true }
+      var seen: Set<AnalysisVariable> = [edge.upper]
+      var stack = [edge.upper]
+      while let variable = stack.popLast() {
+        for other in next[variable] ?? [] {
+          if other == edge.lower { return true }
+          if seen.insert(other).inserted { stack.append(other) }
+        }
+      }
+    }
+    return false
+  }
+
+  /// Narrows the bounds along the orders until nothing changes (at most one round per variable
+  /// and one more: without strict cycles, bounds settle within that); false when a domain empties.
+  /// `narrowed` gets the facts whose bounds moved.
+  static func propagateBounds(_ edges: [OrderEdge], _ state: inout TheoryState, narrowed: inout Set<String>) -> Bool {
+    let variables = Set(edges.flatMap { [$0.lower, $0.upper] })
+    for _ in 0...variables.count {
+      var changed = false
+      for edge in edges where edge.lower.kind == edge.upper.kind && edge.lower.kind != .string {
+        let low = state.ordered[edge.lower] ?? OrderedDomain(kind: edge.lower.kind)
+        let high = state.ordered[edge.upper] ?? OrderedDomain(kind: edge.upper.kind)
+        // The upper variable is at least the lower's least value (one more when strict), and
+        // the lower one at most the upper's greatest (one less).
+        if edge.strict && (low.lower == edge.lower.kind.maximum || high.upper == edge.upper.kind.minimum) {
+          return false
+        }
+        let least = edge.strict ? low.lower.successor : low.lower
+        let most = edge.strict ? high.upper.predecessor : high.upper
+        if least > high.lower {
+          guard state.assume(.constraint(edge.upper, .atLeast(least))) else { return false }
+          narrowed.insert(edge.upper.name)
+          changed = true
+        }
+        if most < low.upper {
+          guard state.assume(.constraint(edge.lower, .atMost(most))) else { return false }
+          narrowed.insert(edge.lower.name)
+          changed = true
+        }
+      }
+      if !changed { return true }
+    }
+    return true
+  }
+}
