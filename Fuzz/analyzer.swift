@@ -395,8 +395,21 @@ struct ModelEvaluator {
       case .noneOf(let keys): return !keys.contains(key)
       case .textOneOf, .textNoneOf: return nil
       }
+    case .order(let lower, let upper, let strict):
+      // Both facts present, in that order.
+      guard let low = facts.value(of: lower.name), let high = facts.value(of: upper.name) else { return false }
+      guard let lowKey = key(low, isAge: lower.isAge), let highKey = key(high, isAge: upper.isAge) else { return nil }
+      return strict ? lowKey < highKey : lowKey <= highKey
     case .opaqueHolds, .opaqueFaults: return nil
     }
+  }
+
+  /// The analysis key of `value`: its age for an instant read as an age.
+  func key(_ value: Value, isAge: Bool) -> AnalysisKey? {
+    guard isAge else { return PolicyTranslator.key(of: value) }
+    guard case .instant(let instant) = value else { return nil }
+    let (age, overflow) = facts.now.millisecondsSince1970.subtractingReportingOverflow(instant.millisecondsSince1970)
+    return overflow ? nil : AnalysisKey(word: age)
   }
 
   func evaluate(_ formula: Formula) -> Bool? {
