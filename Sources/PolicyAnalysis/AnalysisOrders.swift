@@ -64,6 +64,26 @@ struct OrderEdge: Hashable, Sendable {
     return false
   }
 
+  /// Whether `edges` put `lower` below `upper` (`strictly`: through at least one strict order).
+  static func implies(
+    _ edges: [OrderEdge], _ lower: AnalysisVariable, below upper: AnalysisVariable, strictly: Bool
+  ) -> Bool {
+    var next: [AnalysisVariable: [OrderEdge]] = [:]
+    for edge in edges { next[edge.lower, default: []].append(edge) }
+    // Each variable is visited at most twice: before and after a strict order on the path.
+    var seen: Set<OrderEdge> = []
+    var stack = [(lower, false)]
+    while let (variable, isStrict) = stack.popLast() {
+      for edge in next[variable] ?? [] {
+        let strict = isStrict || edge.strict
+        if edge.upper == upper && (strict || !strictly) { return true }
+        let mark = OrderEdge(edge.upper, edge.upper, strict: strict)
+        if seen.insert(mark).inserted { stack.append((edge.upper, strict)) }
+      }
+    }
+    return false
+  }
+
   /// Narrows the bounds along the orders until nothing changes (at most one round per variable
   /// and one more: without strict cycles, bounds settle within that); false when a domain empties.
   /// `narrowed` gets the facts whose bounds moved.

@@ -320,12 +320,34 @@ struct RelationAxioms: Sendable {
   /// there and whose condition, if any, holds (see ``OrderEdge``).
   func orderEdges(in state: TheoryState) -> [OrderEdge] {
     var edges: [OrderEdge] = []
+    var open: [(edge: OrderEdge, condition: Guard)] = []
     for propagator in propagators {
       guard case .order(let lower, let lowerFact, let upper, let upperFact, let condition) = propagator,
         isPresent(lowerFact, state), isPresent(upperFact, state)
       else { continue }
-      if let condition, holds(condition, state) != true { continue }
-      edges.append(OrderEdge(lower, upper, strict: false))
+      let edge = OrderEdge(lower, upper, strict: false)
+      guard let condition else {
+        edges.append(edge)
+        continue
+      }
+      switch holds(condition, state) {
+      case true?: edges.append(edge)
+      case false?: continue
+      case nil: open.append((edge, condition))
+      }
+    }
+    guard !open.isEmpty, !state.orders.isEmpty else { return edges }
+    // A condition that compares two facts also holds where the orders already imply it
+    // (`total_sessions > sessions` written in the policy).
+    let known = Array(state.orders) + edges
+    for (edge, condition) in open {
+      switch condition {
+      case .above(let variable, let other):
+        if OrderEdge.implies(known, other, below: variable, strictly: true) { edges.append(edge) }
+      case .atMost(let variable, let limit):
+        if OrderEdge.implies(known, variable, below: limit, strictly: false) { edges.append(edge) }
+      case .present, .absent, .atLeastOne: continue
+      }
     }
     return edges
   }
