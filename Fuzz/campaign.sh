@@ -115,6 +115,13 @@ if [ $# -lt 2 ]; then
 fi
 seconds=$1
 shift
+# Under Linux's autogroup scheduling, `nice` only ranks processes within one session, so a
+# campaign started in its own session (`setsid`) would take an equal share beside a build or
+# CI run; the session's own nice value is what yields it. Only a campaign that leads its own
+# session sets it, so a campaign run from a terminal leaves the terminal's session alone.
+if [ -w /proc/self/autogroup ] && [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ]; then
+  echo "${NICE:-19}" >/proc/self/autogroup 2>/dev/null || true
+fi
 for target in "$@"; do
   Fuzz/run.sh "$target" 0 || exit 1
   stamp=$(date -u +%Y%m%dT%H%M%SZ)
