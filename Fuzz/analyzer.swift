@@ -377,17 +377,7 @@ struct ModelEvaluator {
         case .atLeast, .atMost, .oneOf, .noneOf: return nil
         }
       }
-      let key: AnalysisKey
-      if variable.isAge {
-        guard case .instant(let instant) = value else { return nil }
-        let (age, overflow) = facts.now.millisecondsSince1970.subtractingReportingOverflow(
-          instant.millisecondsSince1970)
-        if overflow { return nil }
-        key = AnalysisKey(word: age)
-      } else {
-        guard let valueKey = PolicyTranslator.key(of: value) else { return nil }
-        key = valueKey
-      }
+      guard let key = key(value, isAge: variable.isAge) else { return nil }
       switch relation {
       case .atLeast(let bound): return key >= bound
       case .atMost(let bound): return key <= bound

@@ -162,18 +162,14 @@ struct TheoryState: Hashable, Sendable {
   mutating func assume(_ literal: Proposition) -> Bool {
     switch literal {
     case .order(let lower, let upper, let strict):
-      // Both facts are present; the reverse order, strict on either side, contradicts it.
+      // Both facts are present.
       for name in [lower.name, upper.name] {
         if presence[name] == false { return false }
         presence[name] = true
       }
-      if lower == upper && strict { return false }
-      if orders.contains(OrderEdge(upper, lower, strict: !strict))
-        || (strict && orders.contains(OrderEdge(upper, lower, strict: false)))
-      {
-        return false
-      }
-      orders.insert(OrderEdge(lower, upper, strict: strict))
+      let edge = OrderEdge(lower, upper, strict: strict)
+      if contradicts(edge) { return false }
+      orders.insert(edge)
       return true
     case .present(let name, let value):
       if let known = presence[name] { return known == value }
@@ -211,9 +207,8 @@ struct TheoryState: Hashable, Sendable {
     case .opaqueHolds(let id, let value): return opaqueHolds[id].map { $0 == value } ?? true
     case .opaqueFaults(let id, let value): return opaqueFaults[id].map { $0 == value } ?? true
     case .order(let lower, let upper, let strict):
-      if presence[lower.name] == false || presence[upper.name] == false || (lower == upper && strict) { return false }
-      return !orders.contains(OrderEdge(upper, lower, strict: !strict))
-        && !(strict && orders.contains(OrderEdge(upper, lower, strict: false)))
+      if presence[lower.name] == false || presence[upper.name] == false { return false }
+      return !contradicts(OrderEdge(lower, upper, strict: strict))
     case .constraint(let variable, let relation):
       if presence[variable.name] == false { return false }
       if variable.kind == .string {

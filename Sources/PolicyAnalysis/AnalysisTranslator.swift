@@ -659,52 +659,6 @@ struct PolicyTranslator {
       faults: outcome.faults)
   }
 
-  /// The variables of `lhs` and `rhs` when both are facts of one ordered type, in the order of
-  /// their values: an instant's variable is its age, which runs the other way, so two instants
-  /// come back swapped.
-  static func orderVariables(_ lhs: Term, _ rhs: Term) -> (AnalysisVariable, AnalysisVariable)? {
-    switch (lhs, rhs) {
-    case (.value(let left, .instant), .value(let right, .instant)):
-      return (
-        AnalysisVariable(name: right, isAge: true, kind: .age), AnalysisVariable(name: left, isAge: true, kind: .age)
-      )
-    case (.age(let left), .age(let right)):
-      return (
-        AnalysisVariable(name: left, isAge: true, kind: .age), AnalysisVariable(name: right, isAge: true, kind: .age)
-      )
-    case (.value(_, let leftType), .value(_, let rightType)) where leftType == rightType:
-      guard let left = variable(for: lhs), let right = variable(for: rhs), left.kind != .string, left.kind != .age
-      else { return nil }
-      return (left, right)
-    default:
-      return nil
-    }
-  }
-
-  /// The comparison that holds exactly where `op` fails (on two present values).
-  static func failing(_ op: ComparisonOperator) -> ComparisonOperator {
-    switch op {
-    case .less: .greaterEqual
-    case .lessEqual: .greater
-    case .greater: .lessEqual
-    case .greaterEqual: .less
-    case .equal: .notEqual
-    case .notEqual: .equal
-    }
-  }
-
-  /// `left op right` as orders between the two variables (`!=`: one is below the other).
-  static func order(_ op: ComparisonOperator, _ left: AnalysisVariable, _ right: AnalysisVariable) -> Formula {
-    switch op {
-    case .less: .literal(.order(left, right, strict: true))
-    case .lessEqual: .literal(.order(left, right, strict: false))
-    case .greater: .literal(.order(right, left, strict: true))
-    case .greaterEqual: .literal(.order(right, left, strict: false))
-    case .equal: .literal(.order(left, right, strict: false)) && .literal(.order(right, left, strict: false))
-    case .notEqual: .literal(.order(left, right, strict: true)) || .literal(.order(right, left, strict: true))
-    }
-  }
-
   /// The outcome of `term in values` (or `not in`).
   func membership(_ negated: Bool, _ term: Term, _ values: [Value]) -> Outcome {
     if term == .failure { return .alwaysFaults }

@@ -316,10 +316,10 @@ struct RelationAxioms: Sendable {
     return .narrowed(changed: changedAny)
   }
 
-  /// The orders the relations state in `state`: each bound between two facts that are present
-  /// there and whose condition, if any, holds (see ``OrderEdge``).
-  func orderEdges(in state: TheoryState) -> [OrderEdge] {
-    var edges: [OrderEdge] = []
+  /// The orders of `state`: those it assumed, and those the relations state there, each bound
+  /// between two facts that are present and whose condition, if any, holds (see ``OrderEdge``).
+  func orders(in state: TheoryState) -> [OrderEdge] {
+    var edges = Array(state.orders)
     var open: [(edge: OrderEdge, condition: Guard)] = []
     for propagator in propagators {
       guard case .order(let lower, let lowerFact, let upper, let upperFact, let condition) = propagator,
@@ -339,13 +339,13 @@ struct RelationAxioms: Sendable {
     guard !open.isEmpty, !state.orders.isEmpty else { return edges }
     // A condition that compares two facts also holds where the orders already imply it
     // (`total_sessions > sessions` written in the policy).
-    let known = Array(state.orders) + edges
+    let known = OrderGraph(edges)
     for (edge, condition) in open {
       switch condition {
       case .above(let variable, let other):
-        if OrderEdge.implies(known, other, below: variable, strictly: true) { edges.append(edge) }
+        if known.reaches(from: other, to: variable, strictly: true) { edges.append(edge) }
       case .atMost(let variable, let limit):
-        if OrderEdge.implies(known, variable, below: limit, strictly: false) { edges.append(edge) }
+        if known.reaches(from: variable, to: limit, strictly: false) { edges.append(edge) }
       case .present, .absent, .atLeastOne: continue
       }
     }
@@ -692,7 +692,7 @@ extension RelationAxioms {
       // The policy's orders between facts (`days < total_days`) narrow the facts not settled yet.
       guard !trial.orders.isEmpty else { return true }
       var narrowed = Set<String>()
-      let edges = Array(trial.orders) + orderEdges(in: trial)
+      let edges = orders(in: trial)
       guard budget.spend(edges.count), OrderEdge.propagateBounds(edges, &trial, narrowed: &narrowed) else {
         return false
       }
