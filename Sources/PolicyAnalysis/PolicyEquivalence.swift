@@ -1,7 +1,7 @@
 import PolicyCore
 
 /// Facts on which two policies decide differently, with both decisions.
-public struct Counterexample: Sendable, Hashable {
+public struct Counterexample: Sendable, Equatable {
   /// The facts (by name, with `now`).
   public var witness: Witness
   /// The first policy's decision on them.
@@ -11,7 +11,7 @@ public struct Counterexample: Sendable, Hashable {
 }
 
 /// Whether two policies decide the same.
-public enum EquivalenceResult: Sendable, Hashable {
+public enum EquivalenceResult: Sendable, Equatable {
   /// They decide the same (ask or not) for every set of facts: proven.
   case equivalent
   /// They decide differently on these facts: verified by evaluating both.

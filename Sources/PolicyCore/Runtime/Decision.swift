@@ -160,7 +160,7 @@ public struct RuleIndices: Sendable, Hashable, Sequence {
 /// The rules are: if any `never` rule holds, don't ask; otherwise, if any `ask`
 /// rule holds, ask; otherwise don't ask. A faulted `never` rule counts as
 /// holding and a faulted `ask` rule as not holding, so a fault never asks.
-public struct Decision: Sendable, Hashable {
+public struct Decision: Sendable, Equatable {
   /// Whether to ask the user now.
   public var shouldAsk: Bool
   /// Why.

@@ -11,7 +11,7 @@ public enum ConditionStatus: String, Sendable, Hashable {
 }
 
 /// The value of one operand of a condition, as seen during an explanation.
-public struct OperandValue: Sendable, Hashable {
+public struct OperandValue: Sendable, Equatable {
   /// The operand in the source.
   public var range: SourceRange
   /// The value, or nil when it was absent.
@@ -21,7 +21,7 @@ public struct OperandValue: Sendable, Hashable {
 }
 
 /// One atomic condition (a comparison, `in`, `has`, a bool fact or `let`) and what it saw.
-public struct ConditionTrace: Sendable, Hashable {
+public struct ConditionTrace: Sendable, Equatable {
   /// The condition in the source.
   public var range: SourceRange
   /// Whether it held, failed, was not needed or faulted.
@@ -42,7 +42,7 @@ public struct ConditionTrace: Sendable, Hashable {
 }
 
 /// How a rule came out in an explanation.
-public enum RuleOutcome: Sendable, Hashable {
+public enum RuleOutcome: Sendable, Equatable {
   /// The condition held.
   case held
   /// The condition did not hold.
@@ -52,7 +52,7 @@ public enum RuleOutcome: Sendable, Hashable {
 }
 
 /// One rule in an explanation.
-public struct RuleTrace: Sendable, Hashable {
+public struct RuleTrace: Sendable, Equatable {
   /// The rule's index in ``CompiledPolicy/rules``.
   public var index: Int
   /// How it came out.
@@ -66,7 +66,7 @@ public struct RuleTrace: Sendable, Hashable {
 }
 
 /// One `let` in an explanation.
-public struct LetTrace: Sendable, Hashable {
+public struct LetTrace: Sendable, Equatable {
   /// The `let`'s index in ``CompiledPolicy/lets``.
   public var index: Int
   /// The value, nil when absent or faulted.
@@ -84,7 +84,7 @@ public struct LetTrace: Sendable, Hashable {
 
 /// The answer to "why did it (not) ask?": the decision and, for every rule,
 /// every condition with the values it saw.
-public struct Explanation: Sendable, Hashable {
+public struct Explanation: Sendable, Equatable {
   /// The decision, exactly as ``CompiledPolicy/decide(_:)`` returns it.
   public var decision: Decision
   /// Every rule, in source order.

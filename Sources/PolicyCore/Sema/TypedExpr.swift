@@ -3,7 +3,7 @@
 /// The checker produces it; the compiler lowers it to instructions and the
 /// explainer walks it. Its shape guarantees the evaluator cannot meet a type
 /// error or read an absent value without a guard.
-package struct TypedExpr: Sendable, Hashable {
+package struct TypedExpr: Sendable, Equatable {
   /// The node.
   package var node: TypedNode
   /// The value's type.
@@ -51,7 +51,7 @@ package struct TypedExpr: Sendable, Hashable {
 }
 
 /// The nodes of a ``TypedExpr``.
-package indirect enum TypedNode: Sendable, Hashable {
+package indirect enum TypedNode: Sendable, Equatable {
   /// A constant.
   case constant(Value)
   /// The value of a fact slot (see ``FactLayout``).
@@ -89,7 +89,7 @@ package indirect enum TypedNode: Sendable, Hashable {
 }
 
 /// What `has` tests.
-package enum PresenceSource: Sendable, Hashable {
+package enum PresenceSource: Sendable, Equatable {
   /// A fact slot.
   case fact(Int)
   /// A `let`.

@@ -1,5 +1,5 @@
 /// The syntax tree of one policy file, as parsed; names are not resolved yet.
-package struct PolicyFile: Sendable, Hashable {
+package struct PolicyFile: Sendable, Equatable {
   /// The declarations in source order.
   package var declarations: [Declaration]
   /// The `#` comments, in source order (used by the formatter).
@@ -7,7 +7,7 @@ package struct PolicyFile: Sendable, Hashable {
 }
 
 /// One top-level declaration.
-package enum Declaration: Sendable, Hashable {
+package enum Declaration: Sendable, Equatable {
   /// `fact NAME: TYPE`, `fact NAME: TYPE?`, either with `= DEFAULT`.
   case fact(FactDeclaration)
   /// `let NAME = EXPR`.
@@ -52,7 +52,7 @@ package enum Declaration: Sendable, Hashable {
 }
 
 /// A name as written, with its location.
-package struct Identifier: Sendable, Hashable {
+package struct Identifier: Sendable, Equatable {
   /// The name.
   package var name: String
   /// Where it is written.
@@ -67,7 +67,7 @@ package struct Identifier: Sendable, Hashable {
 
 /// `fact NAME: TYPE[?] [= DEFAULT]`: an app-specific fact the policy relies on, with the value
 /// it has while the app has not set it.
-package struct FactDeclaration: Sendable, Hashable {
+package struct FactDeclaration: Sendable, Equatable {
   /// The fact's name.
   package var name: Identifier
   /// The declared type, or nil when the declaration has a syntax error (already reported).
@@ -97,7 +97,7 @@ package struct FactDeclaration: Sendable, Hashable {
 
 /// `event purchase, export`: the names of the events the policy counts with `events("...")`
 /// and `total_events("...")`. Once a policy declares any, a name it did not declare is an error.
-package struct EventDeclaration: Sendable, Hashable {
+package struct EventDeclaration: Sendable, Equatable {
   /// The names as written (an identifier, or a string for a name that is not one), with their ranges.
   package var names: [Identifier]
   /// The whole declaration.
@@ -105,7 +105,7 @@ package struct EventDeclaration: Sendable, Hashable {
 }
 
 /// `let NAME = EXPR`: a named value that later declarations can use.
-package struct LetDeclaration: Sendable, Hashable {
+package struct LetDeclaration: Sendable, Equatable {
   /// The name being defined.
   package var name: Identifier
   /// The defining expression.
@@ -123,7 +123,7 @@ public enum RuleKind: String, Sendable, Hashable {
 }
 
 /// A decision rule.
-package struct Rule: Sendable, Hashable {
+package struct Rule: Sendable, Equatable {
   /// `ask` or `never`.
   package var kind: RuleKind
   /// The optional name shown in explanations and tests.
@@ -137,7 +137,7 @@ package struct Rule: Sendable, Hashable {
 }
 
 /// An expression node with its source range.
-package struct Expr: Sendable, Hashable {
+package struct Expr: Sendable, Equatable {
   /// What the node is.
   package var kind: Kind
   /// The bytes it covers.
@@ -158,7 +158,7 @@ package struct Expr: Sendable, Hashable {
   }
 
   /// The kinds of expression node.
-  package indirect enum Kind: Sendable, Hashable {
+  package indirect enum Kind: Sendable, Equatable {
     /// A literal value.
     case literal(Literal)
     /// A name: a fact, a `let`, or `now`.
@@ -208,7 +208,7 @@ package struct Expr: Sendable, Hashable {
 }
 
 /// A literal as written.
-package enum Literal: Sendable, Hashable {
+package enum Literal: Sendable, Equatable {
   /// `true` or `false`.
   case bool(Bool)
   /// An integer such as `30`.

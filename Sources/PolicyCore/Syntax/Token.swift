@@ -160,7 +160,7 @@ package enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
 }
 
 /// One token: a kind and the bytes it covers. The text is a slice of the source.
-struct Token: Sendable, Hashable {
+struct Token: Sendable, Equatable {
   /// What the token is.
   var kind: TokenKind
   /// Where the token is.
@@ -168,7 +168,7 @@ struct Token: Sendable, Hashable {
 }
 
 /// A `#` comment, kept beside the tokens for the formatter.
-package struct Comment: Sendable, Hashable {
+package struct Comment: Sendable, Equatable {
   /// The bytes of the comment, from `#` to the end of the line (line break excluded).
   package var range: SourceRange
   /// Whether code precedes the comment on its line.

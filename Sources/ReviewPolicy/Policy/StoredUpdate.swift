@@ -1,7 +1,7 @@
 import PolicyCore
 
 /// A stored policy update: its source and the fingerprint of the bundled policy it was received under.
-struct StoredUpdate: Sendable, Hashable {
+struct StoredUpdate: Sendable, Equatable {
   var source: String
   var receivedUnder: String?
 

@@ -7,7 +7,7 @@ import PolicyCore
 /// A record names no user and no device: `install` is a random identifier drawn for this
 /// install (``ReviewState/recordInstall``), forgotten by ``ReviewManager/reset()``. Nothing is
 /// sent anywhere: the manager hands each line to ``ReviewManager/Configuration/recorder``.
-public struct ReviewRecord: Sendable, Hashable {
+public struct ReviewRecord: Sendable, Equatable {
   /// The format's version: a reader refuses a larger one (docs/records.md, "Compatibility").
   public static let schema = 1
 

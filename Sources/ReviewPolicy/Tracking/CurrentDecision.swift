@@ -1,7 +1,7 @@
 import PolicyCore
 
 /// A decision without its explanation: what ``ReviewManager/currentDecision()`` returns.
-public struct CurrentDecision: Sendable, Hashable {
+public struct CurrentDecision: Sendable, Equatable {
   /// The decision; nil when the facts could not be built (an app version that does not parse).
   public var decision: Decision?
   /// The rules that decided, named as in explanations: `ask loyal` for a named rule, otherwise

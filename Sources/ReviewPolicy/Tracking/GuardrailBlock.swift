@@ -1,7 +1,7 @@
 import PolicyCore
 
 /// A guardrail that forbids a prompt the running policy asks for.
-struct GuardrailBlock: Sendable, Hashable {
+struct GuardrailBlock: Sendable, Equatable {
   /// The rule that held, named as in explanations (`never answered`, or `rule 2`); nil when the
   /// guardrails could not be evaluated at all.
   var rule: String?

@@ -50,7 +50,7 @@ struct ReviewFactBinder: Sendable {
   }
 
   /// Why a snapshot could not be filled.
-  enum Problem: Error, Sendable, Hashable {
+  enum Problem: Error, Sendable, Equatable {
     /// The app version does not start with a number.
     case unparsableVersion(String)
   }

@@ -6,7 +6,7 @@ import PolicyCore
 /// changes; lifetime counters (`totalUses`, ...) go on. History is bounded: the
 /// most recent sessions, prompts within the retention window and the latest
 /// responses, plus aggregates, so the state stays small however long the app lives.
-public struct ReviewState: Codable, Sendable, Hashable {
+public struct ReviewState: Codable, Sendable, Equatable {
   /// The newest format this library reads and writes.
   public static let currentFormat = 1
 
@@ -135,7 +135,7 @@ public struct ReviewState: Codable, Sendable, Hashable {
 ///
 /// A default session (actions logged after a launch with no session started) is not counted:
 /// it carries the number of the last session started (0 before the first).
-public struct SessionRecord: Codable, Sendable, Hashable {
+public struct SessionRecord: Codable, Sendable, Equatable {
   /// The session's number over the whole install, starting at 1 (a default session: the number
   /// of the last session started before it).
   public var number: Int
@@ -178,7 +178,7 @@ public enum PromptOutcome: String, Codable, Sendable, Hashable {
 }
 
 /// One prompt: when, in which version and session, and what came of it.
-public struct PromptRecord: Codable, Sendable, Hashable {
+public struct PromptRecord: Codable, Sendable, Equatable {
   /// When it was shown.
   public var date: Timestamp
   /// The app version.
@@ -266,7 +266,7 @@ package enum ReviewLimits {
 /// 0 or false when absent, and left out while 0 or false, so older states load and a state that
 /// never set it is written as before.
 @propertyWrapper
-struct OmittedWhenZero<Value: Codable & Sendable & Hashable & ZeroValued>: Codable, Sendable, Hashable {
+struct OmittedWhenZero<Value: Codable & Sendable & Equatable & ZeroValued>: Codable, Sendable, Equatable {
   /// The value.
   var wrappedValue: Value
 
