@@ -34,7 +34,7 @@ public struct AssignedFact: Sendable, Hashable {
 }
 
 /// A relation that a set of values breaks, with the facts that break it, as written.
-public struct BrokenRelation: Sendable, Hashable {
+public struct BrokenRelation: Sendable, Equatable {
   /// The relation.
   public var relation: FactRelation
   /// The facts whose values break it, in the relation's order (`days`, `total_days`).

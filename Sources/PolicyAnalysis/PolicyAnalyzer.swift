@@ -43,7 +43,7 @@ public struct AnalysisOptions: Sendable, Hashable {
 }
 
 /// One warning of the analyzer, with the facts that show it when it says something can happen.
-public struct AnalysisFinding: Sendable, Hashable {
+public struct AnalysisFinding: Sendable, Equatable {
   /// The warning.
   public var diagnostic: Diagnostic
   /// For warnings that say something can happen (those of ``AnalysisCheck``s), the facts on

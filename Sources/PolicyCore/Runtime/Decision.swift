@@ -25,7 +25,7 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One evaluation fault, located in the policy.
-public struct Fault: Sendable, Hashable {
+public struct Fault: Sendable, Equatable {
   /// What happened.
   public var kind: FaultKind
   /// The index of the rule being evaluated, or nil for a fault in the facts themselves.
@@ -39,7 +39,7 @@ public struct Fault: Sendable, Hashable {
 /// Rules 0 to 255 are kept in an inline bit set, so deciding allocates nothing
 /// for any policy of up to 256 rules; a larger index that decides is kept in a
 /// side array (allocated only then). The set is complete whatever the rule order.
-public struct RuleIndices: Sendable, Hashable, Sequence {
+public struct RuleIndices: Sendable, Equatable, Sequence {
   /// How many rule indices the inline bit set holds.
   static let inlineCapacity = 256
   private var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)

@@ -1,6 +1,6 @@
 /// Facts that describe one span of time, such as "this version" or "the whole install": a
 /// policy's rule reads facts of one scope, and advice about it names facts of the same scope.
-public struct FactScope: Sendable, Hashable {
+public struct FactScope: Sendable, Equatable {
   /// What the span is, such as "this version".
   public var name: String
   /// The plain facts and keyed families of the scope.
@@ -22,7 +22,7 @@ public struct FactScope: Sendable, Hashable {
 /// applies when both facts are present.
 ///
 /// A bound also pairs a fact with its counterpart in another ``FactScope`` (`days` and `total_days`).
-public struct FactBound: Sendable, Hashable {
+public struct FactBound: Sendable, Equatable {
   /// The fact (or family) that is at most the other.
   public var lower: String
   /// The fact (or family) that is at least the other.
@@ -47,7 +47,7 @@ public struct FactBound: Sendable, Hashable {
 /// A condition on one fact: what makes an optional fact present, in a
 /// ``FactRelation/Kind/presence(_:when:)`` relation, or when a ``FactRelation/Kind/boundWhen(_:when:)``
 /// bound applies.
-public enum PresenceCondition: Sendable, Hashable {
+public enum PresenceCondition: Sendable, Equatable {
   /// An optional fact is present.
   case present(String)
   /// An optional fact is absent (for a conditional bound only).
@@ -97,9 +97,9 @@ public enum PresenceCondition: Sendable, Hashable {
 ///
 /// Relations name facts and families of the schema; a relation that names facts a policy does
 /// not have constrains nothing.
-public struct FactRelation: Sendable, Hashable {
+public struct FactRelation: Sendable, Equatable {
   /// The kinds of relations.
-  public enum Kind: Sendable, Hashable {
+  public enum Kind: Sendable, Equatable {
     /// `lower <= upper`, see ``FactBound``.
     case bound(FactBound)
     /// `lower <= upper` wherever the condition holds (see ``FactBound``). The condition's fact

@@ -1,5 +1,5 @@
 /// One fact a host provides: its name, type and meaning.
-public struct FactDefinition: Sendable, Hashable {
+public struct FactDefinition: Sendable, Equatable {
   /// The name used in policies, such as `days`.
   public var name: String
   /// The fact's type.
@@ -31,7 +31,7 @@ public struct FactDefinition: Sendable, Hashable {
 }
 
 /// A family of facts selected by a literal key, such as `events("purchase")`.
-public struct FactFamilyDefinition: Sendable, Hashable {
+public struct FactFamilyDefinition: Sendable, Equatable {
   /// The name used in policies, such as `events`.
   public var name: String
   /// The type of the key: `string`, `int` or `duration`.
@@ -107,7 +107,7 @@ public struct FactFamilyDefinition: Sendable, Hashable {
 }
 
 /// The facts a host makes available to policies, checked before any policy runs.
-public struct FactSchema: Sendable, Hashable {
+public struct FactSchema: Sendable, Equatable {
   /// The plain facts, in documentation order.
   public private(set) var facts: [FactDefinition]
   /// The keyed fact families.

@@ -9,7 +9,7 @@ package enum FactOrigin: Sendable, Hashable {
 }
 
 /// One fact a compiled policy reads or may read, with its storage position.
-package struct FactSlot: Sendable, Hashable {
+package struct FactSlot: Sendable, Equatable {
   /// The name as written in policies: `days`, or `events("purchase")` for a family member.
   package var name: String
   /// The value's type.
@@ -28,7 +28,7 @@ package struct FactSlot: Sendable, Hashable {
 
 /// The storage layout of the facts a compiled policy reads: one slot per schema
 /// fact, declared fact and referenced family member, and the table of interned strings.
-package struct FactLayout: Sendable, Hashable {
+package struct FactLayout: Sendable, Equatable {
   /// Every slot; the index is the slot number.
   package internal(set) var slots: [FactSlot] = []
   /// The number of 64-bit words the values need.
