@@ -59,11 +59,7 @@ extension Array where Element == Diagnostic {
 
   /// The elements sorted by position, errors before warnings at the same position.
   package func sortedByPosition() -> [Diagnostic] {
-    enumerated().sorted { lhs, rhs in
-      if lhs.element.range.start != rhs.element.range.start {
-        return lhs.element.range.start < rhs.element.range.start
-      }
-      return lhs.offset < rhs.offset
-    }.map(\.element)
+    // Stable: diagnostics at one position keep their order.
+    stablySorted { $0.range.start < $1.range.start }
   }
 }

@@ -32,9 +32,8 @@ public struct SourceEdit: Sendable, Hashable {
   /// past the end of `bytes` are rejected, and nothing is applied. Edits may touch: a
   /// replacement may end where the next begins.
   public static func apply(_ edits: [SourceEdit], to bytes: [UInt8]) -> Result<[UInt8], SourceEditError> {
-    let sorted = edits.enumerated().sorted { lhs, rhs in
-      lhs.element.range != rhs.element.range ? lhs.element.range < rhs.element.range : lhs.offset < rhs.offset
-    }.map(\.element)
+    // Stable: edits of one range apply in the order given.
+    let sorted = edits.stablySorted { $0.range < $1.range }
     var previous: SourceEdit?
     var replacedLength = 0
     var insertedLength = 0

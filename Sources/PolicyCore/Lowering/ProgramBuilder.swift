@@ -216,7 +216,7 @@ struct ProgramBuilder {
     if operand.type == .version {
       var pairs: [(UInt64, UInt64)] = []
       for case .version(let version) in values { pairs.append((version.high, version.low)) }
-      pairs.sort { $0 < $1 }
+      pairs = pairs.stablySorted { $0 < $1 }
       let location = Int64(program.setData.count) << 32 | Int64(pairs.count)
       program.setData += pairs.flatMap { [Int64(bitPattern: $0.0), Int64(bitPattern: $0.1)] }
       emitJump(jumpIfIn ? .jumpIfVersionIn : .jumpIfVersionNotIn, a: register, immediate: location, to: label)
@@ -225,7 +225,7 @@ struct ProgramBuilder {
       for value in values {
         if let word = word(of: value) { words.append(word) }
       }
-      let set = Array(Set(words)).sorted()
+      let set = Set(words).stablySorted(by: <)
       let location = Int64(program.setData.count) << 32 | Int64(set.count)
       program.setData += set
       emitJump(jumpIfIn ? .jumpIfIn : .jumpIfNotIn, a: register, immediate: location, to: label)

@@ -50,7 +50,8 @@ struct Checker {
     layout.computeFingerprint()
     return CheckedPolicy(
       source: source, layout: layout, lets: lets, rules: rules, usedSlots: usedSlots,
-      declaredEvents: declaredEvents.keys.sorted(), relations: schema.relations, bucketNames: bucketNames.sorted())
+      declaredEvents: declaredEvents.keys.stablySorted(by: <), relations: schema.relations,
+      bucketNames: bucketNames.stablySorted(by: <))
   }
 
   /// Checks the whole file.
@@ -136,7 +137,7 @@ struct Checker {
       if !schema.eventNames.isEmpty && !schema.eventNames.contains(name.name) && !bag.isFull {
         report(
           CheckerMessages.unknownEvent(
-            name.name, known: schema.eventNames.sorted(), fromDeclarations: false, declaredAt: nil,
+            name.name, known: schema.eventNames.stablySorted(by: <), fromDeclarations: false, declaredAt: nil,
             quoted: source.text(in: name.range).hasPrefix("\""), at: name.range))
       }
     }
@@ -155,8 +156,8 @@ struct Checker {
   /// records; nil when neither is known (any name is accepted) or a declaration is broken.
   var knownEventNames: [String]? {
     guard !hasBrokenEventDeclaration else { return nil }
-    if !declaredEvents.isEmpty { return declaredEvents.keys.sorted() }
-    if !schema.eventNames.isEmpty { return schema.eventNames.sorted() }
+    if !declaredEvents.isEmpty { return declaredEvents.keys.stablySorted(by: <) }
+    if !schema.eventNames.isEmpty { return schema.eventNames.stablySorted(by: <) }
     return nil
   }
 
@@ -228,7 +229,7 @@ struct Checker {
       let nameRange = allLetPositions[checked.name] ?? checked.range
       report(CheckerMessages.unusedLet(checked.name, at: nameRange))
     }
-    for (slot, range) in declaredFactRanges.sorted(by: { $0.value < $1.value }) where !usedSlots.contains(slot) {
+    for (slot, range) in declaredFactRanges.stablySorted(by: { $0.value < $1.value }) where !usedSlots.contains(slot) {
       report(CheckerMessages.unusedFact(layout.slots[slot].name, at: range))
     }
   }

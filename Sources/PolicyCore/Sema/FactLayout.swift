@@ -93,7 +93,7 @@ package struct FactLayout: Sendable, Equatable {
   mutating func computeFingerprint() {
     hashSlots()
     var hash = slotHash
-    for (text, id) in stringIDs.sorted(by: { $0.value < $1.value }) {
+    for (text, id) in stringIDs.stablySorted(by: { $0.value < $1.value }) {
       FactLayout.mix(text, into: &hash)
       FactLayout.mix(String(id), into: &hash)
     }

@@ -140,7 +140,7 @@ extension ReviewManager {
     let scene = "app"
     self.scene(scene, enteredPhase: current)
     var tokens: [any NSObjectProtocol] = []
-    for (name, phase) in notifications.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+    for (name, phase) in notifications.stablySorted(by: { $0.key.rawValue < $1.key.rawValue }) {
       tokens.append(
         center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
           self?.scene(scene, enteredPhase: phase)

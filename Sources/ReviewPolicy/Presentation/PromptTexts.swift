@@ -42,7 +42,7 @@ public struct PromptTexts: Sendable, Hashable, Codable {
   ///
   /// Each is the canonical form that ``supportedLanguage(matching:)`` returns:
   /// a bare language code, except `pt-BR`, `pt-PT`, `zh-Hans` and `zh-Hant`.
-  public static let supportedLanguages: [String] = catalog.keys.sorted()
+  public static let supportedLanguages: [String] = catalog.keys.stablySorted(by: <)
 
   /// The built-in English texts, the fallback for every unsupported language.
   public static var english: PromptTexts { catalog["en"] ?? englishFallback }

@@ -140,7 +140,7 @@ public struct ReviewRecord: Sendable, Equatable {
     if asked != nil || !buckets.isEmpty {
       key("buckets")
       writer.bytes.append(UInt8(ascii: "{"))
-      for (index, name) in buckets.keys.sorted().enumerated() {
+      for (index, name) in buckets.keys.stablySorted(by: <).enumerated() {
         if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
         writer.string(name)
         writer.bytes.append(UInt8(ascii: ":"))

@@ -15,7 +15,7 @@ enum AsideCopies {
 
   /// Those of `names` that start with `prefix`, newest first (by the instant in the name).
   static func newestFirst(_ names: [String], prefix: String) -> [String] {
-    names.filter { $0.hasPrefix(prefix) }.sorted { left, right in
+    names.filter { $0.hasPrefix(prefix) }.stablySorted { left, right in
       let (a, b) = (stamp(of: left, prefix: prefix) ?? .min, stamp(of: right, prefix: prefix) ?? .min)
       return a != b ? a > b : right.utf8.lexicographicallyPrecedes(left.utf8)
     }

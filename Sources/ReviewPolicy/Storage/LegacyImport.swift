@@ -271,7 +271,7 @@ public enum LegacyImport {
     var storedCount = int(values.value(forKey: "ReviewRequestSessionsNumber")) ?? 0
     if let data = data(sessionsValue) {
       if let decoded = try? JSONDecoder().decode([ReviewKitSession].self, from: data) {
-        sessions = decoded.sorted { $0.date < $1.date }
+        sessions = decoded.stablySorted { $0.date < $1.date }
       } else if let version = try? JSONDecoder().decode(ReviewKitVersion.self, from: data) {
         lastVersion = version.text
       }

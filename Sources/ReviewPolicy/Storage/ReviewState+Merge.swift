@@ -49,7 +49,7 @@ extension ReviewState {
       SessionKey(number: $0.number, start: $0.start)
     }
     if state.recentSessions.count > recentSessions.count {
-      state.recentSessions.sort { ReviewState.isLater($1, than: $0) }
+      state.recentSessions = state.recentSessions.stablySorted { ReviewState.isLater($1, than: $0) }
     }
     if let theirs = other.lastBadSession, lastBadSession.map({ ReviewState.isLater(theirs, than: $0) }) ?? true {
       state.lastBadSession = theirs
@@ -58,7 +58,9 @@ extension ReviewState {
     state.responses = ReviewState.union(responses, other.responses) { $0 }
     if state.responses.count > responses.count {
       // Oldest first; answers of one instant in a fixed order, so the bound keeps the same ones either way.
-      state.responses.sort { ($0.date, $0.response.rawValue, $0.version) < ($1.date, $1.response.rawValue, $1.version) }
+      state.responses = state.responses.stablySorted {
+        ($0.date, $0.response.rawValue, $0.version) < ($1.date, $1.response.rawValue, $1.version)
+      }
     }
     if policySource == nil && policyReceivedUnder == nil {
       state.policySource = other.policySource
@@ -175,7 +177,7 @@ extension ReviewState {
         added = true
       }
     }
-    if added { result.sort { ($0.date, $0.version, $0.session) < ($1.date, $1.version, $1.session) } }
+    if added { result = result.stablySorted { ($0.date, $0.version, $0.session) < ($1.date, $1.version, $1.session) } }
     return result
   }
 }

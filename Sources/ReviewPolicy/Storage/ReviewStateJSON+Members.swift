@@ -172,6 +172,6 @@ extension ReviewStateJSON {
     for count in StoredFacts.counts { members.append(.count(count.key, count.path, coding: count.coding)) }
     for flag in StoredFacts.flags { members.append(.flag(flag.key, flag.path, coding: flag.coding)) }
     // Sorted by the UTF-8 bytes of the keys, as Foundation sorts them.
-    return members.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    return members.stablySorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
   }()
 }

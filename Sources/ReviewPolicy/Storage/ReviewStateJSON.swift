@@ -96,7 +96,7 @@ enum ReviewStateJSON {
 
     mutating func counts(_ counts: [String: Int]) {
       begin()
-      for name in counts.keys.sorted() {
+      for name in counts.keys.stablySorted(by: <) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         string(name)
         bytes.append(UInt8(ascii: ":"))

@@ -391,7 +391,7 @@ extension ReviewState {
 
   private static func sanitized(_ counts: [String: Int]) -> [String: Int] {
     var result: [String: Int] = [:]
-    for (name, count) in counts.sorted(by: { $0.key < $1.key }) where result.count < ReviewLimits.eventNames {
+    for (name, count) in counts.stablySorted(by: { $0.key < $1.key }) where result.count < ReviewLimits.eventNames {
       result[eventKey(name)] = max(count, 0)
     }
     return result
