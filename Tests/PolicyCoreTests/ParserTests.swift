@@ -338,7 +338,11 @@ struct ParserExpressionTests {
   @Test("unary: -9223372036854775808 is the one integer whose magnitude alone does not fit")
   func minimumInteger() throws {
     let expr = try parseExpression("-9223372036854775808")
-    #expect(expr.kind == .literal(.int(.min)))
+    guard case .literal(let literal) = expr.kind else {
+      Issue.record("not a literal: \(expr.kind)")
+      return
+    }
+    #expect(literal == .int(.min))
     #expect(expr.range == SourceRange(start: 0, end: 20))
     #expect(try sexp("days > -9223372036854775808") == "(> days -9223372036854775808)")
     #expect(try sexp("9223372036854775807") == "9223372036854775807")

@@ -24,7 +24,7 @@ struct CheckedPolicy: Sendable {
 }
 
 /// A rule after checking.
-public struct CheckedRule: Sendable, Equatable {
+public struct CheckedRule: Sendable {
   /// `ask` or `never`.
   public var kind: RuleKind
   /// The rule's name, if it has one.
@@ -38,7 +38,7 @@ public struct CheckedRule: Sendable, Equatable {
 }
 
 /// A `let` after checking.
-public struct CheckedLet: Sendable, Equatable {
+public struct CheckedLet: Sendable {
   /// The name.
   public var name: String
   /// The typed value (for a list, a constant of the first element's type; see ``listValues``).

@@ -371,7 +371,7 @@ extension Checker {
     var failed = false
     for element in elements {
       guard let value = literalValue(element) else {
-        if element.kind != .error {
+        if !element.isError {
           report(CheckerMessages.nonLiteralListElement(written(element), at: element.range))
         }
         failed = true

@@ -164,7 +164,7 @@ struct Checker {
   /// The value of the default `expr` of fact `name` of `type`: a literal of that type (an int
   /// literal for a `number`); reports `PC218` and returns nil otherwise.
   mutating func checkFactDefault(_ expr: Expr, name: String, type: PolicyType) -> Value? {
-    if expr.kind == .error { return nil }  // a syntax error, already reported
+    if expr.isError { return nil }  // a syntax error, already reported
     guard var value = literalValue(expr) else {
       report(CheckerMessages.invalidFactDefault(name, type: type, found: nil, at: expr.range))
       return nil

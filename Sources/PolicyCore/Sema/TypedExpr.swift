@@ -3,7 +3,7 @@
 /// The checker produces it; the compiler lowers it to instructions and the
 /// explainer walks it. Its shape guarantees the evaluator cannot meet a type
 /// error or read an absent value without a guard.
-package struct TypedExpr: Sendable, Equatable {
+package struct TypedExpr: Sendable {
   /// The node.
   package var node: TypedNode
   /// The value's type.
@@ -51,7 +51,7 @@ package struct TypedExpr: Sendable, Equatable {
 }
 
 /// The nodes of a ``TypedExpr``.
-package indirect enum TypedNode: Sendable, Equatable {
+package indirect enum TypedNode: Sendable {
   /// A constant.
   case constant(Value)
   /// The value of a fact slot (see ``FactLayout``).

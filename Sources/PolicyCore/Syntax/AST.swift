@@ -1,5 +1,5 @@
 /// The syntax tree of one policy file, as parsed; names are not resolved yet.
-package struct PolicyFile: Sendable, Equatable {
+package struct PolicyFile: Sendable {
   /// The declarations in source order.
   package var declarations: [Declaration]
   /// The `#` comments, in source order (used by the formatter).
@@ -7,7 +7,7 @@ package struct PolicyFile: Sendable, Equatable {
 }
 
 /// One top-level declaration.
-package enum Declaration: Sendable, Equatable {
+package enum Declaration: Sendable {
   /// `fact NAME: TYPE`, `fact NAME: TYPE?`, either with `= DEFAULT`.
   case fact(FactDeclaration)
   /// `let NAME = EXPR`.
@@ -67,7 +67,7 @@ package struct Identifier: Sendable, Equatable {
 
 /// `fact NAME: TYPE[?] [= DEFAULT]`: an app-specific fact the policy relies on, with the value
 /// it has while the app has not set it.
-package struct FactDeclaration: Sendable, Equatable {
+package struct FactDeclaration: Sendable {
   /// The fact's name.
   package var name: Identifier
   /// The declared type, or nil when the declaration has a syntax error (already reported).
@@ -97,7 +97,7 @@ package struct FactDeclaration: Sendable, Equatable {
 
 /// `event purchase, export`: the names of the events the policy counts with `events("...")`
 /// and `total_events("...")`. Once a policy declares any, a name it did not declare is an error.
-package struct EventDeclaration: Sendable, Equatable {
+package struct EventDeclaration: Sendable {
   /// The names as written (an identifier, or a string for a name that is not one), with their ranges.
   package var names: [Identifier]
   /// The whole declaration.
@@ -105,7 +105,7 @@ package struct EventDeclaration: Sendable, Equatable {
 }
 
 /// `let NAME = EXPR`: a named value that later declarations can use.
-package struct LetDeclaration: Sendable, Equatable {
+package struct LetDeclaration: Sendable {
   /// The name being defined.
   package var name: Identifier
   /// The defining expression.
@@ -123,7 +123,7 @@ public enum RuleKind: String, Sendable, Hashable {
 }
 
 /// A decision rule.
-package struct Rule: Sendable, Equatable {
+package struct Rule: Sendable {
   /// `ask` or `never`.
   package var kind: RuleKind
   /// The optional name shown in explanations and tests.
@@ -137,7 +137,7 @@ package struct Rule: Sendable, Equatable {
 }
 
 /// An expression node with its source range.
-package struct Expr: Sendable, Equatable {
+package struct Expr: Sendable {
   /// What the node is.
   package var kind: Kind
   /// The bytes it covers.
@@ -157,8 +157,13 @@ package struct Expr: Sendable, Equatable {
     self.nodeCount = 1 + children.nodes
   }
 
+  /// Whether the node stands for a syntax error already reported.
+  package var isError: Bool {
+    if case .error = kind { true } else { false }
+  }
+
   /// The kinds of expression node.
-  package indirect enum Kind: Sendable, Equatable {
+  package indirect enum Kind: Sendable {
     /// A literal value.
     case literal(Literal)
     /// A name: a fact, a `let`, or `now`.

@@ -251,7 +251,7 @@ extension Parser {
     var ruleCount = 0
     for case .rule in declarations { ruleCount += 1 }
     guard ruleCount > 1 else { return }
-    for case .rule(let rule) in declarations where rule.isBare && rule.condition.kind != .error {
+    for case .rule(let rule) in declarations where rule.isBare && !rule.condition.isError {
       bag.report(ParserMessages.bareConditionNotAlone(at: rule.condition.range))
     }
   }
