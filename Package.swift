@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "PolicyCore", targets: ["PolicyCore"]),
     .library(name: "ReviewPolicy", targets: ["ReviewPolicy"]),
+    .library(name: "ReviewMigration", targets: ["ReviewMigration"]),
     .library(name: "PolicyAnalysis", targets: ["PolicyAnalysis"]),
     .library(name: "ReviewAnalysis", targets: ["ReviewAnalysis"]),
     .library(name: "PolicyTools", targets: ["PolicyTools"]),
@@ -20,6 +21,10 @@ let package = Package(
     .target(name: "PolicyAnalysis", dependencies: ["PolicyCore"]),
     // The review vocabulary (standard fact schema) and the runtime.
     .target(name: "ReviewPolicy", dependencies: ["PolicyCore"]),
+    // The one-time import of what Appirater, Armchair, UAAppReviewManager, RateOurAppHelper and
+    // ReviewKit stored (ReviewManager.Configuration.legacySources): only an app that switches from
+    // one of them links it.
+    .target(name: "ReviewMigration", dependencies: ["PolicyCore", "ReviewPolicy"]),
     // The review etiquette checks (PC320-PC322) and the analysis of a PolicyEnvironment, over
     // PolicyAnalysis; an app that wants the analyzer's warnings on updates links it.
     .target(name: "ReviewAnalysis", dependencies: ["PolicyCore", "PolicyAnalysis", "ReviewPolicy"]),
@@ -48,7 +53,7 @@ let package = Package(
     .testTarget(name: "PolicyCoreTests", dependencies: ["PolicyCore", "PolicyAnalysis", "AllocationCounter"]),
     .testTarget(
       name: "ReviewPolicyTests",
-      dependencies: ["ReviewPolicy", "ReviewAnalysis", "PolicyAnalysis", "ReliabilitySupport"]),
+      dependencies: ["ReviewPolicy", "ReviewMigration", "ReviewAnalysis", "PolicyAnalysis", "ReliabilitySupport"]),
     .testTarget(
       name: "PolicyToolsTests",
       dependencies: ["PolicyTools", "PolicyCLI", "PolicyCore", "PolicyAnalysis", "ReviewPolicy", "ReviewAnalysis"]),

@@ -1,5 +1,5 @@
 // Fuzz target `legacy`: the one-time import of other review managers' stored keys
-// (LegacyImport.importing in Sources/ReviewPolicy/Storage/LegacyImport.swift), then a ReviewManager over
+// (LegacyImport.importing in Sources/ReviewMigration/LegacyImport.swift), then a ReviewManager over
 // the imported state.
 //
 // The input's bytes build a dictionary of the keys that Appirater, Armchair, UAAppReviewManager,
@@ -24,6 +24,7 @@
 import Foundation
 
 @testable import PolicyCore
+@testable import ReviewMigration
 @testable import ReviewPolicy
 
 /// Examples/review.policy, without its comments.

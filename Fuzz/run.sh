@@ -37,7 +37,8 @@ mkdir -p "$OUT/bin" "$OUT/modules" "$OUT/corpus/$target" "$OUT/artifacts/$target
 
 # The package's library modules each target links, in dependency order.
 case "$target" in
-  store | legacy) modules=(PolicyCore ReviewPolicy) ;;
+  store) modules=(PolicyCore ReviewPolicy) ;;
+  legacy) modules=(PolicyCore ReviewPolicy ReviewMigration) ;;
   pipeline) modules=(PolicyCore PolicyAnalysis ReviewPolicy) ;;
   update) modules=(PolicyCore PolicyAnalysis ReviewPolicy ReviewAnalysis ReliabilitySupport) ;;
   facts | testfile | behaviour | lsp | analyzer | records)

@@ -1,4 +1,5 @@
 import Foundation
+import ReviewMigration
 import ReviewPolicy
 
 // The `swift checked` snippets of docs/ios.md, compiled by the test target; IOSGuideTests checks

@@ -42,8 +42,9 @@ extension ReviewManager {
     /// prompts and their answers are not recorded.
     public var alwaysAsk: Bool
     /// Keys of other review managers to import, each once: on the first launch with this library,
-    /// or the first launch after a source is added (see ``LegacyImport``; give ``build`` too).
-    public var legacySources: [LegacyImport.Source]
+    /// or the first launch after a source is added (see ``LegacyStateImporter``: the
+    /// `ReviewMigration` library provides them; give ``build`` too).
+    public var legacySources: [any LegacyStateImporter]
     /// How long, in seconds, a prompt handed to the app without a presenter may wait for its
     /// answer (``record(_:)``): after that, the next call records it as "asked, outcome unknown"
     /// and the policy may ask again; a late answer is still recorded. A presenter's prompt has no
@@ -94,7 +95,7 @@ extension ReviewManager {
       texts: PromptTexts = .defaults(forPreferredLanguages: Locale.preferredLanguages), reviewURL: URL? = nil,
       presenter: (any ReviewPresenter)? = nil, logger: (@Sendable (ReviewLogEntry) -> Void)? = nil,
       shouldCountUse: (@Sendable (UseKind) -> Bool)? = nil, scoreBounds: ClosedRange<Double>? = -200...200,
-      alwaysAsk: Bool = false, legacySources: [LegacyImport.Source] = [],
+      alwaysAsk: Bool = false, legacySources: [any LegacyStateImporter] = [],
       newVersionOn: NewVersionTrigger = .appVersion, promptTimeout: TimeInterval? = 600,
       promptLeftShowing: PromptLeftShowing = .dismissed, events: ReviewEvents = ReviewEvents(),
       guardrails: String? = nil, process: ProcessKind = .app, recorder: (@Sendable (Data) -> Void)? = nil

@@ -15,7 +15,7 @@ struct StoreTransaction: Sendable {
   /// The policies: a stored update another manager wrote is adopted through them.
   let policies: PolicyLifecycle
   /// The legacy managers to import, each once.
-  let legacySources: [LegacyImport.Source]
+  let legacySources: [any LegacyStateImporter]
   /// Whether the last save failed: the tracker's state is then ahead of the store, and the next
   /// call saves it (even one that changes nothing) instead of reading the store.
   private var isUnsaved = false
@@ -39,8 +39,9 @@ struct StoreTransaction: Sendable {
 
   /// Transactions on `store`, adopting updates through `policies`; `adopted` is the stored update
   /// the tracker already runs (read at init).
-  init(store: any ReviewStore, policies: PolicyLifecycle, legacySources: [LegacyImport.Source], adopted: StoredUpdate?)
-  {
+  init(
+    store: any ReviewStore, policies: PolicyLifecycle, legacySources: [any LegacyStateImporter], adopted: StoredUpdate?
+  ) {
     self.store = store
     self.policies = policies
     self.legacySources = legacySources
@@ -181,12 +182,12 @@ struct StoreTransaction: Sendable {
 
   /// Imports the configured legacy sources not yet imported into `state`; returns whether any was.
   static func importLegacy(
-    _ sources: [LegacyImport.Source], into state: inout ReviewState, at now: Timestamp, appVersion: String,
+    _ sources: [any LegacyStateImporter], into state: inout ReviewState, at now: Timestamp, appVersion: String,
     build: String?
   ) -> Bool {
     var imported = false
     for source in sources where !state.importedLegacy.contains(source.name) {
-      state = LegacyImport.importing(source, into: state, at: now, appVersion: appVersion, build: build)
+      state = source.importing(into: state, at: now, appVersion: appVersion, build: build)
       imported = true
     }
     return imported

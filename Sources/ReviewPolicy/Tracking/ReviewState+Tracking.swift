@@ -19,7 +19,7 @@ extension ReviewState {
   /// A different `version` always starts a new version. A different `build` starts one only when
   /// `newVersionOnBuild`; otherwise the build is just recorded. A nil `build` leaves the recorded one.
   @discardableResult
-  mutating func enter(version appVersion: String, build: String?, newVersionOnBuild: Bool, at now: Timestamp)
+  package mutating func enter(version appVersion: String, build: String?, newVersionOnBuild: Bool, at now: Timestamp)
     -> Bool
   {
     settleClock(at: now)
@@ -324,7 +324,7 @@ extension ReviewState {
   /// order they were recorded in, which their dates need not follow once the device clock
   /// went back), so a relaunch sees the same last prompt, last answer and sessions as the
   /// running manager, and its policy decides the same.
-  func sanitized() -> ReviewState {
+  package func sanitized() -> ReviewState {
     var state = self
     for count in StoredFacts.counts { state[keyPath: count.path] = max(state[keyPath: count.path], 0) }
     // Stored before `feedbackAny` existed: the feedback of this version or of an answer kept.

@@ -1,5 +1,6 @@
 import Foundation
 import PolicyCore
+import ReviewMigration
 import Testing
 
 @testable import ReviewPolicy

@@ -2,6 +2,7 @@ import Foundation
 import PolicyCore
 import Testing
 
+@testable import ReviewMigration
 @testable import ReviewPolicy
 
 /// One-time imports of other review managers' keys (reference: review-managers.md 1.2, 1.9, 2.2, 3.5, 4).

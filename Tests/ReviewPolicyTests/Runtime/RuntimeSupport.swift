@@ -1,6 +1,7 @@
 import Foundation
 import PolicyCore
 import ReviewAnalysis
+import ReviewMigration
 import Testing
 
 @testable import ReviewPolicy

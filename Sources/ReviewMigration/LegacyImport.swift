@@ -1,5 +1,6 @@
 import Foundation
 import PolicyCore
+import ReviewPolicy
 
 /// Reads stored values by key: `UserDefaults`, or a dictionary in tests.
 public protocol LegacyKeyValueSource: Sendable {
@@ -45,28 +46,37 @@ public struct DictionarySource: LegacyKeyValueSource, @unchecked Sendable {
 /// Imports fill a state that has nothing yet: counts take the larger value,
 /// dates the earlier first use, flags are combined. Each source is imported once.
 public enum LegacyImport {
-  /// A legacy manager whose keys to import.
-  public enum Source: Sendable {
-    /// Appirater's unprefixed `kAppirater...` keys.
-    case appirater(any LegacyKeyValueSource)
-    /// Armchair's keys; the prefix is `"<appID>_"` unless the app changed it.
-    case armchair(any LegacyKeyValueSource, keyPrefix: String)
-    /// UAAppReviewManager's keys (`"<appID>_UAAppReviewManagerKey..."`); the prefix is `"<appID>_"`.
-    case uaAppReviewManager(any LegacyKeyValueSource, keyPrefix: String)
-    /// The RateOurAppHelper snippet's `RateOurAppKeys_...` keys.
-    case rateOurAppHelper(any LegacyKeyValueSource)
-    /// ReviewKit's `ReviewRequest...` keys.
-    case reviewKit(any LegacyKeyValueSource)
+  /// A legacy manager whose keys to import, made by ``LegacyStateImporter/appirater(_:)`` and its
+  /// siblings (`legacySources: [.armchair(UserDefaultsSource(), keyPrefix: "<appID>_")]`).
+  public struct Source: LegacyStateImporter {
+    /// The manager, and where its keys are.
+    enum Manager: Sendable {
+      case appirater(any LegacyKeyValueSource)
+      case armchair(any LegacyKeyValueSource, keyPrefix: String)
+      case uaAppReviewManager(any LegacyKeyValueSource, keyPrefix: String)
+      case rateOurAppHelper(any LegacyKeyValueSource)
+      case reviewKit(any LegacyKeyValueSource)
+    }
+
+    /// The manager, and where its keys are.
+    let manager: Manager
 
     /// The name recorded in ``ReviewState/importedLegacy``.
     public var name: String {
-      switch self {
+      switch manager {
       case .appirater: "appirater"
       case .armchair: "armchair"
       case .uaAppReviewManager: "uaappreviewmanager"
       case .rateOurAppHelper: "rateourapphelper"
       case .reviewKit: "reviewkit"
       }
+    }
+
+    /// `state` with this source's keys merged in (see ``LegacyImport/importing(_:into:at:appVersion:build:)``).
+    public func importing(into state: ReviewState, at now: Timestamp, appVersion: String?, build: String?)
+      -> ReviewState
+    {
+      LegacyImport.importing(self, into: state, at: now, appVersion: appVersion, build: build)
     }
   }
 
@@ -93,7 +103,7 @@ public enum LegacyImport {
     guard !state.importedLegacy.contains(source.name) else { return state }
     var state = state
     let running = appVersion.map { RunningVersion(appVersion: $0, build: build, now: now) }
-    switch source {
+    switch source.manager {
     case .appirater(let values):
       importAppiraterStyle(values, key: { "kAppirater" + $0 }, into: &state, running: running)
     case .armchair(let values, let prefix):
@@ -368,5 +378,32 @@ public enum LegacyImport {
     case let text as String: Data(text.utf8)
     default: nil
     }
+  }
+}
+
+extension LegacyStateImporter where Self == LegacyImport.Source {
+  /// Appirater's unprefixed `kAppirater...` keys.
+  public static func appirater(_ values: any LegacyKeyValueSource) -> Self {
+    LegacyImport.Source(manager: .appirater(values))
+  }
+
+  /// Armchair's keys; the prefix is `"<appID>_"` unless the app changed it.
+  public static func armchair(_ values: any LegacyKeyValueSource, keyPrefix: String) -> Self {
+    LegacyImport.Source(manager: .armchair(values, keyPrefix: keyPrefix))
+  }
+
+  /// UAAppReviewManager's keys (`"<appID>_UAAppReviewManagerKey..."`); the prefix is `"<appID>_"`.
+  public static func uaAppReviewManager(_ values: any LegacyKeyValueSource, keyPrefix: String) -> Self {
+    LegacyImport.Source(manager: .uaAppReviewManager(values, keyPrefix: keyPrefix))
+  }
+
+  /// The RateOurAppHelper snippet's `RateOurAppKeys_...` keys.
+  public static func rateOurAppHelper(_ values: any LegacyKeyValueSource) -> Self {
+    LegacyImport.Source(manager: .rateOurAppHelper(values))
+  }
+
+  /// ReviewKit's `ReviewRequest...` keys.
+  public static func reviewKit(_ values: any LegacyKeyValueSource) -> Self {
+    LegacyImport.Source(manager: .reviewKit(values))
   }
 }
