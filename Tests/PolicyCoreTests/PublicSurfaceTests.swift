@@ -77,8 +77,9 @@ struct PublicSurfaceTests {
     let catalog = try String(
       contentsOf: sources.appendingPathComponent("\(module).docc/\(module).md"), encoding: .utf8)
     let listed = Self.listedNames(in: catalog)
-    #expect(scanned > 10)
-    #expect(declared.count > 10)
+    // A scan that found nothing would pass vacuously: each module declares at least this many.
+    #expect(scanned > 0)
+    #expect(declared.count >= (module == "ReviewMigration" ? 4 : 11))
     let unlisted = declared.keys.filter { !listed.contains($0) }.sorted().map { "\($0) (\(declared[$0]!))" }
     #expect(
       unlisted == [],

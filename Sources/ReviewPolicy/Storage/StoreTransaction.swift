@@ -77,6 +77,26 @@ struct StoreTransaction: Sendable {
     _ tracker: inout ReviewTracker, at now: Timestamp, entering: Bool, mustSave: Bool = false, erasing: Bool = false,
     _ operation: (inout ReviewTracker) -> Void
   ) -> Report {
+    withoutActuallyEscaping(operation) { operation in
+      run(
+        &tracker, at: now, entering: entering, mustSave: mustSave, erasing: erasing, Operation(apply: operation))
+    }
+  }
+
+  /// A transaction's operation, wrapped: the optimizer copies a function for each closure passed
+  /// to it directly, and the dozen manager calls that run transactions each had their own 5 KB
+  /// copy of the transaction in every app; through this wrapper they share one.
+  struct Operation {
+    /// Applies the operation to the tracker.
+    let apply: (inout ReviewTracker) -> Void
+  }
+
+  /// ``run(_:at:entering:mustSave:erasing:_:)`` with its operation wrapped.
+  @inline(never)
+  private mutating func run(
+    _ tracker: inout ReviewTracker, at now: Timestamp, entering: Bool, mustSave: Bool, erasing: Bool,
+    _ operation: Operation
+  ) -> Report {
     var report = Report()
     var ran = false
     // One report per fault episode: when saving starts failing and when it works again, not per call.
@@ -84,14 +104,16 @@ struct StoreTransaction: Sendable {
     do {
       let body = { (loaded: StoreLoadResult) -> ReviewState? in
         ran = true
-        return apply(loaded, to: &tracker, at: now, entering: entering, mustSave: mustSave, &report, operation)
+        return apply(loaded, to: &tracker, at: now, entering: entering, mustSave: mustSave, &report, operation.apply)
       }
       if erasing { try store.reset(body) } else { try store.update(body) }
       isUnsaved = false
       knowsStoredState = true
       if wasUnsaved { report.problems.append(ManagerMessages.savedAgain(date: Date(now))) }
     } catch {
-      if !ran { _ = apply(nil, to: &tracker, at: now, entering: entering, mustSave: mustSave, &report, operation) }
+      if !ran {
+        _ = apply(nil, to: &tracker, at: now, entering: entering, mustSave: mustSave, &report, operation.apply)
+      }
       isUnsaved = true
       if !wasUnsaved { report.problems.append(ManagerMessages.cannotSave(error.detail, date: Date(now))) }
     }
