@@ -12,6 +12,7 @@ public struct DiagnosticCode: Sendable, Hashable, CustomStringConvertible {
   public let definition: any DiagnosticCodeDefinition
 
   /// Wraps a case of a module's codes.
+  @inline(never)
   public init(_ definition: some DiagnosticCodeDefinition) {
     self.definition = definition
   }

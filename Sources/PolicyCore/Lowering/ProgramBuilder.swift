@@ -56,6 +56,7 @@ struct ProgramBuilder {
 
   // MARK: - Emission helpers
 
+  @inline(never)
   private mutating func emit(_ instruction: Instruction) {
     program.code.append(instruction)
     program.ranges.append(currentRange)
@@ -70,6 +71,7 @@ struct ProgramBuilder {
     labelTargets[label.id] = program.code.count
   }
 
+  @inline(never)
   private mutating func emitJump(_ op: Opcode, a: Int = 0, c: Int = 0, immediate: Int64 = 0, to label: Label) {
     fixups.append((program.code.count, label.id))
     emit(Instruction(op, a: a, b: 0, c: c, immediate: immediate))

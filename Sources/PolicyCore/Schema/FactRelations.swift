@@ -152,6 +152,7 @@ public struct FactRelation: Sendable, Equatable {
   public var reason: String
 
   /// Creates a relation.
+  @inline(never)
   public init(_ kind: Kind, because reason: String) {
     self.kind = kind
     self.reason = reason

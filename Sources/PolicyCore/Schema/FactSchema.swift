@@ -16,6 +16,7 @@ public struct FactDefinition: Sendable, Equatable {
   public var example: String?
 
   /// Creates a fact definition.
+  @inline(never)
   public init(
     _ name: String, _ type: PolicyType, isOptional: Bool = false, meaning: String, unit: String? = nil,
     defaultValue: Value? = nil, example: String? = nil

@@ -110,6 +110,7 @@ package enum CheckerMessages {
   // MARK: - Values
 
   /// `PC212`: a list where a value is needed.
+  @inline(never)
   static func listOutsideIn(_ written: String, at range: SourceRange) -> Diagnostic {
     Diagnostic(
       PolicyCoreCode.misplacedList, "a list can only appear on the right of `in`", at: range,

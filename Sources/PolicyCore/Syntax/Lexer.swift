@@ -73,6 +73,7 @@ struct Lexer {
       || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
   }
 
+  @inline(never)
   private mutating func append(_ kind: TokenKind, from start: Int) {
     tokens.append(Token(kind: kind, range: SourceRange(start: start, end: position)))
     lineHasCode = true
@@ -435,6 +436,7 @@ enum LexerAdvice {
 
 /// Shortens long literal text for messages.
 package enum LiteralText {
+  @inline(never)
   package static func abbreviated(_ text: String, limit: Int = 24) -> String {
     guard text.unicodeScalars.count > limit else { return text }
     return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "..."

@@ -94,6 +94,7 @@ public struct ReviewLogEntry: Sendable {
   public var staleUpdate: StalePolicyUpdate?
 
   /// An entry for an event.
+  @inline(never)
   init(
     event: Event, date: Date, summary: String, details: String = "", decision: Decision? = nil,
     isDecision: Bool = false

@@ -28,6 +28,7 @@ public struct PromptTexts: Sendable, Hashable, Codable {
   public var declineButton: String
 
   /// Creates prompt texts from the five strings, which may contain `{app}`.
+  @inline(never)
   public init(title: String, message: String, rateButton: String, remindButton: String, declineButton: String) {
     self.title = title
     self.message = message

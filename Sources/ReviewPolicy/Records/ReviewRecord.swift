@@ -96,6 +96,7 @@ public struct ReviewRecord: Sendable, Equatable {
   public var line: String {
     var writer = ReviewStateJSON.Writer()
     var first = true
+    @inline(never)
     func key(_ name: String) {
       if !first { writer.bytes.append(UInt8(ascii: ",")) }
       first = false

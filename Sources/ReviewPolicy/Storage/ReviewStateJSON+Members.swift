@@ -33,6 +33,7 @@ extension ReviewStateJSON {
     /// Sets a state's value to what absence means.
     let clear: @Sendable (inout ReviewState) -> Void
 
+    @inline(never)
     init(
       _ name: String, _ presence: Presence, isSame: @escaping @Sendable (ReviewState, ReviewState) -> Bool,
       isPresent: @escaping @Sendable (ReviewState) -> Bool = { _ in true },

@@ -101,6 +101,7 @@ extension ReviewStateJSON {
       }
     }
 
+    @inline(never)
     private mutating func parseValue() -> Value? {
       skipSpace()
       guard index < bytes.count else { return nil }

@@ -66,6 +66,7 @@ enum ReviewStateJSON {
       needsComma = true
     }
 
+    @inline(never)
     private mutating func key(_ name: StaticString, _ value: (inout Writer) -> Void) {
       if needsComma { bytes.append(UInt8(ascii: ",")) }
       bytes.append(UInt8(ascii: "\""))
@@ -77,6 +78,7 @@ enum ReviewStateJSON {
     }
 
     /// Writes a member whose key is `name`, already quoted and followed by its colon.
+    @inline(never)
     private mutating func key(_ name: [UInt8], _ value: (inout Writer) -> Void) {
       if needsComma { bytes.append(UInt8(ascii: ",")) }
       bytes.append(contentsOf: name)

@@ -51,6 +51,7 @@ struct ReviewFactDeclaration: Sendable {
   let partOf: String?
 
   /// A fact stored as a count.
+  @inline(never)
   static func count(
     _ name: String, _ path: WritableKeyPath<ReviewState, Int> & Sendable, key: String, scope: Scope,
     partOf: String? = nil, coding: Coding = .always, meaning: String, unit: String, example: String
