@@ -32,7 +32,6 @@ public struct Diagnostic: Sendable, Hashable {
   public var severity: Severity { code.severity }
 
   /// Creates a diagnostic; its severity is the code's.
-  @inline(never)
   public init(
     _ code: DiagnosticCode, _ message: String, at range: SourceRange, help: [String] = [],
     notes: [DiagnosticNote] = [], fixIts: [FixIt] = []
@@ -46,7 +45,6 @@ public struct Diagnostic: Sendable, Hashable {
   }
 
   /// Creates a diagnostic with a code of any module, such as `PolicyCoreCode.unknownName`.
-  @inline(never)
   public init(
     _ code: some DiagnosticCodeDefinition, _ message: String, at range: SourceRange, help: [String] = [],
     notes: [DiagnosticNote] = [], fixIts: [FixIt] = []

@@ -26,7 +26,7 @@ public struct CompiledPolicy: Sendable {
     self.layout = checked.layout
     self.rules = checked.rules
     self.lets = checked.lets
-    self.readSlots = checked.usedSlots.stablySorted(by: <)
+    self.readSlots = checked.usedSlots.sorted()
     self.declaredEvents = checked.declaredEvents
     self.relations = checked.relations
     self.bucketNames = checked.bucketNames

@@ -10,7 +10,6 @@ extension Checker {
   // MARK: - Entry points
 
   /// Checks `expr`, which must be a value (not a list); nil after an error.
-  @inline(never)
   mutating func checkValue(_ expr: Expr) -> TypedExpr? {
     switch check(expr) {
     case .value(let typed): return typed
@@ -22,14 +21,12 @@ extension Checker {
   }
 
   /// Checks `expr` and requires a value that cannot be absent.
-  @inline(never)
   mutating func checkPresent(_ expr: Expr) -> TypedExpr? {
     guard let typed = checkValue(expr) else { return nil }
     return requirePresent(typed, expr)
   }
 
   /// Reports `PC206` when `typed` can be absent.
-  @inline(never)
   mutating func requirePresent(_ typed: TypedExpr, _ expr: Expr) -> TypedExpr? {
     guard typed.isOptional else { return typed }
     var isName = false

@@ -257,13 +257,11 @@ struct Checker {
   }
 
   /// The text of `expr` for messages, shortened.
-  @inline(never)
   func written(_ expr: Expr) -> String {
     LiteralText.abbreviated(source.text(in: expr.range), limit: 40)
   }
 
   /// `expr`, checked as `typed`, as messages name it.
-  @inline(never)
   func operand(_ typed: TypedExpr, _ expr: Expr) -> CheckerMessages.Operand {
     CheckerMessages.Operand(expr: expr, written: written(expr), type: typed.type)
   }

@@ -76,7 +76,6 @@ public struct SourceFile: Sendable {
   }
 
   /// The source text covered by `range`, with invalid bytes replaced by U+FFFD.
-  @inline(never)
   public func text(in range: SourceRange) -> String {
     let start = min(max(range.start, 0), bytes.count)
     let end = min(max(range.end, start), bytes.count)

@@ -19,6 +19,20 @@ package enum StableOrder {
   package static func positions(count: Int, by comparison: Comparison) -> [Int] {
     var order = Array(0..<max(count, 0))
     guard order.count > 1 else { return order }
+    if order.count <= 16 {
+      // A few positions (nearly every sort here): insertion in place, without the merge's buffer.
+      for next in 1..<order.count {
+        let position = order[next]
+        var slot = next
+        // Moves past only the strictly greater, so equal elements keep their order.
+        while slot > 0 && comparison.isLess(position, order[slot - 1]) {
+          order[slot] = order[slot - 1]
+          slot -= 1
+        }
+        order[slot] = position
+      }
+      return order
+    }
     var merged = order
     var width = 1
     // Each pass merges neighbouring runs of `width` positions into runs twice as long.
@@ -66,6 +80,8 @@ extension Sequence {
   /// order.
   package func stablySorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
     let elements = Array(self)
+    // Nothing to order (most of the compiler's sorts): no comparison, so no closure context either.
+    guard elements.count > 1 else { return elements }
     return withoutActuallyEscaping(areInIncreasingOrder) { isLess in
       StableOrder.positions(count: elements.count, by: .init { isLess(elements[$0], elements[$1]) })
         .map { elements[$0] }

@@ -73,7 +73,6 @@ struct Lexer {
       || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
   }
 
-  @inline(never)
   private mutating func append(_ kind: TokenKind, from start: Int) {
     tokens.append(Token(kind: kind, range: SourceRange(start: start, end: position)))
     lineHasCode = true
