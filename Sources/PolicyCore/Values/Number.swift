@@ -27,7 +27,13 @@ public struct Number: Sendable, Hashable, Comparable, Codable, CustomStringConve
   ///
   /// Returns nil for malformed text, more than six fractional digits or an out-of-range value.
   public init?(parsing text: some StringProtocol) {
-    var utf8 = Substring(text).utf8[...]
+    self.init(parsingText: Substring(text))
+  }
+
+  /// ``init(parsing:)``'s work, once for every kind of text (the generic initializer is kept whole
+  /// in every app, beside each specialization).
+  private init?(parsingText text: Substring) {
+    var utf8 = text.utf8[...]
     var negative = false
     if utf8.first == UInt8(ascii: "-") {
       negative = true

@@ -29,7 +29,13 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
   ///
   /// Seconds may have up to three decimals. Returns nil for anything else or an out-of-range total.
   public init?(parsing text: some StringProtocol) {
-    var utf8 = Substring(text).utf8[...]
+    self.init(parsingText: Substring(text))
+  }
+
+  /// ``init(parsing:)``'s work, once for every kind of text (the generic initializer is kept whole
+  /// in every app, beside each specialization).
+  private init?(parsingText text: Substring) {
+    var utf8 = text.utf8[...]
     while utf8.first == UInt8(ascii: " ") { utf8 = utf8.dropFirst() }
     while utf8.last == UInt8(ascii: " ") { utf8 = utf8.dropLast() }
     if utf8.elementsEqual("infinite".utf8) {

@@ -41,7 +41,13 @@ public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
   ///
   /// Surrounding spaces are ignored. Leading zeros are allowed (`2.01` is `2.1`).
   public static func parse(_ text: some StringProtocol) -> Result<Version, ParseError> {
-    var utf8 = Substring(text).utf8[...]
+    parse(text: Substring(text))
+  }
+
+  /// ``parse(_:)``'s work, once for every kind of text (the generic function is kept whole in
+  /// every app, beside each specialization).
+  private static func parse(text: Substring) -> Result<Version, ParseError> {
+    var utf8 = text.utf8[...]
     while utf8.first == UInt8(ascii: " ") { utf8 = utf8.dropFirst() }
     while utf8.last == UInt8(ascii: " ") { utf8 = utf8.dropLast() }
     if utf8.first == UInt8(ascii: "v") || utf8.first == UInt8(ascii: "V") { utf8 = utf8.dropFirst() }
