@@ -84,7 +84,7 @@ struct StoreTransaction: Sendable {
   }
 
   /// A transaction's operation, wrapped: the optimizer copies a function for each closure passed
-  /// to it directly, and the dozen manager calls that run transactions each had their own 5 KB
+  /// to it directly, and the seven manager calls that run transactions each had their own 5 KB
   /// copy of the transaction in every app; through this wrapper they share one.
   struct Operation {
     /// Applies the operation to the tracker.
