@@ -135,6 +135,39 @@ struct WitnessTestCaseTests {
   }
 
   @Test(
+    "a counterexample of policies declaring other events: each case records the other policy's events unnamed, and passes"
+  )
+  func eventsOnlyTheOtherPolicyReads() throws {
+    // Fuzz/regressions/analyzer/diff-counterexample-event-one-policy-reads.policy: the history
+    // records `expo9rt` events, which the new policy does not declare (its test case refused them).
+    let environment = PolicyEnvironment.standard
+    let old = try #require(environment.compile("event expo9rt\nask a when events(\"expo9rt\") >= 75\n").policy)
+    let new = try #require(
+      environment.compile("event export\nask a when events(\"export\") >= 75 and events >= 80\n").policy)
+    guard case .different(let counterexample) = PolicyDiff.compare(old, new) else {
+      Issue.record("no counterexample")
+      return
+    }
+    let witness = counterexample.witness
+    let counts = Dictionary(
+      witness.assignment.compactMap { fact -> (String, Int64)? in
+        guard case .int(let count) = fact.value else { return nil }
+        return (fact.name, count)
+      }, uniquingKeysWith: { first, _ in first })
+    #expect((counts["events(\"expo9rt\")"] ?? 0) + (counts["events(\"export\")"] ?? 0) >= 75, "\(counts)")
+    for (policy, foreign) in [(old, "export"), (new, "expo9rt")] {
+      let made = WitnessTestCase.make(for: witness, named: "counterexample", policy: policy, environment: environment)
+      let history = try made.get().history
+      #expect(!history.steps.contains { $0.contains(foreign) }, "\(history.steps)")
+      // The events the other policy names still count in `events`.
+      let replayed = try history.replay(
+        policy: policy, policyText: String(decoding: policy.source.bytes, as: UTF8.self), environment: environment
+      ).get()
+      if let events = counts["events"] { #expect(replayed.value(of: "events") == .int(events)) }
+    }
+  }
+
+  @Test(
     "prompts the tracker forgot: a window longer than since(first_use) holds fewer of them only when the last prompt came over 730 days after first use"
   )
   func forgottenPrompts() throws {

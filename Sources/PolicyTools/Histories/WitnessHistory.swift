@@ -106,7 +106,9 @@ public struct WitnessHistory: Sendable, Hashable {
   /// the witness that `policy` reads has its value at the end (of a history built without the
   /// witness's open facts, ``build(for:reading:)``, those the policy reads or the analysis
   /// constrained). The test case gives only the facts `policy` declares (a counterexample's
-  /// witness has the facts of two policies). A mismatch is a refusal, never a wrong history.
+  /// witness has the facts of two policies), and names only the events `policy` may record: an
+  /// event only the other policy reads is recorded unnamed, which counts it in `events` and
+  /// `total_events` as the name did. A mismatch is a refusal, never a wrong history.
   public static func replayed(
     for witness: Witness, policy: CompiledPolicy, policyText: String, environment: PolicyEnvironment
   ) -> Result<WitnessHistory, WitnessHistoryRefusal> {
@@ -117,9 +119,21 @@ public struct WitnessHistory: Sendable, Hashable {
         else { return true }
         return false
       }
+      history.steps = history.steps.map { step in
+        WitnessHistory.unnamingEvent(step) { !TestRunner.acceptsEvent($0, policy: policy, environment: environment) }
+      }
       let known = claims.filter { policy.layout.slot(named: $0.name) != nil }
       return history.check(known, policy: policy, policyText: policyText, environment: environment).map { history }
     }
+  }
+
+  /// `step` recording its event unnamed when `unknown` says its name is one, as it is otherwise.
+  static func unnamingEvent(_ step: String, where unknown: (String) -> Bool) -> String {
+    guard case .success(let parsed) = HistoryStep.parse(step, range: SourceRange(start: 0, end: 0)),
+      let name = parsed.eventName, unknown(name),
+      let named = try? WitnessHistoryBuilder.eventStep(name), step == named || step.hasPrefix(named + " ")
+    else { return step }
+    return "silent event" + step.dropFirst(named.count)
   }
 
   /// The names of the facts `policy` reads.

@@ -55,6 +55,15 @@ package struct HistoryStep: Sendable {
   /// The step as written, trimmed (for traces and messages).
   package var text = ""
 
+  /// The event the step records by name (`event export`, `silent event export`), if any.
+  package var eventName: String? {
+    switch action {
+    case .event(let name), .silentEvent(let name): name
+    case .launch, .foreground, .session, .endSession, .action, .prompt, .shown, .unprompted, .late, .wait, .update:
+      nil
+    }
+  }
+
   /// Whether the step's answer goes to no prompt the step shows (`unprompted -> rate`, `late -> rate`), so it
   /// needs none shown.
   package var answersOutsidePrompt: Bool {

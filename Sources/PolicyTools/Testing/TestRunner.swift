@@ -130,6 +130,14 @@ public enum TestRunner {
     }
   }
 
+  /// Whether a test case for `policy` (compiled in `environment`) may record the event `name`:
+  /// the policy's declared events, or for a policy that declares none, those the app records
+  /// (a project's `events`); any name when neither names any. The policy can read no other.
+  static func acceptsEvent(_ name: String, policy: CompiledPolicy, environment: PolicyEnvironment) -> Bool {
+    if !policy.declaredEvents.isEmpty { return policy.declaredEvents.contains(name) }
+    return environment.eventNames.isEmpty || environment.eventNames.contains(name)
+  }
+
   static func runHistory(
     _ history: [HistoryStep], _ testCase: PolicyTestCase, file: PolicyTestFile, policy: CompiledPolicy,
     policyText: String, environment: PolicyEnvironment
@@ -165,16 +173,9 @@ public enum TestRunner {
     // so is, for a policy that declares none, a name outside those the app records.
     let declared = policy.declaredEvents
     let recorded = environment.eventNames.sorted()
-    for step in history where !declared.isEmpty || !recorded.isEmpty {
-      let named: String?
-      switch step.action {
-      case .event(let name), .silentEvent(let name): named = name
-      case .launch, .foreground, .session, .endSession, .action, .prompt, .shown, .unprompted, .late, .wait, .update:
-        named = nil
-      }
-      guard let name = named else { continue }
+    for step in history {
+      guard let name = step.eventName, !acceptsEvent(name, policy: policy, environment: environment) else { continue }
       if !declared.isEmpty {
-        guard !declared.contains(name) else { continue }
         let suggestion = EditDistance.suggestion(for: name, among: declared)
         problems.append(
           TestFileMessages.undeclaredEvent(name, suggestion: suggestion, declared: declared, at: step.range))
