@@ -3,33 +3,57 @@
 /// A value: safe to share between threads and to evaluate concurrently.
 public struct CompiledPolicy: Sendable {
   /// The source it was compiled from.
-  public let source: SourceFile
+  public var source: SourceFile { parts.source }
   /// The facts the policy can read, with their storage positions.
-  package let layout: FactLayout
+  package var layout: FactLayout { parts.layout }
   /// The rules, in source order; ``Decision/decidingRules`` indexes this array.
-  public let rules: [CheckedRule]
+  public var rules: [CheckedRule] { parts.rules }
   /// The `let` definitions, in source order.
-  public let lets: [CheckedLet]
+  public var lets: [CheckedLet] { parts.lets }
   /// The slots of the facts the policy's rules and `let`s read, ascending.
-  package let readSlots: [Int]
+  package var readSlots: [Int] { parts.readSlots }
   /// The event names the policy declares with `event`, sorted; empty when it declares none.
-  package let declaredEvents: [String]
+  package var declaredEvents: [String] { parts.declaredEvents }
   /// The names of the `bucket("name")` calls of the rules and `let`s, sorted, without duplicates:
   /// empty when decisions do not depend on ``Facts/seed``.
-  package let bucketNames: [String]
+  package var bucketNames: [String] { parts.bucketNames }
   /// The schema's relations between facts: the analyzer considers only facts that satisfy them.
-  package let relations: [FactRelation]
+  package var relations: [FactRelation] { parts.relations }
   let storage: ProgramStorage
+  /// The layout's fingerprint and words, which every decision checks its facts against.
+  private let fingerprint: UInt64
+  private let wordCount: Int
+  /// Everything else, in one immutable box: a policy is two references wherever it is kept (the
+  /// manager's policies, compilations), so copying one is two retains, not one per member.
+  private let parts: Parts
+
+  /// The members a decision does not read.
+  private final class Parts: Sendable {
+    let source: SourceFile
+    let layout: FactLayout
+    let rules: [CheckedRule]
+    let lets: [CheckedLet]
+    let readSlots: [Int]
+    let declaredEvents: [String]
+    let bucketNames: [String]
+    let relations: [FactRelation]
+
+    init(_ checked: CheckedPolicy) {
+      self.source = checked.source
+      self.layout = checked.layout
+      self.rules = checked.rules
+      self.lets = checked.lets
+      self.readSlots = checked.usedSlots.sorted()
+      self.declaredEvents = checked.declaredEvents
+      self.relations = checked.relations
+      self.bucketNames = checked.bucketNames
+    }
+  }
 
   init(_ checked: CheckedPolicy, program: Program) {
-    self.source = checked.source
-    self.layout = checked.layout
-    self.rules = checked.rules
-    self.lets = checked.lets
-    self.readSlots = checked.usedSlots.sorted()
-    self.declaredEvents = checked.declaredEvents
-    self.relations = checked.relations
-    self.bucketNames = checked.bucketNames
+    self.parts = Parts(checked)
+    self.fingerprint = checked.layout.fingerprint
+    self.wordCount = checked.layout.wordCount
     let rules = checked.rules
     self.storage = ProgramStorage(
       program, neverRules: rules.indices.filter { rules[$0].kind == .never },
@@ -55,7 +79,7 @@ public struct CompiledPolicy: Sendable {
   /// registers (about 150 `let`s) may put it on the heap.
   public func decide(_ facts: Facts) -> Decision {
     let counts = facts.storageCounts
-    guard facts.fingerprint == layout.fingerprint, counts.words >= layout.wordCount,
+    guard facts.fingerprint == fingerprint, counts.words >= wordCount,
       counts.presence >= storage.requiredMask.count
     else {
       return Decision.invalid(.foreignFacts)

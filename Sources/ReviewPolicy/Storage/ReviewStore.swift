@@ -6,9 +6,9 @@ public enum StoreLoadResult: Sendable {
   /// Nothing is stored yet (a new install).
   case empty
   /// The stored state.
-  case loaded(ReviewState)
+  indirect case loaded(ReviewState)
   /// The stored data could not be used; the store kept it aside and starts from `state`.
-  case recovered(ReviewState, StoreProblem)
+  indirect case recovered(ReviewState, StoreProblem)
 }
 
 /// Why stored data could not be used. The bad data is never deleted: ``keptAt`` says where it went.

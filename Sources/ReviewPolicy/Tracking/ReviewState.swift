@@ -11,121 +11,438 @@ public struct ReviewState: Codable, Sendable, Equatable {
   public static let currentFormat = 1
 
   /// The format of this state; a file with a newer format is not read (see ``JSONFileStore``).
-  public var format = ReviewState.currentFormat
+  public var format: Int {
+    get { storage.members.format }
+    _modify {
+      makeUnique()
+      yield &storage.members.format
+    }
+  }
 
   // MARK: - This version
 
   /// The app version being tracked, as the app reports it; nil before the first use.
-  public var version: String?
+  public var version: String? {
+    get { storage.members.version }
+    _modify {
+      makeUnique()
+      yield &storage.members.version
+    }
+  }
   /// The build number being tracked (`CFBundleVersion`), when the app configures one; see
   /// ``ReviewManager/Configuration/build``.
-  public var build: String?
+  public var build: String? {
+    get { storage.members.build }
+    _modify {
+      makeUnique()
+      yield &storage.members.build
+    }
+  }
   /// When this version was first used.
-  public var firstUse: Timestamp?
+  public var firstUse: Timestamp? {
+    get { storage.members.firstUse }
+    _modify {
+      makeUnique()
+      yield &storage.members.firstUse
+    }
+  }
   /// Launches and returns to the foreground counted in this version.
-  public var uses = 0
+  public var uses: Int {
+    get { storage.members.uses }
+    _modify {
+      makeUnique()
+      yield &storage.members.uses
+    }
+  }
   /// Significant events in this version.
-  public var events = 0
+  public var events: Int {
+    get { storage.members.events }
+    _modify {
+      makeUnique()
+      yield &storage.members.events
+    }
+  }
   /// Significant events in this version, by name.
-  public var eventsByName: [String: Int] = [:]
+  public var eventsByName: [String: Int] {
+    get { storage.members.eventsByName }
+    _modify {
+      makeUnique()
+      yield &storage.members.eventsByName
+    }
+  }
   /// Sessions started in this version.
-  public var sessions = 0
+  public var sessions: Int {
+    get { storage.members.sessions }
+    _modify {
+      makeUnique()
+      yield &storage.members.sessions
+    }
+  }
   /// Prompts shown in this version.
-  public var prompts = 0
+  public var prompts: Int {
+    get { storage.members.prompts }
+    _modify {
+      makeUnique()
+      yield &storage.members.prompts
+    }
+  }
   /// Whether the user chose "no thanks" in this version.
-  public var declined = false
+  public var declined: Bool {
+    get { storage.members.declined }
+    _modify {
+      makeUnique()
+      yield &storage.members.declined
+    }
+  }
   /// Whether the user rated this version.
-  public var rated = false
+  public var rated: Bool {
+    get { storage.members.rated }
+    _modify {
+      makeUnique()
+      yield &storage.members.rated
+    }
+  }
   /// Whether the user chose to give feedback in this version.
-  public var feedback = false
+  public var feedback: Bool {
+    get { storage.members.feedback }
+    _modify {
+      makeUnique()
+      yield &storage.members.feedback
+    }
+  }
   /// When the user last chose "remind me later" in this version.
-  public var lastReminder: Timestamp?
+  public var lastReminder: Timestamp? {
+    get { storage.members.lastReminder }
+    _modify {
+      makeUnique()
+      yield &storage.members.lastReminder
+    }
+  }
 
   // MARK: - The whole install
 
   /// When any version was first used.
-  public var installDate: Timestamp?
+  public var installDate: Timestamp? {
+    get { storage.members.installDate }
+    _modify {
+      makeUnique()
+      yield &storage.members.installDate
+    }
+  }
   /// When the first session started (``ReviewManager/sessionStarted()``), any version; nil
   /// until then. A default session (actions logged with no session started) does not set it.
-  public var firstSession: Timestamp?
+  public var firstSession: Timestamp? {
+    get { storage.members.firstSession }
+    _modify {
+      makeUnique()
+      yield &storage.members.firstSession
+    }
+  }
   /// This install's random seed, from which policies draw `bucket("name")` (rollouts and
   /// experiments): drawn at the first tracked call under a policy that reads a bucket, then kept
   /// for good, so an install stays in its buckets across launches, updates and policy changes.
   /// A reset (``ReviewManager/reset()``) forgets it (a reset is a new install, so it gets new
   /// buckets). Nil until then (decisions then use seed 0), and in states stored before seeds existed.
-  public var installSeed: Int64?
+  public var installSeed: Int64? {
+    get { storage.members.installSeed }
+    _modify {
+      makeUnique()
+      yield &storage.members.installSeed
+    }
+  }
   /// This install's random record identifier (``ReviewRecord/install``): 32 hexadecimal digits
   /// drawn from the system's random source the first time a record is made, never derived from
   /// the device or the user. A reset forgets it, like ``installSeed``.
-  public var recordInstall: String?
+  public var recordInstall: String? {
+    get { storage.members.recordInstall }
+    _modify {
+      makeUnique()
+      yield &storage.members.recordInstall
+    }
+  }
   /// The version used before ``version``.
-  public var previousVersion: String?
+  public var previousVersion: String? {
+    get { storage.members.previousVersion }
+    _modify {
+      makeUnique()
+      yield &storage.members.previousVersion
+    }
+  }
   /// Uses, all versions.
-  public var totalUses = 0
+  public var totalUses: Int {
+    get { storage.members.totalUses }
+    _modify {
+      makeUnique()
+      yield &storage.members.totalUses
+    }
+  }
   /// Significant events, all versions.
-  public var totalEvents = 0
+  public var totalEvents: Int {
+    get { storage.members.totalEvents }
+    _modify {
+      makeUnique()
+      yield &storage.members.totalEvents
+    }
+  }
   /// Significant events by name, all versions.
-  public var totalEventsByName: [String: Int] = [:]
+  public var totalEventsByName: [String: Int] {
+    get { storage.members.totalEventsByName }
+    _modify {
+      makeUnique()
+      yield &storage.members.totalEventsByName
+    }
+  }
   /// Sessions started, all versions (also the number of the latest session).
-  public var totalSessions = 0
+  public var totalSessions: Int {
+    get { storage.members.totalSessions }
+    _modify {
+      makeUnique()
+      yield &storage.members.totalSessions
+    }
+  }
   /// Prompts shown, all versions.
-  public var totalPrompts = 0
+  public var totalPrompts: Int {
+    get { storage.members.totalPrompts }
+    _modify {
+      makeUnique()
+      yield &storage.members.totalPrompts
+    }
+  }
   /// Whether the user chose "no thanks" in any version.
-  public var declinedAny = false
+  public var declinedAny: Bool {
+    get { storage.members.declinedAny }
+    _modify {
+      makeUnique()
+      yield &storage.members.declinedAny
+    }
+  }
   /// Whether the user rated any version.
-  public var ratedAny = false
+  public var ratedAny: Bool {
+    get { storage.members.ratedAny }
+    _modify {
+      makeUnique()
+      yield &storage.members.ratedAny
+    }
+  }
   /// Whether the user chose to give feedback in any version (absent, so false, in states stored
   /// before it existed; loading sets it from ``feedback`` and the answers kept).
-  @OmittedWhenZero public var feedbackAny = false
+  public var feedbackAny: Bool {
+    get { storage.members.feedbackAny }
+    _modify {
+      makeUnique()
+      yield &storage.members.feedbackAny
+    }
+  }
   /// When the user last chose "no thanks".
-  public var lastDecline: Timestamp?
+  public var lastDecline: Timestamp? {
+    get { storage.members.lastDecline }
+    _modify {
+      makeUnique()
+      yield &storage.members.lastDecline
+    }
+  }
   /// When the user last chose to rate.
-  public var lastRating: Timestamp?
+  public var lastRating: Timestamp? {
+    get { storage.members.lastRating }
+    _modify {
+      makeUnique()
+      yield &storage.members.lastRating
+    }
+  }
   /// The device clock's high-water mark: the instant of the latest tracked call, so that a clock
   /// set back is noticed. The next call that sees the clock behind it moves the start instants
   /// (``firstUse``, ``installDate``, ``firstSession``) earlier by the jump, so day counts never
   /// decrease (docs/facts.md, "Clocks"), and lowers the mark to its own instant. Nil before the first
   /// tracked call, and in states stored before it existed (a jump back is seen from the next call).
-  public var clockHighWater: Timestamp?
+  public var clockHighWater: Timestamp? {
+    get { storage.members.clockHighWater }
+    _modify {
+      makeUnique()
+      yield &storage.members.clockHighWater
+    }
+  }
 
   // MARK: - Sessions
 
   /// The session in progress, if any: one the app started, or the uncounted default session that
   /// actions logged since the last launch with no session started go into (as ReviewKit does).
-  public var currentSession: SessionRecord?
+  public var currentSession: SessionRecord? {
+    get { storage.members.currentSession }
+    _modify {
+      makeUnique()
+      yield &storage.members.currentSession
+    }
+  }
   /// Earlier sessions, oldest first, at most `ReviewLimits.sessionHistory`.
-  public var recentSessions: [SessionRecord] = []
+  public var recentSessions: [SessionRecord] {
+    get { storage.members.recentSessions }
+    _modify {
+      makeUnique()
+      yield &storage.members.recentSessions
+    }
+  }
   /// The most recent bad session before the current one (kept even when it leaves ``recentSessions``).
-  public var lastBadSession: SessionRecord?
+  public var lastBadSession: SessionRecord? {
+    get { storage.members.lastBadSession }
+    _modify {
+      makeUnique()
+      yield &storage.members.lastBadSession
+    }
+  }
 
   // MARK: - Prompts and answers
 
   /// Prompts shown, oldest first: every prompt within `ReviewLimits.promptRetention` before the last one
   /// (up to `ReviewLimits.promptHistory`), and always the last one.
-  public var promptHistory: [PromptRecord] = []
+  public var promptHistory: [PromptRecord] {
+    get { storage.members.promptHistory }
+    _modify {
+      makeUnique()
+      yield &storage.members.promptHistory
+    }
+  }
   /// The user's answers, oldest first, at most `ReviewLimits.responseHistory`.
-  public var responses: [ResponseRecord] = []
+  public var responses: [ResponseRecord] {
+    get { storage.members.responses }
+    _modify {
+      makeUnique()
+      yield &storage.members.responses
+    }
+  }
 
   // MARK: - Housekeeping
 
   /// The source of the last policy update that compiled (see ``ReviewManager/updatePolicy(_:)``),
   /// at most 64 KiB of UTF-8 text: a larger one is dropped when the state is loaded.
-  public var policySource: String?
+  public var policySource: String? {
+    get { storage.members.policySource }
+    _modify {
+      makeUnique()
+      yield &storage.members.policySource
+    }
+  }
   /// The fingerprint (``PolicyIdentity/fingerprint(of:)``) of the bundled policy the stored update
   /// was received under: when the app ships a different bundled policy, the update stops applying
   /// until a new one arrives. Nil in states written before fingerprints were stored (such an
   /// update keeps applying).
-  public var policyReceivedUnder: String?
+  public var policyReceivedUnder: String? {
+    get { storage.members.policyReceivedUnder }
+    _modify {
+      makeUnique()
+      yield &storage.members.policyReceivedUnder
+    }
+  }
   /// Which legacy managers' keys were imported (so each import happens once).
-  public var importedLegacy: [String] = []
+  public var importedLegacy: [String] {
+    get { storage.members.importedLegacy }
+    _modify {
+      makeUnique()
+      yield &storage.members.importedLegacy
+    }
+  }
   /// How many times this install's state was reset (``ReviewManager/reset()`` adds one). A manager
   /// that finds a stored state of a higher epoch takes it (a reset made elsewhere wins); one of a
   /// lower epoch is a stale copy, and the state in memory wins (see ``merged(with:)``). 0 in states
   /// stored before epochs existed, and not written while 0.
-  @OmittedWhenZero public var epoch = 0
+  public var epoch: Int {
+    get { storage.members.epoch }
+    _modify {
+      makeUnique()
+      yield &storage.members.epoch
+    }
+  }
 
   /// A fresh state: nothing used, nothing asked.
-  public init() {}
+  public init() {
+    storage = Storage(Members())
+  }
+
+  /// The stored members, shared by copies of the state until one of them changes (copy on
+  /// write). A state is one reference wherever it is kept: the types holding one (the tracker,
+  /// the store's readings and transactions) copy and destroy it with one retain or release, not
+  /// one per member, which took 40 KB of the app's code.
+  private var storage: Storage
+
+  /// Gives this state its own storage before a member changes, when another copy shares it.
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+  }
+
+  /// Decodes the members, as they are encoded.
+  public init(from decoder: any Decoder) throws {
+    storage = Storage(try Members(from: decoder))
+  }
+
+  /// Encodes the members: one JSON object member each, named as the properties are.
+  public func encode(to encoder: any Encoder) throws {
+    try storage.members.encode(to: encoder)
+  }
+
+  /// Whether two states have the same members.
+  public static func == (lhs: ReviewState, rhs: ReviewState) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.members == rhs.storage.members
+  }
+
+  /// The box that holds a state's members; changed only through a state that holds the sole
+  /// reference to it (``makeUnique()``), so sharing it between threads is safe.
+  private final class Storage: @unchecked Sendable {
+    /// The members. Accessed only through a state, which owns the box or only reads it: no
+    /// access needs the run-time exclusivity check.
+    @exclusivity(unchecked) var members: Members
+
+    /// A box holding `members`.
+    init(_ members: Members) {
+      self.members = members
+    }
+
+    /// A new box holding these members (the copy a change to a shared state makes, in one place).
+    @inline(never)
+    func copy() -> Storage {
+      Storage(members)
+    }
+  }
+
+  /// The stored members, each documented at the property of the same name.
+  private struct Members: Codable, Sendable, Equatable {
+    var format: Int = ReviewState.currentFormat
+    var version: String?
+    var build: String?
+    var firstUse: Timestamp?
+    var uses: Int = 0
+    var events: Int = 0
+    var eventsByName: [String: Int] = [:]
+    var sessions: Int = 0
+    var prompts: Int = 0
+    var declined: Bool = false
+    var rated: Bool = false
+    var feedback: Bool = false
+    var lastReminder: Timestamp?
+    var installDate: Timestamp?
+    var firstSession: Timestamp?
+    var installSeed: Int64?
+    var recordInstall: String?
+    var previousVersion: String?
+    var totalUses: Int = 0
+    var totalEvents: Int = 0
+    var totalEventsByName: [String: Int] = [:]
+    var totalSessions: Int = 0
+    var totalPrompts: Int = 0
+    var declinedAny: Bool = false
+    var ratedAny: Bool = false
+    @OmittedWhenZero var feedbackAny: Bool = false
+    var lastDecline: Timestamp?
+    var lastRating: Timestamp?
+    var clockHighWater: Timestamp?
+    var currentSession: SessionRecord?
+    var recentSessions: [SessionRecord] = []
+    var lastBadSession: SessionRecord?
+    var promptHistory: [PromptRecord] = []
+    var responses: [ResponseRecord] = []
+    var policySource: String?
+    var policyReceivedUnder: String?
+    var importedLegacy: [String] = []
+    @OmittedWhenZero var epoch: Int = 0
+  }
 
   /// The most recent prompt, if any.
   public var lastPrompt: PromptRecord? { promptHistory.last }

@@ -336,7 +336,7 @@ struct ReliabilityStateBoundTests {
     }
     let kept = try directory.contents().filter { $0.contains(".corrupt-") }
     #expect(kept.count == JSONFileStore.keptAsideCopies, "\(kept)")
-    let contents = Set(try kept.map { String(decoding: F.bytes(at: directory.file($0).path) ?? Data(), as: UTF8.self) })
+    let contents = Set(kept.map { String(decoding: F.bytes(at: directory.file($0).path) ?? Data(), as: UTF8.self) })
     #expect(contents == ["garbage 3", "garbage 4"])
   }
 
