@@ -22,13 +22,15 @@ FOUND = {
     "store": (2, '"no thanks" lost'),
     "lsp": (3, "framing, version overflow; in the first runs"),
     "analyzer, every witness's history replayed (since 2026-11-29)": (
-        6, "diff counterexamples beyond the 730 days of prompts kept; fixed: the relation takes the latest prompt;"
+        7, "diff counterexamples beyond the 730 days of prompts kept; fixed: the relation takes the latest prompt;"
         " a history refused for 2^63 prompts without saying it was the replay's limit; fixed;"
         " an event name beyond the 128 bytes the tracker keeps refused as impossible; fixed;"
         " a prompt before every session, only with the clock set back, refused as impossible; fixed;"
         " a witness with no average after a session of an earlier version (a missing relation); fixed;"
         " a diff counterexample whose history records an event only the other policy reads, which the replay"
-        " refused; fixed"),
+        " refused; fixed;"
+        " a counterexample with more sessions since the last prompt than this version's sessions, though this"
+        " version showed that prompt (a missing relation); fixed"),
 }
 
 # Targets that gained a check: a row of their own counts the runs since (ledger stamps sort as

@@ -116,6 +116,9 @@ extension ReviewSchema {
         .boundWhen(FactBound("last_prompt_version", atMost: "version", because: ""), when: .positive("prompts")),
         because: "once this version showed a prompt, the last prompt is of this version"),
       FactRelation(
+        .boundWhen(FactBound("sessions_since_prompt", atMost: "sessions", because: ""), when: .positive("prompts")),
+        because: "once this version showed a prompt, every session since the last prompt started in this version"),
+      FactRelation(
         .boundWhen(FactBound("install_date", atMost: "first_use", because: ""), when: .absent("previous_version")),
         because: "before any other version, `first_use` is `install_date`"),
       FactRelation(
